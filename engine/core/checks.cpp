@@ -1,0 +1,146 @@
+#include "variate/core/checks.h"
+
+#include <sstream>
+
+#include <ATen/ATen.h>
+
+namespace variate {
+namespace {
+
+thread_local bool validation_on = true;
+
+std::string format_value(double v) {
+  std::ostringstream out;
+  out.precision(17);
+  out << v;
+  return out.str();
+}
+
+// Index of a flat position as "[i, j]" for messages about non-scalar arguments.
+std::string format_index(int64_t flat, c10::IntArrayRef shape) {
+  std::vector<int64_t> index(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  std::string text = "[";
+  for (size_t i = 0; i < index.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(index[i]);
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+bool validation_enabled() { return validation_on; }
+
+ValidationGuard::ValidationGuard(bool enabled) : previous_(validation_on) {
+  validation_on = enabled;
+}
+
+ValidationGuard::~ValidationGuard() { validation_on = previous_; }
+
+void throw_if_any(const char* function, const char* argument, const at::Tensor& value,
+                  const at::Tensor& bad, const char* requirement) {
+  at::NoGradGuard no_grad;
+  const at::Tensor flat_bad = bad.expand(value.sizes()).reshape(-1);
+  if (!flat_bad.any().item<bool>()) return;
+  const int64_t first = flat_bad.nonzero().index({0, 0}).item<int64_t>();
+  const double got = value.reshape(-1)[first].item<double>();
+  std::string message = std::string(function) + ": argument '" + argument + "' must be " +
+                        requirement + ", got " + format_value(got);
+  if (value.dim() > 0) message += " (at index " + format_index(first, value.sizes()) + ")";
+  throw ArgumentError(message);
+}
+
+void check_positive(const char* function, const char* argument, const at::Tensor& value) {
+  if (!validation_on) return;
+  throw_if_any(function, argument, value, ~(value > 0), "positive");
+}
+
+void check_nonnegative(const char* function, const char* argument, const at::Tensor& value) {
+  if (!validation_on) return;
+  throw_if_any(function, argument, value, ~(value >= 0), "non-negative");
+}
+
+void check_finite(const char* function, const char* argument, const at::Tensor& value) {
+  if (!validation_on) return;
+  throw_if_any(function, argument, value, ~at::isfinite(value), "finite");
+}
+
+void check_probability(const char* function, const char* argument, const at::Tensor& value) {
+  if (!validation_on) return;
+  throw_if_any(function, argument, value, ~((value >= 0) & (value <= 1)), "in [0, 1]");
+}
+
+void check_nonnegative_integer(const char* function, const char* argument,
+                               const at::Tensor& value) {
+  if (!validation_on) return;
+  throw_if_any(function, argument, value, ~((value >= 0) & (value == at::floor(value))),
+               "a non-negative integer");
+}
+
+void check_less(const char* function, const char* lower_name, const at::Tensor& lower,
+                const char* upper_name, const at::Tensor& upper) {
+  if (!validation_on) return;
+  const at::Tensor bad = ~(lower < upper);
+  const std::string requirement = std::string("less than '") + upper_name + "'";
+  const auto shape = at::broadcast_tensors({lower, upper})[0].sizes();
+  throw_if_any(function, lower_name, lower.expand(shape), bad.expand(shape),
+               requirement.c_str());
+}
+
+void check_min_rank(const char* function, const char* argument, const at::Tensor& value,
+                    int64_t rank) {
+  if (value.dim() >= rank) return;
+  throw ArgumentError(std::string(function) + ": argument '" + argument + "' must have at least " +
+                      std::to_string(rank) + " dimension(s), got shape " +
+                      c10::str(value.sizes()));
+}
+
+void check_simplex(const char* function, const char* argument, const at::Tensor& value) {
+  check_min_rank(function, argument, value, 1);
+  if (!validation_on) return;
+  throw_if_any(function, argument, value, value < 0, "a simplex (non-negative entries)");
+  const at::Tensor sums = value.sum(-1);
+  throw_if_any(function, argument, sums, at::abs(sums - 1) > 1e-8,
+               "a simplex (entries summing to 1); its sum is");
+}
+
+void check_cholesky_factor(const char* function, const char* argument,
+                           const at::Tensor& value) {
+  check_min_rank(function, argument, value, 2);
+  if (value.size(-1) != value.size(-2)) {
+    throw ArgumentError(std::string(function) + ": argument '" + argument +
+                        "' must be square, got shape " + c10::str(value.sizes()));
+  }
+  if (!validation_on) return;
+  throw_if_any(function, argument, value, value.triu(1) != 0,
+               "lower triangular; an entry above the diagonal is");
+  const at::Tensor diagonal = value.diagonal(0, -2, -1);
+  throw_if_any(function, argument, diagonal, ~(diagonal > 0),
+               "a Cholesky factor with a positive diagonal; a diagonal entry is");
+}
+
+void check_positive_definite(const char* function, const char* argument,
+                             const at::Tensor& value) {
+  check_min_rank(function, argument, value, 2);
+  if (value.size(-1) != value.size(-2)) {
+    throw ArgumentError(std::string(function) + ": argument '" + argument +
+                        "' must be square, got shape " + c10::str(value.sizes()));
+  }
+  if (!validation_on) return;
+  const at::Tensor asymmetry = at::abs(value - value.transpose(-2, -1));
+  const double scale = at::abs(value).max().item<double>();
+  throw_if_any(function, argument, asymmetry, asymmetry > 1e-8 * std::max(scale, 1.0),
+               "symmetric; an asymmetry is");
+  const auto result = at::linalg_cholesky_ex(value.detach());
+  const at::Tensor info = std::get<1>(result);
+  if (info.ne(0).any().item<bool>()) {
+    throw ArgumentError(std::string(function) + ": argument '" + argument +
+                        "' must be positive definite");
+  }
+}
+
+}  // namespace variate
