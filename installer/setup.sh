@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Variate needs (only those missing), then configures and
+# builds it in ./build. Run as root from anywhere; safe to run again.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache git
+  libtorch-dev libgloo-dev libopenblas0-pthread
+  qt6-base-dev libqcustomplot-dev libqt6sql6-sqlite
+  libsqlite3-dev nlohmann-json3-dev libcli11-dev
+  xvfb xauth fonts-dejavu-core imagemagick
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "Installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_type="${CMAKE_BUILD_TYPE:-Release}"
+cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type"
+cmake --build "$root/build" -j "$(nproc)"
