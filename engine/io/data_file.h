@@ -1,0 +1,30 @@
+#pragma once
+/// Reading data files: CmdStan JSON and CSV tables, into named tensors.
+
+#include <string>
+
+#include "variate/core/data.h"
+
+namespace variate::io {
+
+/// CmdStan JSON: `{"N": 3, "y": [1.5, 2, 3], "X": [[1, 2], [3, 4]]}`. Matrices are lists of
+/// rows; nested lists must be rectangular. A value whose numbers are all integers becomes
+/// an int64 tensor, otherwise float64. "NaN", "Inf", "-Inf", "Infinity" and "-Infinity"
+/// strings are accepted as reals. Keys that are not numeric data (strings, objects) are an
+/// error naming the key.
+/// @throws ArgumentError "file:line:column: ..." for malformed JSON, or naming the variable.
+Data parse_json_data(const std::string& text, const std::string& file_name);
+
+/// A CSV table with a header row of names and one column per variable (each becomes a
+/// vector with one entry per row). Blank lines are skipped; fields may be quoted.
+/// @throws ArgumentError "file:line:column: ..." for malformed rows or non-numeric fields.
+Data parse_csv_data(const std::string& text, const std::string& file_name);
+
+/// Reads a data file, choosing the format by extension (.json or .csv).
+/// @throws ArgumentError if the file cannot be read or is malformed.
+Data read_data_file(const std::string& path);
+
+/// The whole file as bytes. @throws ArgumentError naming the path if it cannot be read.
+std::string read_text_file(const std::string& path);
+
+}  // namespace variate::io

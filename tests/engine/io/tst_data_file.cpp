@@ -1,0 +1,114 @@
+// Data files as users write them: CmdStan JSON and CSV, and every way they go wrong.
+
+#include <QtTest/QtTest>
+
+#include "variate/core/checks.h"
+#include "variate/io/data_file.h"
+
+namespace vio = variate::io;
+
+class TestDataFile : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void jsonScalarsVectorsAndMatrices() {
+    const auto data = vio::parse_json_data(
+        R"({"N": 3, "y": [1.5, 2, -3e2], "X": [[1, 2], [3, 4], [5, 6]], "k": [0, 4, 1]})",
+        "d.json");
+    QCOMPARE(data["N"].scalar_type(), at::kLong);
+    QCOMPARE(data.dim("N"), int64_t{3});
+    QCOMPARE(data["y"].scalar_type(), at::kDouble);
+    QVERIFY(at::equal(data["y"], at::tensor({1.5, 2.0, -300.0}, at::kDouble)));
+    QCOMPARE(data["X"].sizes(), (c10::IntArrayRef{3, 2}));
+    QCOMPARE(data["X"][2][0].item<int64_t>(), int64_t{5});  // lists of rows
+    QCOMPARE(data["k"].scalar_type(), at::kLong);
+  }
+
+  void jsonSpecialValuesAndEmptyArrays() {
+    const auto data =
+        vio::parse_json_data(R"({"a": ["NaN", "Inf", "-Infinity", 1], "e": []})", "d.json");
+    QVERIFY(std::isnan(data["a"][0].item<double>()));
+    QVERIFY(std::isinf(data["a"][1].item<double>()) && data["a"][1].item<double>() > 0);
+    QVERIFY(data["a"][2].item<double>() < 0);
+    QCOMPARE(data["e"].sizes(), (c10::IntArrayRef{0}));
+  }
+
+  void jsonErrors_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("truncated") << "{\"N\": 3,\n \"y\": [1, 2"
+                               << "d.json:2:12: malformed JSON: syntax error";
+    QTest::newRow("not an object") << "[1, 2]"
+                                   << "d.json: JSON data must be an object of named values, got array";
+    QTest::newRow("ragged") << "{\"X\": [[1, 2], [3]]}"
+                            << "d.json: data variable 'X' is a ragged array: lists at depth 2 have different lengths (2 and 1)";
+    QTest::newRow("string value") << "{\"name\": \"abc\"}"
+                                  << "d.json: data variable 'name' must hold numbers, got string \"abc\"";
+    QTest::newRow("mixed depth") << "{\"v\": [1, [2]]}"
+                                 << "d.json: data variable 'v' mixes numbers and lists at the same depth";
+    QTest::newRow("object value") << "{\"o\": {\"a\": 1}}"
+                                  << "d.json: data variable 'o' must hold numbers, got object";
+  }
+  void jsonErrors() {
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    try {
+      vio::parse_json_data(text.toStdString(), "d.json");
+      QFAIL("no exception");
+    } catch (const variate::ArgumentError& e) {
+      QVERIFY2(QString(e.what()).startsWith(message), e.what());
+    }
+  }
+
+  void invalidUtf8InJsonIsAnError() {
+    const std::string text = "{\"a\xff\": 1}";
+    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vio::parse_json_data(text, "d.json"));
+  }
+
+  void csvColumnsBecomeVectors() {
+    const auto data = vio::parse_csv_data("y,x,\"group\"\n1.5,2,1\n\n-3,4e1,2\n", "d.csv");
+    QVERIFY(at::equal(data["y"], at::tensor({1.5, -3.0}, at::kDouble)));
+    QCOMPARE(data["x"].scalar_type(), at::kDouble);  // 4e1 is written as a real
+    QCOMPARE(data["group"].scalar_type(), at::kLong);
+    QVERIFY(at::equal(data["group"], at::tensor({int64_t{1}, int64_t{2}})));
+  }
+
+  void csvErrors_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("short row") << "a,b\n1,2\n3\n" << "d.csv:3:1: expected 2 fields as in the header row, got 1";
+    QTest::newRow("not a number") << "a,b\n1,x2\n" << "d.csv:2:3: column 'b' must hold numbers, got 'x2'";
+    QTest::newRow("duplicate column") << "a,a\n" << "d.csv:1:3: column 'a' appears twice in the header row";
+    QTest::newRow("empty file") << "" << "d.csv: the CSV file has no header row";
+    QTest::newRow("unterminated quote") << "\"a,b\n" << "d.csv:1:1: unterminated quoted field";
+  }
+  void csvErrors() {
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    try {
+      vio::parse_csv_data(text.toStdString(), "d.csv");
+      QFAIL("no exception");
+    } catch (const variate::ArgumentError& e) {
+      QCOMPARE(QString(e.what()), message);
+    }
+  }
+
+  void missingFileIsNamed() {
+    try {
+      vio::read_data_file("/nonexistent/data.json");
+      QFAIL("no exception");
+    } catch (const variate::ArgumentError& e) {
+      QCOMPARE(QString(e.what()), QString("/nonexistent/data.json: cannot open file"));
+    }
+  }
+
+  void readsReferenceData() {
+    const auto data = vio::read_data_file(QT_TESTCASE_SOURCEDIR
+        "/data/reference/eight_schools-eight_schools_noncentered/data.json");
+    QCOMPARE(data.dim("J"), int64_t{8});
+    QCOMPARE(data["sigma"].sizes(), (c10::IntArrayRef{8}));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestDataFile)
+#include "tst_data_file.moc"
