@@ -1,0 +1,109 @@
+#include "variate/inference/parameter_layout.h"
+
+#include <ATen/ATen.h>
+
+#include "variate/bijectors/make_bijector.h"
+#include "variate/core/checks.h"
+#include "variate/core/condition.h"
+#include "variate/core/tape.h"
+#include "variate/distributions/distribution.h"
+
+namespace variate {
+namespace {
+
+// Draws a value for every variable that has none, from the given generator.
+class PriorDraws : public Tracer {
+ public:
+  explicit PriorDraws(at::Generator generator) : generator_(std::move(generator)) {}
+  RandomVariable trace(RandomVariableSpec spec, const NextTracer& next) override {
+    if (!spec.value) spec.value = spec.distribution->sample(spec.sample_shape, generator_);
+    return next(std::move(spec));
+  }
+
+ private:
+  at::Generator generator_;
+};
+
+}  // namespace
+
+void ParameterLayout::add(const std::string& name, const Shape& shape, const Support& support) {
+  for (const auto& p : parameters_) {
+    if (p.name == name) throw ArgumentError("parameter '" + name + "' is declared twice");
+  }
+  if (support.is_discrete()) {
+    throw ArgumentError("parameter '" + name + "' is discrete (" + support.to_string() +
+                        "); only continuous parameters can be inferred");
+  }
+  ParameterInfo info{name, shape, support, bijectors::make_bijector(support), {}, dimension_, 0};
+  info.unconstrained_shape = info.bijector->unconstrained_shape(shape);
+  info.size = numel(info.unconstrained_shape);
+  dimension_ += info.size;
+  parameters_.push_back(std::move(info));
+}
+
+ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint, at::Generator generator) {
+  Tape tape;
+  {
+    Condition observed(log_joint.observed().values());
+    PriorDraws draws(std::move(generator));
+    // Tracers run top first: observed values are set before draws fill in the rest.
+    TracerScope draw(draws);
+    TracerScope observe(observed);
+    TracerScope record(tape);
+    log_joint.model()();
+  }
+  ParameterLayout layout;
+  for (const auto& rv : tape.variables()) {
+    if (log_joint.observed().contains(rv.name())) continue;
+    layout.add(rv.name(), rv.shape(), rv.distribution().support());
+  }
+  return layout;
+}
+
+const ParameterInfo& ParameterLayout::operator[](const std::string& name) const {
+  for (const auto& p : parameters_) {
+    if (p.name == name) return p;
+  }
+  throw ArgumentError("the model has no parameter named '" + name + "'");
+}
+
+ConstrainedPoint ParameterLayout::constrain(const at::Tensor& unconstrained) const {
+  const bool batched = unconstrained.dim() == 2;
+  if (unconstrained.dim() < 1 || unconstrained.dim() > 2 ||
+      unconstrained.size(-1) != dimension_) {
+    throw ArgumentError("unconstrained parameters must have shape [" +
+                        std::to_string(dimension_) + "] or [B, " + std::to_string(dimension_) +
+                        "], got " + to_string(unconstrained.sizes()));
+  }
+  const int64_t batch = batched ? unconstrained.size(0) : 0;
+  ConstrainedPoint point;
+  point.log_det_jacobian = batched ? at::zeros({batch}, unconstrained.options())
+                                   : at::zeros({}, unconstrained.options());
+  for (const auto& p : parameters_) {
+    const at::Tensor slice = unconstrained.narrow(-1, p.offset, p.size);
+    const Shape shape = batched ? concat({batch}, p.unconstrained_shape) : p.unconstrained_shape;
+    const at::Tensor y = slice.reshape(shape);
+    point.values[p.name] = p.bijector->forward(y);
+    const at::Tensor log_det = p.bijector->forward_log_det_jacobian(y);
+    point.log_det_jacobian =
+        point.log_det_jacobian + (batched ? log_det.reshape({batch, -1}).sum(1) : log_det.sum());
+  }
+  return point;
+}
+
+at::Tensor ParameterLayout::unconstrain(const ValueMap& values) const {
+  std::vector<at::Tensor> pieces;
+  for (const auto& p : parameters_) {
+    const auto it = values.find(p.name);
+    if (it == values.end()) throw ArgumentError("no value for parameter '" + p.name + "'");
+    if (it->second.sizes() != c10::IntArrayRef(p.shape)) {
+      throw ArgumentError("value of parameter '" + p.name + "' has shape " +
+                          to_string(it->second.sizes()) + ", expected " + to_string(p.shape));
+    }
+    pieces.push_back(p.bijector->inverse(it->second.to(at::kDouble)).reshape(-1));
+  }
+  if (pieces.empty()) return at::zeros({0}, at::kDouble);
+  return at::cat(pieces);
+}
+
+}  // namespace variate
