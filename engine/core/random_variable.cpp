@@ -36,6 +36,10 @@ Shape RandomVariable::shape() const {
   return concat(concat(sample_shape(), d.batch_shape()), d.event_shape());
 }
 
+Support RandomVariable::support() const {
+  return state_->spec.support ? *state_->spec.support : distribution().support();
+}
+
 const at::Tensor& RandomVariable::value() const {
   if (!state_->value.defined()) {
     state_->value = sample(at::detail::getDefaultCPUGenerator());

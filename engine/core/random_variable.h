@@ -9,6 +9,7 @@
 #include <ATen/core/Tensor.h>
 
 #include "variate/core/shape.h"
+#include "variate/distributions/support.h"
 
 namespace variate {
 
@@ -24,6 +25,9 @@ struct RandomVariableSpec {
   DistributionPtr distribution;
   Shape sample_shape;
   std::optional<at::Tensor> value;
+  /// A declared support that overrides the distribution's own, as in Stan's
+  /// `ordered[K] x; x ~ normal(0, 1);` (the density is the distribution's, restricted).
+  std::optional<Support> support;
 };
 
 /// A named random variable: a distribution, a sample shape, and a value that is either
@@ -41,6 +45,8 @@ class RandomVariable {
   const Shape& sample_shape() const;
   /// sample_shape + batch_shape + event_shape.
   Shape shape() const;
+  /// The declared support if the spec gave one, else the distribution's.
+  Support support() const;
 
   /// The value: given, or drawn once from the global default generator.
   const at::Tensor& value() const;

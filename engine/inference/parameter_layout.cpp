@@ -11,17 +11,25 @@
 namespace variate {
 namespace {
 
-// Draws a value for every variable that has none, from the given generator.
-class PriorDraws : public Tracer {
+[[noreturn]] void throw_discrete(const std::string& name, const Support& support) {
+  throw ArgumentError("parameter '" + name + "' is discrete (" + support.to_string() +
+                      "); only continuous parameters can be inferred");
+}
+
+// Gives every variable without a value the image of the unconstrained zero vector.
+class CentralValues : public Tracer {
  public:
-  explicit PriorDraws(at::Generator generator) : generator_(std::move(generator)) {}
   RandomVariable trace(RandomVariableSpec spec, const NextTracer& next) override {
-    if (!spec.value) spec.value = spec.distribution->sample(spec.sample_shape, generator_);
+    if (!spec.value) {
+      const auto& d = *spec.distribution;
+      const Support support = spec.support ? *spec.support : d.support();
+      const Shape shape = concat(concat(spec.sample_shape, d.batch_shape()), d.event_shape());
+      if (support.is_discrete()) throw_discrete(spec.name, support);
+      const auto bijector = bijectors::make_bijector(support);
+      spec.value = bijector->forward(at::zeros(bijector->unconstrained_shape(shape), at::kDouble));
+    }
     return next(std::move(spec));
   }
-
- private:
-  at::Generator generator_;
 };
 
 }  // namespace
@@ -30,10 +38,7 @@ void ParameterLayout::add(const std::string& name, const Shape& shape, const Sup
   for (const auto& p : parameters_) {
     if (p.name == name) throw ArgumentError("parameter '" + name + "' is declared twice");
   }
-  if (support.is_discrete()) {
-    throw ArgumentError("parameter '" + name + "' is discrete (" + support.to_string() +
-                        "); only continuous parameters can be inferred");
-  }
+  if (support.is_discrete()) throw_discrete(name, support);
   ParameterInfo info{name, shape, support, bijectors::make_bijector(support), {}, dimension_, 0};
   info.unconstrained_shape = info.bijector->unconstrained_shape(shape);
   info.size = numel(info.unconstrained_shape);
@@ -41,13 +46,13 @@ void ParameterLayout::add(const std::string& name, const Shape& shape, const Sup
   parameters_.push_back(std::move(info));
 }
 
-ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint, at::Generator generator) {
+ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint) {
   Tape tape;
   {
     Condition observed(log_joint.observed().values());
-    PriorDraws draws(std::move(generator));
-    // Tracers run top first: observed values are set before draws fill in the rest.
-    TracerScope draw(draws);
+    CentralValues central;
+    // Tracers run top first: observed values are set before the rest are filled in.
+    TracerScope draw(central);
     TracerScope observe(observed);
     TracerScope record(tape);
     log_joint.model()();
@@ -55,7 +60,7 @@ ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint, at::Gener
   ParameterLayout layout;
   for (const auto& rv : tape.variables()) {
     if (log_joint.observed().contains(rv.name())) continue;
-    layout.add(rv.name(), rv.shape(), rv.distribution().support());
+    layout.add(rv.name(), rv.shape(), rv.support());
   }
   return layout;
 }

@@ -37,9 +37,11 @@ class ParameterLayout {
   void add(const std::string& name, const Shape& shape, const Support& support);
 
   /// The latent variables of a model, in program order, found by running it once under
-  /// a tape with observed values from the log joint's data and prior draws elsewhere.
+  /// a tape. Observed values come from the log joint's data; every other variable takes
+  /// the value its bijector gives the unconstrained zero vector (so improper priors work
+  /// and the layout does not depend on a random draw).
   /// @throws ArgumentError if a latent variable is discrete (it cannot be sampled by HMC).
-  static ParameterLayout from_model(const LogJoint& log_joint, at::Generator generator);
+  static ParameterLayout from_model(const LogJoint& log_joint);
 
   const std::vector<ParameterInfo>& parameters() const { return parameters_; }
   /// Length of the unconstrained vector.

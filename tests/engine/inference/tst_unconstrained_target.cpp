@@ -32,7 +32,7 @@ vt::RandomVariable eight_schools(const vt::Data& d) {
 vt::UnconstrainedTarget make_target() {
   const vt::Data data = vt::io::read_data_file(std::string(kReference) + "data.json");
   auto log_joint = vt::make_log_joint(eight_schools, data);
-  auto layout = vt::ParameterLayout::from_model(log_joint, at::detail::createCPUGenerator(1));
+  auto layout = vt::ParameterLayout::from_model(log_joint);
   return vt::UnconstrainedTarget(log_joint, layout);
 }
 
