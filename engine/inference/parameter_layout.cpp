@@ -1,5 +1,7 @@
 #include "variate/inference/parameter_layout.h"
 
+#include <set>
+
 #include <ATen/ATen.h>
 
 #include "variate/bijectors/make_bijector.h"
@@ -16,11 +18,15 @@ namespace {
                       "); only continuous parameters can be inferred");
 }
 
-// Gives every variable without a value the image of the unconstrained zero vector.
+// Gives every variable without a value the image of the unconstrained zero vector; those
+// are the model's latent variables (the others are observed).
 class CentralValues : public Tracer {
  public:
+  std::set<std::string> latent;
+
   RandomVariable trace(RandomVariableSpec spec, const NextTracer& next) override {
     if (!spec.value) {
+      latent.insert(spec.name);
       const auto& d = *spec.distribution;
       const Support support = spec.support ? *spec.support : d.support();
       const Shape shape = concat(concat(spec.sample_shape, d.batch_shape()), d.event_shape());
@@ -48,9 +54,9 @@ void ParameterLayout::add(const std::string& name, const Shape& shape, const Sup
 
 ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint) {
   Tape tape;
+  CentralValues central;
   {
     Condition observed(log_joint.observed().values());
-    CentralValues central;
     // Tracers run top first: observed values are set before the rest are filled in.
     TracerScope draw(central);
     TracerScope observe(observed);
@@ -59,7 +65,7 @@ ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint) {
   }
   ParameterLayout layout;
   for (const auto& rv : tape.variables()) {
-    if (log_joint.observed().contains(rv.name())) continue;
+    if (!central.latent.count(rv.name())) continue;
     layout.add(rv.name(), rv.shape(), rv.support());
   }
   return layout;

@@ -1,0 +1,146 @@
+#pragma once
+/// The syntax tree of a model: statements (data, random variables, deterministic nodes)
+/// over expressions. Every node keeps the Span of its text. Nodes are plain values
+/// (copyable, comparable with structurally_equal) so the canvas can hold and edit them.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "variate/model/source.h"
+
+namespace variate::model {
+
+enum class ExprKind {
+  number,      // 2, 2.5
+  name,        // theta
+  negate,      // -x
+  binary,      // x + y
+  call,        // f(x, logits = y)
+  index,       // X[:, 2:K]
+  full_slice,  // ':' (only as an index item)
+  range,       // lo:hi, inclusive (only as an index item)
+};
+
+enum class BinaryOp { add, subtract, multiply, divide, matmul, power };
+
+/// "+", "-", "*", "/", "@", "^".
+const char* binary_op_text(BinaryOp op);
+
+struct Argument;
+
+struct Expr {
+  ExprKind kind = ExprKind::number;
+  Span span;
+  /// number: its value, and whether it was written as an integer ("2" rather than "2.0").
+  double value = 0;
+  bool is_integer = false;
+  /// name: the name; call: the function or distribution called (it starts the span).
+  std::string name;
+  /// binary: the operator.
+  BinaryOp op = BinaryOp::add;
+  /// negate: {operand}; binary: {lhs, rhs}; index: {base, item...}; range: {lo, hi}.
+  std::vector<Expr> operands;
+  /// call: the arguments in order, positional ones first.
+  std::vector<Argument> arguments;
+
+  static Expr number(double value, bool is_integer, Span span);
+  static Expr identifier(std::string name, Span span);
+  static Expr negate(Expr operand, Span span);
+  static Expr binary(BinaryOp op, Expr lhs, Expr rhs, Span span);
+  static Expr call(std::string function, std::vector<Argument> arguments, Span span);
+  static Expr index(Expr base, std::vector<Expr> items, Span span);
+  static Expr full_slice(Span span);
+  static Expr range(Expr lo, Expr hi, Span span);
+};
+
+struct Argument {
+  /// Empty for a positional argument; "log_rate" in Poisson(log_rate = f).
+  std::string name;
+  Span name_span;
+  Expr value;
+
+  bool is_named() const { return !name.empty(); }
+};
+
+enum class BaseType { real, integer };
+
+/// Supports that override a distribution's own: `x: ordered[K] ~ Normal(0, 1)`.
+enum class Constraint { none, ordered, positive_ordered, simplex, cholesky_corr };
+
+/// "real", "int".
+const char* base_type_name(BaseType type);
+/// "ordered", ...; "" for none.
+const char* constraint_name(Constraint constraint);
+/// The constraint a name denotes, or nullopt for a name that is none.
+std::optional<Constraint> constraint_from_name(std::string_view name);
+
+/// `data NAME: real|int[DIMS]`.
+struct DataDecl {
+  std::string name;
+  Span name_span;
+  BaseType type = BaseType::real;
+  std::vector<Expr> dims;
+};
+
+/// `NAME[DIMS] ~ Dist(args)` or `NAME: constraint[DIMS] ~ Dist(args)`.
+struct RandomStmt {
+  std::string name;
+  Span name_span;
+  /// iid copies; empty for one draw of the distribution's own shape.
+  std::vector<Expr> dims;
+  Constraint constraint = Constraint::none;
+  Span constraint_span;
+  std::vector<Expr> constraint_dims;
+  /// A call expression: the distribution and its arguments.
+  Expr distribution;
+};
+
+/// `NAME = expr`.
+struct Deterministic {
+  std::string name;
+  Span name_span;
+  Expr value;
+};
+
+/// `# text` keeps everything after '#' (with its leading space) without trailing blanks.
+struct Comment {
+  std::string text;
+  Span span;
+};
+
+enum class StatementKind { data, random, deterministic };
+
+struct Statement {
+  std::variant<DataDecl, RandomStmt, Deterministic> node;
+  Span span;
+  /// Whole-line comments just above the statement (and those on its earlier lines when
+  /// it spans several).
+  std::vector<Comment> comments_before;
+  /// A comment at the end of the statement's last line.
+  std::optional<Comment> comment_after;
+  /// Whether a blank line separates it from what comes before.
+  bool blank_line_before = false;
+
+  StatementKind kind() const { return static_cast<StatementKind>(node.index()); }
+  const std::string& name() const;
+  Span name_span() const;
+  template <class T>
+  const T* as() const { return std::get_if<T>(&node); }
+};
+
+struct Program {
+  std::vector<Statement> statements;
+  /// Comments after the last statement.
+  std::vector<Comment> trailing_comments;
+};
+
+/// Equal apart from spans: what a round trip through the printer must preserve.
+/// Comments and blank lines count for statements and programs.
+bool structurally_equal(const Expr& a, const Expr& b);
+bool structurally_equal(const Statement& a, const Statement& b);
+bool structurally_equal(const Program& a, const Program& b);
+
+}  // namespace variate::model

@@ -1,0 +1,426 @@
+#include "variate/model/checker.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <queue>
+#include <set>
+
+#include "variate/model/distribution_table.h"
+#include "variate/model/functions.h"
+
+namespace variate::model {
+namespace {
+
+// Where a name is read: its value, or a size/index that must come from the data.
+enum class Use { value, size, index };
+
+struct Reference {
+  std::string name;
+  Span span;
+  Use use;
+};
+
+const std::set<std::string>& discrete_families() {
+  static const std::set<std::string> names = {"Bernoulli", "Binomial", "Poisson",
+                                              "NegBinomial2", "Categorical"};
+  return names;
+}
+
+class Checker {
+ public:
+  Checker(CheckedModel& model, const Source& source, Diagnostics& diagnostics)
+      : model_(model), source_(source), diagnostics_(diagnostics) {}
+
+  void run() {
+    collect_nodes();
+    for (size_t s = 0; s < statements().size(); ++s) collect_references(s);
+    if (diagnostics_.stopped()) return;
+    check_undefined_names();
+    order_statements();
+    classify();
+    check_uses();
+  }
+
+ private:
+  const std::vector<Statement>& statements() const { return model_.program.statements; }
+
+  Node& node(const std::string& name) {
+    const auto it = index_.find(name);
+    if (it != index_.end()) return model_.nodes[it->second];
+    index_[name] = model_.nodes.size();
+    model_.nodes.push_back(Node{name, NodeKind::data, {}, {}, {}, {}});
+    return model_.nodes.back();
+  }
+
+  std::string where(size_t statement) const {
+    return "line " + std::to_string(statement_lines_.at(statement));
+  }
+
+  void collect_nodes() {
+    for (size_t s = 0; s < statements().size(); ++s) {
+      const Statement& statement = statements()[s];
+      statement_lines_[s] = line_of(statement.name_span());
+      Node& n = node(statement.name());
+      std::optional<size_t>* slot = nullptr;
+      const char* what = "";
+      switch (statement.kind()) {
+        case StatementKind::data: slot = &n.declaration; what = "declared as data"; break;
+        case StatementKind::deterministic: slot = &n.assignment; what = "defined with '='"; break;
+        case StatementKind::random: slot = &n.distribution; what = "given a distribution"; break;
+      }
+      if (*slot) {
+        diagnostics_.error(statement.name_span(), "'" + n.name + "' is already " + what +
+                                                      " (" + where(**slot) + ")");
+        continue;
+      }
+      *slot = s;
+      if (n.declaration && n.assignment) {
+        diagnostics_.error(statement.name_span(),
+                           "'" + n.name + "' is declared as data (" + where(*n.declaration) +
+                               ") and also defined with '='; rename one of them");
+      }
+    }
+  }
+
+  size_t line_of(Span span) const { return source_.location(span.begin).line; }
+
+  void add_reference(size_t statement, const std::string& name, Span span, Use use) {
+    references_[statement].push_back({name, span, use});
+  }
+
+  void walk(size_t statement, const Expr& e, Use use) {
+    switch (e.kind) {
+      case ExprKind::number:
+      case ExprKind::full_slice:
+        return;
+      case ExprKind::name:
+        add_reference(statement, e.name, e.span, use);
+        return;
+      case ExprKind::negate:
+      case ExprKind::binary:
+      case ExprKind::range:
+        for (const auto& operand : e.operands) walk(statement, operand, use);
+        return;
+      case ExprKind::index:
+        walk(statement, e.operands[0], use);
+        for (size_t i = 1; i < e.operands.size(); ++i) walk(statement, e.operands[i], Use::index);
+        return;
+      case ExprKind::call:
+        check_function_call(statement, e, use);
+        return;
+    }
+  }
+
+  void check_function_call(size_t statement, const Expr& call, Use use) {
+    if (find_distribution(call.name)) {
+      diagnostics_.error(call.span, "'" + call.name +
+                                        "' is a distribution; distributions follow '~' (or are "
+                                        "the component of a Mixture)");
+      return;
+    }
+    if (!is_function(call.name)) {
+      std::string message = "unknown function '" + call.name + "'";
+      const std::string guess = closest_name(call.name, function_names());
+      if (!guess.empty()) message += "; did you mean '" + guess + "'?";
+      diagnostics_.error(call.span, message);
+      return;
+    }
+    for (const auto& argument : call.arguments) walk(statement, argument.value, use);
+  }
+
+  void check_distribution_call(size_t statement, const Expr& call, bool component) {
+    if (call.kind != ExprKind::call) {
+      diagnostics_.error(call.span, component ? "the component of a Mixture must be a distribution, such as Normal(mu, sigma)"
+                                              : "expected a distribution after '~', such as Normal(0, 1)");
+      if (!component) walk(statement, call, Use::value);
+      return;
+    }
+    const DistributionSignature* signature = find_distribution(call.name);
+    if (!signature) {
+      std::string message = "unknown distribution '" + call.name + "'";
+      const std::string guess = closest_name(call.name, distribution_names());
+      if (!guess.empty()) message += "; did you mean '" + guess + "'?";
+      diagnostics_.error(call.span, message);
+      return;
+    }
+    if (component && call.name == "Mixture") {
+      diagnostics_.error(call.span, "a Mixture's component cannot itself be a Mixture");
+      return;
+    }
+    const auto bound = bind_arguments(*signature, call);
+    if (!bound) {
+      report_argument_mismatch(*signature, call);
+      return;
+    }
+    const auto& parameters = signature->parameterizations[bound->parameterization];
+    for (size_t p = 0; p < parameters.size(); ++p) {
+      const Expr& argument = call.arguments[bound->argument_of_parameter[p]].value;
+      if (parameters[p].is_distribution) {
+        check_distribution_call(statement, argument, true);
+      } else {
+        walk(statement, argument, Use::value);
+      }
+    }
+  }
+
+  // Reports why no parameterization of `signature` fits `call`.
+  void report_argument_mismatch(const DistributionSignature& signature, const Expr& call) {
+    for (const auto& argument : call.arguments) {
+      if (!argument.is_named()) continue;
+      bool known = false;
+      for (const auto& parameters : signature.parameterizations) {
+        for (const auto& p : parameters) known |= argument.name == p.name;
+      }
+      if (!known) {
+        diagnostics_.error(argument.name_span, call.name + " has no argument named '" +
+                                                   argument.name + "'; expected " +
+                                                   describe(signature));
+        return;
+      }
+    }
+    const size_t expected = signature.parameterizations[0].size();
+    diagnostics_.error(call.span, call.name + " takes " + std::to_string(expected) +
+                                      " argument" + (expected == 1 ? "" : "s") + " (" +
+                                      describe(signature) + "), got " +
+                                      std::to_string(call.arguments.size()));
+  }
+
+  void collect_references(size_t s) {
+    const Statement& statement = statements()[s];
+    if (const auto* data = statement.as<DataDecl>()) {
+      for (const auto& dim : data->dims) walk(s, dim, Use::size);
+    } else if (const auto* assignment = statement.as<Deterministic>()) {
+      walk(s, assignment->value, Use::value);
+    } else if (const auto* random = statement.as<RandomStmt>()) {
+      for (const auto& dim : random->dims) walk(s, dim, Use::size);
+      for (const auto& dim : random->constraint_dims) walk(s, dim, Use::size);
+      check_distribution_call(s, random->distribution, false);
+      if (random->constraint != Constraint::none && random->constraint_dims.size() != 1) {
+        diagnostics_.error(random->constraint_span,
+                           std::string(constraint_name(random->constraint)) +
+                               " takes one size, as in " + constraint_name(random->constraint) +
+                               "[K]");
+      }
+      if (random->constraint != Constraint::none && !random->dims.empty()) {
+        diagnostics_.error(random->constraint_span,
+                           "'" + random->name + "' has both sizes and a constraint type; write " +
+                               "the sizes in the constraint, as in " +
+                               constraint_name(random->constraint) + "[K]");
+      }
+    }
+  }
+
+  void check_undefined_names() {
+    for (const auto& [statement, references] : references_) {
+      for (const auto& reference : references) {
+        if (index_.count(reference.name)) continue;
+        std::vector<std::string> names;
+        for (const auto& n : model_.nodes) names.push_back(n.name);
+        std::string message = "undefined name '" + reference.name + "'";
+        const std::string guess = closest_name(reference.name, names);
+        if (!guess.empty()) message += "; did you mean '" + guess + "'?";
+        diagnostics_.error(reference.span, message);
+      }
+    }
+  }
+
+  // The statement whose evaluation gives `name` its value (none for data inputs).
+  std::optional<size_t> producer(const std::string& name) const {
+    const auto it = index_.find(name);
+    if (it == index_.end()) return std::nullopt;
+    const Node& n = model_.nodes[it->second];
+    if (n.declaration) return std::nullopt;
+    if (n.assignment) return n.assignment;
+    return n.distribution;
+  }
+
+  // Kahn's algorithm, taking the earliest ready statement first; what is left is cyclic.
+  void order_statements() {
+    const size_t count = statements().size();
+    std::vector<std::set<size_t>> needs(count);
+    std::vector<std::vector<size_t>> needed_by(count);
+    for (const auto& [s, references] : references_) {
+      for (const auto& reference : references) {
+        const auto p = producer(reference.name);
+        if (p && needs[s].insert(*p).second) needed_by[*p].push_back(s);
+      }
+    }
+    std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+    std::vector<size_t> missing(count);
+    for (size_t s = 0; s < count; ++s) {
+      missing[s] = needs[s].size();
+      if (missing[s] == 0) ready.push(s);
+    }
+    std::vector<bool> done(count, false);
+    while (!ready.empty()) {
+      const size_t s = ready.top();
+      ready.pop();
+      done[s] = true;
+      if (statements()[s].kind() != StatementKind::data) model_.evaluation_order.push_back(s);
+      for (size_t next : needed_by[s]) {
+        if (--missing[next] == 0) ready.push(next);
+      }
+    }
+    for (size_t s = 0; s < count; ++s) {
+      if (done[s]) continue;
+      report_cycle(s, needs, done);
+      return;  // one cycle report is enough; the rest of the graph hangs on it
+    }
+  }
+
+  void report_cycle(size_t start, const std::vector<std::set<size_t>>& needs,
+                    const std::vector<bool>& done) {
+    // Walk unfinished dependencies until a statement repeats.
+    std::vector<size_t> path;
+    std::map<size_t, size_t> seen;
+    size_t s = start;
+    while (!seen.count(s)) {
+      seen[s] = path.size();
+      path.push_back(s);
+      for (size_t next : needs[s]) {
+        if (!done[next]) {
+          s = next;
+          break;
+        }
+      }
+    }
+    std::string cycle;
+    for (size_t i = seen[s]; i < path.size(); ++i) cycle += statements()[path[i]].name() + " -> ";
+    cycle += statements()[s].name();
+    cyclic_ = true;
+    diagnostics_.error(statements()[s].name_span(),
+                       "cycle in the model: " + cycle + " (each depends on the next)");
+  }
+
+  void classify() {
+    if (cyclic_) return;
+    for (Node& n : model_.nodes) {
+      if (n.declaration) n.kind = n.distribution ? NodeKind::observed : NodeKind::data;
+    }
+    // In evaluation order every name a statement reads is already classified.
+    for (size_t s : model_.evaluation_order) {
+      Node& n = model_.nodes[index_.at(statements()[s].name())];
+      bool data_only = true;
+      for (const auto& reference : references_[s]) {
+        const auto it = index_.find(reference.name);
+        if (it == index_.end()) continue;
+        data_only = data_only && model_.nodes[it->second].is_data_valued();
+        if (std::find(n.dependencies.begin(), n.dependencies.end(), reference.name) ==
+            n.dependencies.end()) {
+          n.dependencies.push_back(reference.name);
+        }
+      }
+      if (statements()[s].kind() == StatementKind::deterministic) {
+        n.kind = data_only ? NodeKind::transformed_data : NodeKind::derived;
+      } else if (!n.declaration && !n.assignment) {
+        n.kind = NodeKind::latent;
+      }
+    }
+    // `NAME = expr` then `NAME ~ Dist(...)` observes NAME, which must then be data.
+    for (Node& n : model_.nodes) {
+      if (!n.assignment || !n.distribution) continue;
+      if (n.kind == NodeKind::transformed_data) {
+        n.kind = NodeKind::observed;
+      } else {
+        diagnostics_.error(statements()[*n.distribution].name_span(),
+                           "'" + n.name + "' depends on parameters (" + where(*n.assignment) +
+                               "), so it cannot be observed; only data can follow '~'");
+      }
+    }
+  }
+
+  void check_uses() {
+    if (cyclic_) return;
+    for (const auto& [s, references] : references_) {
+      for (const auto& reference : references) {
+        if (reference.use == Use::value) continue;
+        const Node* n = model_.find(reference.name);
+        if (!n || n->is_data_valued()) continue;
+        diagnostics_.error(reference.span,
+                           std::string(reference.use == Use::size ? "sizes" : "indices") +
+                               " must come from the data, but '" + reference.name +
+                               "' is a " + node_kind_name(n->kind));
+      }
+    }
+    for (const Node& n : model_.nodes) {
+      if (n.kind != NodeKind::latent) continue;
+      const auto* random = statements()[*n.distribution].as<RandomStmt>();
+      const std::string& family = random->distribution.name;
+      if (discrete_families().count(family)) {
+        diagnostics_.error(random->name_span,
+                           "'" + n.name + "' has a discrete distribution (" + family +
+                               ") but no data; declare it with `data " + n.name +
+                               ": int` to observe it (discrete parameters cannot be inferred)");
+      }
+    }
+  }
+
+  CheckedModel& model_;
+  const Source& source_;
+  Diagnostics& diagnostics_;
+  std::map<std::string, size_t> index_;
+  std::map<size_t, std::vector<Reference>> references_;
+  std::map<size_t, size_t> statement_lines_;
+  bool cyclic_ = false;
+};
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+const char* node_kind_name(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::data: return "data";
+    case NodeKind::observed: return "observed variable";
+    case NodeKind::latent: return "latent variable";
+    case NodeKind::transformed_data: return "transformed data";
+    case NodeKind::derived: return "derived quantity";
+  }
+  return "node";
+}
+
+const Node* CheckedModel::find(const std::string& name) const {
+  for (const auto& n : nodes) {
+    if (n.name == name) return &n;
+  }
+  return nullptr;
+}
+
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(1, name.size() / 3) + 1;
+  for (const auto& candidate : candidates) {
+    const size_t distance = edit_distance(name, candidate);
+    if (distance < best_distance && candidate != name) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+CheckedModel check(Program program, const Source& source, Diagnostics& diagnostics) {
+  CheckedModel model;
+  model.program = std::move(program);
+  Checker checker(model, source, diagnostics);
+  checker.run();
+  return model;
+}
+
+}  // namespace variate::model

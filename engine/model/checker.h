@@ -1,0 +1,62 @@
+#pragma once
+/// Checks a parsed model's structure, without data: every name is defined (anywhere: the
+/// model is a graph, evaluated in dependency order), calls name known functions and
+/// distributions with the right arguments, sizes and indices come from the data, and
+/// there are no cycles. It classifies each name as data, latent, observed or deterministic.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "variate/model/ast.h"
+#include "variate/model/diagnostic.h"
+
+namespace variate::model {
+
+enum class NodeKind {
+  data,             // `data y: real[N]`, not given a distribution
+  observed,         // data (or a deterministic node of data only) with a distribution
+  latent,           // a random variable inference infers
+  transformed_data, // deterministic, from data only: computed once when data is bound
+  derived,          // deterministic, depends on latent variables: recorded in the draws
+};
+
+/// "data", "observed", "latent", "transformed data", "derived quantity".
+const char* node_kind_name(NodeKind kind);
+
+/// Everything the model says about one name. Statements are indices into the program.
+struct Node {
+  std::string name;
+  NodeKind kind = NodeKind::data;
+  std::optional<size_t> declaration;   // `data NAME: ...`
+  std::optional<size_t> assignment;    // `NAME = ...`
+  std::optional<size_t> distribution;  // `NAME ~ ...`
+  /// Names this node reads (in its assignment or distribution), in order of first use.
+  std::vector<std::string> dependencies;
+
+  bool is_data_valued() const {
+    return kind == NodeKind::data || kind == NodeKind::observed ||
+           kind == NodeKind::transformed_data;
+  }
+};
+
+struct CheckedModel {
+  Program program;
+  /// One per distinct name, in order of first appearance.
+  std::vector<Node> nodes;
+  /// Statement indices (assignments and distributions) in an order where each comes after
+  /// the statements producing the values it reads; source order where the model allows.
+  std::vector<size_t> evaluation_order;
+
+  /// nullptr if there is no such name.
+  const Node* find(const std::string& name) const;
+};
+
+/// Checks `program` (taken over: the result owns it) and reports every problem found.
+/// The result is complete only when `diagnostics` has no errors.
+CheckedModel check(Program program, const Source& source, Diagnostics& diagnostics);
+
+/// The closest of `candidates` to `name` within a small edit distance, or "".
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
+
+}  // namespace variate::model

@@ -1,0 +1,274 @@
+#include "variate/model/compiled_model.h"
+
+#include <ATen/ATen.h>
+
+#include "variate/core/checks.h"
+#include "variate/core/condition.h"
+#include "variate/core/tracing.h"
+#include "variate/distributions/distribution.h"
+#include "variate/model/data_binding.h"
+#include "variate/model/distribution_table.h"
+#include "variate/model/evaluator.h"
+#include "variate/model/model_error.h"
+#include "variate/model/printer.h"
+
+namespace variate::model {
+
+// What the checking run learns about each `~` statement.
+struct VariableInfo {
+  Shape shape;         // one point's value
+  Shape sample_shape;  // iid copies beyond the distribution's batch shape
+  int64_t batch_rank = 0;
+};
+
+struct CompiledModel::State {
+  std::shared_ptr<const CheckedModel> checked;
+  BoundData data;
+  ConstantCache constants;
+  std::map<size_t, VariableInfo> variables;  // by statement
+  std::map<std::string, Shape> shapes;
+  std::vector<std::string> derived_names;
+  ParameterLayout layout;
+  bool checking = true;  // only during construction, on one thread
+};
+
+namespace {
+
+Support constraint_support(Constraint constraint) {
+  switch (constraint) {
+    case Constraint::ordered: return Support::ordered();
+    case Constraint::positive_ordered: return Support::positive_ordered();
+    case Constraint::simplex: return Support::simplex();
+    case Constraint::cholesky_corr: return Support::cholesky_corr();
+    case Constraint::none: break;
+  }
+  return Support::real();
+}
+
+int64_t size_of(const Expr& dim, Evaluator& evaluator, const std::string& owner) {
+  const Value v = evaluator.evaluate(dim);
+  if (!v.integer || v.rank() != 0 || v.tensor.item<int64_t>() < 0) {
+    throw ModelError(dim.span, "the size '" + to_string(dim) + "' of '" + owner +
+                                   "' must be a non-negative integer");
+  }
+  return v.tensor.item<int64_t>();
+}
+
+// The shape a `~` statement declares through its sizes or constraint, if any.
+std::optional<Shape> declared_shape(const RandomStmt& random, Evaluator& evaluator) {
+  if (random.constraint != Constraint::none) {
+    const int64_t k = size_of(random.constraint_dims[0], evaluator, random.name);
+    if (random.constraint == Constraint::cholesky_corr) return Shape{k, k};
+    return Shape{k};
+  }
+  if (random.dims.empty()) return std::nullopt;
+  Shape shape;
+  for (const auto& dim : random.dims) shape.push_back(size_of(dim, evaluator, random.name));
+  return shape;
+}
+
+bool is_suffix(const Shape& suffix, const Shape& shape) {
+  if (suffix.size() > shape.size()) return false;
+  return std::equal(suffix.rbegin(), suffix.rend(), shape.rbegin());
+}
+
+class Run {
+ public:
+  Run(CompiledModel::State& state, bool checking, std::map<std::string, Value>& environment)
+      : state_(state), checking_(checking), environment_(environment),
+        evaluator_(environment_, state.data.names, state.constants, checking) {}
+
+  void statements() {
+    const CheckedModel& model = *state_.checked;
+    for (size_t s : model.evaluation_order) {
+      const Statement& statement = model.program.statements[s];
+      const Node& node = *model.find(statement.name());
+      if (const auto* assignment = statement.as<Deterministic>()) {
+        if (node.is_data_valued()) continue;  // computed when the data was bound
+        environment_[assignment->name] = evaluator_.evaluate(assignment->value);
+        if (checking_) state_.shapes[assignment->name] = environment_[assignment->name].point_shape();
+      } else if (const auto* random = statement.as<RandomStmt>()) {
+        variable(s, *random, node);
+      }
+    }
+  }
+
+ private:
+  // Builds the distribution of a call; batched parameters are lifted so that their point
+  // dimensions line up with the variable's (`extra_rank` is 1 inside a Mixture, whose
+  // components add a trailing component axis).
+  DistributionPtr distribution(const Expr& call, int64_t batch_rank, int64_t extra_rank,
+                               const Shape& declared) {
+    const DistributionSignature& signature = *find_distribution(call.name);
+    const BoundArguments bound = *bind_arguments(signature, call);
+    const auto& parameters = signature.parameterizations[bound.parameterization];
+    DistributionArguments arguments;
+    arguments.declared_shape = declared;
+    bool constant = true;
+    for (size_t p = 0; p < parameters.size(); ++p) {
+      const Expr& argument = call.arguments[bound.argument_of_parameter[p]].value;
+      if (parameters[p].is_distribution) {
+        arguments.component = distribution(argument, batch_rank, extra_rank + 1, declared);
+        constant = false;
+        continue;
+      }
+      const Value v = evaluator_.evaluate(argument);
+      constant = constant && !v.batched && is_constant(argument);
+      arguments.tensors.push_back(lift(v, batch_rank + extra_rank + parameters[p].event_rank));
+    }
+    // While checking, arguments that depend on parameters are only at a reference point,
+    // so their values are not validated; data-only ones are.
+    ValidationGuard validation(checking_ ? constant : validation_enabled());
+    try {
+      return signature.build(bound.parameterization, arguments);
+    } catch (const ModelError&) {
+      throw;
+    } catch (const ArgumentError& e) {
+      throw ModelError(call.span, e.what());
+    } catch (const c10::Error& e) {
+      throw ModelError(call.span, call.name + ": " + e.what_without_backtrace());
+    }
+  }
+
+  bool is_constant(const Expr& expr) const { return state_.constants.count(&expr) > 0 || expr.kind == ExprKind::number; }
+
+  void variable(size_t s, const RandomStmt& random, const Node& node) {
+    const bool observed = node.kind == NodeKind::observed;
+    if (checking_) learn_shape(s, random, node);
+    const VariableInfo& info = state_.variables.at(s);
+    RandomVariableSpec spec{random.name, distribution(random.distribution, info.batch_rank, 0, info.shape),
+                            info.sample_shape, std::nullopt, std::nullopt};
+    if (random.constraint != Constraint::none) spec.support = constraint_support(random.constraint);
+    if (observed) spec.value = state_.data.values.at(random.name).tensor;
+    if (checking_ && observed) check_support(random, *spec.distribution, *spec.value);
+    const RandomVariable rv = make_random_variable(std::move(spec));
+    if (observed) return;
+    at::Tensor value = rv.value();
+    const bool batched = value.dim() > static_cast<int64_t>(info.shape.size());
+    if (batched) value = value.reshape(concat({value.size(0)}, info.shape));
+    environment_[random.name] = Value{value, batched, false};
+  }
+
+  // The checking run fixes each variable's shape and how its distribution fills it.
+  void learn_shape(size_t s, const RandomStmt& random, const Node& node) {
+    const std::optional<Shape> declared = declared_shape(random, evaluator_);
+    const DistributionSignature& signature = *find_distribution(random.distribution.name);
+    const DistributionPtr d = distribution(random.distribution, 0, 0, declared.value_or(Shape{}));
+    const Shape& event = d->event_shape();
+    Shape shape;
+    if (declared) {
+      shape = random.constraint != Constraint::none ? *declared : concat(*declared, event);
+    } else if (node.kind == NodeKind::observed) {
+      shape = state_.data.values.at(random.name).point_shape();
+    } else {
+      shape = concat(d->batch_shape(), event);
+    }
+    const int64_t event_rank = signature.event_rank;
+    if (static_cast<int64_t>(shape.size()) < event_rank ||
+        !is_suffix(event, shape)) {
+      throw ModelError(random.name_span, "'" + random.name + "' has shape " + variate::to_string(shape) +
+                                             " but one draw of " + random.distribution.name +
+                                             " has shape " + variate::to_string(event));
+    }
+    const Shape batch(shape.begin(), shape.end() - event_rank);
+    if (!is_suffix(d->batch_shape(), batch)) {
+      throw ModelError(random.distribution.span,
+                       "the arguments of " + random.distribution.name + " have shape " +
+                           variate::to_string(d->batch_shape()) + ", which does not fit '" + random.name +
+                           "' of shape " + variate::to_string(batch) +
+                           (node.kind == NodeKind::observed ? " (the shape of its data)" : ""));
+    }
+    const Shape sample(batch.begin(), batch.end() - d->batch_shape().size());
+    state_.variables[s] = VariableInfo{shape, sample, static_cast<int64_t>(batch.size())};
+    state_.shapes[random.name] = shape;
+  }
+
+  void check_support(const RandomStmt& random, const distributions::Distribution& d,
+                     const at::Tensor& value) {
+    const Support support = random.constraint != Constraint::none
+                                ? constraint_support(random.constraint) : d.support();
+    const at::Tensor inside = support.contains(value.to(at::kDouble));
+    if (inside.all().item<bool>()) return;
+    const at::Tensor flat = inside.reshape(-1).logical_not().nonzero();
+    const int64_t first = flat[0][0].item<int64_t>();
+    std::string where;
+    if (value.dim() > 0 && support.event_rank() == 0) {
+      where = " (element " + std::to_string(first + 1) + ", 1-based, counting row by row)";
+    }
+    throw ModelError(random.name_span,
+                     "data '" + random.name + "' is outside the support of " + random.distribution.name +
+                         " (" + support.to_string() + "): got " +
+                         std::to_string(value.reshape(-1)[first].item<double>()) + where);
+  }
+
+  CompiledModel::State& state_;
+  bool checking_;
+  std::map<std::string, Value>& environment_;
+  Evaluator evaluator_;
+};
+
+void run(CompiledModel::State& state, bool checking, std::map<std::string, Value>* out) {
+  std::map<std::string, Value> environment = state.data.values;
+  Run(state, checking, environment).statements();
+  if (out) *out = std::move(environment);
+}
+
+}  // namespace
+
+CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const Data& data)
+    : state_(std::make_shared<State>()) {
+  state_->checked = std::move(checked);
+  state_->data = bind_data(*state_->checked, data, state_->constants);
+  for (const auto& [name, value] : state_->data.values) state_->shapes[name] = value.point_shape();
+  for (const auto& node : state_->checked->nodes) {
+    if (node.kind == NodeKind::derived) state_->derived_names.push_back(node.name);
+  }
+  // The checking run: every statement once, at central values, validating as it goes.
+  const std::shared_ptr<State> state = state_;
+  const auto checking_program = [state] { run(*state, true, nullptr); };
+  state_->layout = ParameterLayout::from_model(make_log_joint(checking_program));
+  state_->checking = false;
+}
+
+const CheckedModel& CompiledModel::checked() const { return *state_->checked; }
+
+Model CompiledModel::program() const {
+  const std::shared_ptr<State> state = state_;
+  return [state] { run(*state, false, nullptr); };
+}
+
+LogJoint CompiledModel::log_joint() const { return make_log_joint(program()); }
+
+const ParameterLayout& CompiledModel::layout() const { return state_->layout; }
+
+UnconstrainedTarget CompiledModel::target() const {
+  return UnconstrainedTarget(log_joint(), state_->layout);
+}
+
+const std::vector<std::string>& CompiledModel::derived_names() const {
+  return state_->derived_names;
+}
+
+ValueMap CompiledModel::derived(const ValueMap& parameters) const {
+  std::map<std::string, Value> environment;
+  {
+    Condition values(parameters);
+    TracerScope scope(values);
+    run(*state_, false, &environment);
+  }
+  ValueMap result;
+  for (const auto& name : state_->derived_names) result[name] = environment.at(name).tensor;
+  return result;
+}
+
+const Shape& CompiledModel::shape(const std::string& name) const {
+  const auto it = state_->shapes.find(name);
+  if (it == state_->shapes.end()) throw ArgumentError("the model has no value named '" + name + "'");
+  return it->second;
+}
+
+const std::map<std::string, Value>& CompiledModel::data_values() const {
+  return state_->data.values;
+}
+
+}  // namespace variate::model

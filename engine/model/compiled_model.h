@@ -1,0 +1,51 @@
+#pragma once
+/// A checked model bound to data and compiled to an ordinary model program: a function that
+/// creates the model's random variables through the engine's API, so tracing,
+/// make_log_joint and everything built on them work on it as on hand-written C++.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "variate/core/data.h"
+#include "variate/core/log_joint.h"
+#include "variate/inference/parameter_layout.h"
+#include "variate/inference/unconstrained_target.h"
+#include "variate/model/checker.h"
+#include "variate/model/value.h"
+
+namespace variate::model {
+
+class CompiledModel {
+ public:
+  /// Binds `data`, computes transformed data, and runs the model once (at the image of
+  /// the unconstrained zero vector) to learn and check every shape.
+  /// @throws ModelError located in the model text, for data and model problems alike.
+  CompiledModel(std::shared_ptr<const CheckedModel> checked, const Data& data);
+
+  const CheckedModel& checked() const;
+  /// The model program; observed variables carry their data values.
+  Model program() const;
+  LogJoint log_joint() const;
+  const ParameterLayout& layout() const;
+  UnconstrainedTarget target() const;
+
+  /// Derived quantities (deterministic nodes that depend on parameters), in program order.
+  const std::vector<std::string>& derived_names() const;
+  /// Their values at constrained parameter values ([*shape] each, or [B, *shape] for a
+  /// batch of B points).
+  ValueMap derived(const ValueMap& parameters) const;
+  /// Shape of any node with a value: data, transformed data, variables, derived ones.
+  const Shape& shape(const std::string& name) const;
+  /// Inputs and transformed data.
+  const std::map<std::string, Value>& data_values() const;
+
+  /// Shared by the copies and by the programs they hand out; immutable once built.
+  struct State;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace variate::model

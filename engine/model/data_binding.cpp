@@ -1,0 +1,122 @@
+#include "variate/model/data_binding.h"
+
+#include <ATen/ATen.h>
+
+#include "variate/model/model_error.h"
+#include "variate/model/printer.h"
+
+namespace variate::model {
+namespace {
+
+struct Declaration {
+  const DataDecl* decl;
+  Span span;
+};
+
+std::string describe_dims(const DataDecl& decl) {
+  std::string text;
+  for (size_t i = 0; i < decl.dims.size(); ++i) text += (i ? ", " : "") + to_string(decl.dims[i]);
+  return text;
+}
+
+// Sizes of a declaration, evaluated from data bound so far.
+Shape evaluate_dims(const DataDecl& decl, Evaluator& evaluator) {
+  Shape shape;
+  for (const auto& dim : decl.dims) {
+    const Value v = evaluator.evaluate(dim);
+    if (!v.integer || v.rank() != 0) {
+      throw ModelError(dim.span, "the size '" + to_string(dim) + "' of '" + decl.name +
+                                     "' must be an integer");
+    }
+    const int64_t size = v.tensor.item<int64_t>();
+    if (size < 0) {
+      throw ModelError(dim.span, "the size '" + to_string(dim) + "' of '" + decl.name +
+                                     "' is negative (" + std::to_string(size) + ")");
+    }
+    shape.push_back(size);
+  }
+  return shape;
+}
+
+// A missing integer size may be implied by the length of another input declared with it
+// (so a CSV file need not repeat N).
+std::optional<int64_t> infer_size(const std::string& name, const std::vector<Declaration>& all,
+                                  const Data& data) {
+  for (const auto& other : all) {
+    if (!data.contains(other.decl->name)) continue;
+    const at::Tensor& value = data[other.decl->name];
+    for (size_t d = 0; d < other.decl->dims.size(); ++d) {
+      const Expr& dim = other.decl->dims[d];
+      if (dim.kind == ExprKind::name && dim.name == name &&
+          static_cast<int64_t>(d) < value.dim()) {
+        return value.size(static_cast<int64_t>(d));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+at::Tensor typed(const DataDecl& decl, const at::Tensor& value, Span span) {
+  if (decl.type == BaseType::real) return value.to(at::kDouble);
+  if (at::isFloatingType(value.scalar_type())) {
+    const at::Tensor fractional = value != at::floor(value);
+    if (fractional.any().item<bool>()) {
+      const double bad = value.reshape(-1)[fractional.reshape(-1).nonzero()[0][0]].item<double>();
+      throw ModelError(span, "data '" + decl.name + "' is declared int but holds the real value " +
+                                 std::to_string(bad));
+    }
+  }
+  return value.to(at::kLong);
+}
+
+}  // namespace
+
+BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& constants) {
+  BoundData bound;
+  std::vector<Declaration> declarations;
+  for (const auto& statement : model.program.statements) {
+    if (const auto* decl = statement.as<DataDecl>()) {
+      declarations.push_back({decl, statement.span});
+    }
+  }
+  for (const auto& node : model.nodes) {
+    if (node.is_data_valued()) bound.names.insert(node.name);
+  }
+  Evaluator evaluator(bound.values, bound.names, constants, true);
+  // Scalars first: sizes of arrays refer to them wherever they are declared.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& [decl, span] : declarations) {
+      if ((pass == 0) != decl->dims.empty()) continue;
+      at::Tensor value;
+      if (data.contains(decl->name)) {
+        value = data[decl->name];
+      } else if (const auto size = decl->dims.empty() ? infer_size(decl->name, declarations, data)
+                                                      : std::nullopt) {
+        value = at::scalar_tensor(*size, at::kLong);
+      } else {
+        throw ModelError(decl->name_span, "data '" + decl->name + "' is declared but missing from the data");
+      }
+      const Shape expected = evaluate_dims(*decl, evaluator);
+      if (value.sizes() != c10::IntArrayRef(expected)) {
+        std::string message = "data '" + decl->name + "' has shape " +
+                              variate::to_string(value.sizes()) + ", expected " +
+                              variate::to_string(expected);
+        if (!decl->dims.empty()) message += " (" + decl->name + ": [" + describe_dims(*decl) + "])";
+        throw ModelError(decl->name_span, message);
+      }
+      const at::Tensor converted = typed(*decl, value, decl->name_span);
+      bound.values[decl->name] = Value{converted, false, decl->type == BaseType::integer};
+    }
+  }
+  // Transformed data, once, in dependency order.
+  for (size_t s : model.evaluation_order) {
+    const auto* assignment = model.program.statements[s].as<Deterministic>();
+    if (!assignment) continue;
+    const Node* node = model.find(assignment->name);
+    if (!node->is_data_valued()) continue;
+    bound.values[assignment->name] = evaluator.evaluate(assignment->value);
+  }
+  return bound;
+}
+
+}  // namespace variate::model

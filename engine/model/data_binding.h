@@ -1,0 +1,27 @@
+#pragma once
+/// Binding a data set to a checked model: every declared input present with its declared
+/// type and shape (sizes inferred where the data implies them), and transformed data
+/// computed once.
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "variate/core/data.h"
+#include "variate/model/checker.h"
+#include "variate/model/evaluator.h"
+
+namespace variate::model {
+
+struct BoundData {
+  /// Declared inputs (reals as float64, ints as int64) and transformed data.
+  std::map<std::string, Value> values;
+  /// Names whose values do not depend on parameters.
+  std::set<std::string> names;
+};
+
+/// @throws ModelError at the declaration: "data 'y' has shape [7], expected [8] (J = 8)",
+/// "data 'N' is missing", "data 'k' is declared int but holds the real value 2.5".
+BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& constants);
+
+}  // namespace variate::model

@@ -1,0 +1,47 @@
+#pragma once
+/// Evaluates model expressions on tensors, for one point or a batch of points. While a
+/// model is being checked it validates shapes and indices with located messages and
+/// remembers the value of every expression that depends on data only, so that later
+/// evaluations (the sampler's hot path) reuse them.
+
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "variate/model/ast.h"
+#include "variate/model/value.h"
+
+namespace variate::model {
+
+/// Values of data-only expressions, filled while checking and read-only afterwards (so
+/// chains on several threads can share it).
+using ConstantCache = std::unordered_map<const Expr*, Value>;
+
+class Evaluator {
+ public:
+  /// `data_names`: names whose values do not depend on parameters.
+  Evaluator(const std::map<std::string, Value>& environment, const std::set<std::string>& data_names,
+            ConstantCache& constants, bool checking);
+
+  /// @throws ModelError pointing at the offending subexpression.
+  Value evaluate(const Expr& expr);
+
+ private:
+  struct Result {
+    Value value;
+    bool constant;
+  };
+  Result visit(const Expr& expr);
+  Result visit_uncached(const Expr& expr);
+  Value binary(const Expr& expr, const Value& lhs, const Value& rhs);
+  Value matmul(const Expr& expr, const Value& lhs, const Value& rhs);
+  Value index(const Expr& expr, const Value& base, const std::vector<Value>& items);
+
+  const std::map<std::string, Value>& environment_;
+  const std::set<std::string>& data_names_;
+  ConstantCache& constants_;
+  bool checking_;
+};
+
+}  // namespace variate::model

@@ -1,0 +1,450 @@
+#include "variate/model/parser.h"
+
+#include <deque>
+#include <unordered_set>
+
+#include "variate/model/comments.h"
+#include "variate/model/lexer.h"
+#include "variate/model/printer.h"
+
+namespace variate::model {
+namespace {
+
+// Thrown once an error is recorded; the statement loop catches it and resynchronizes.
+struct SyntaxError {};
+
+class Parser {
+ public:
+  Parser(const Source& source, Diagnostics& diagnostics)
+      : source_(source), diagnostics_(diagnostics), lexer_(source, diagnostics) {}
+
+  Program parse_program();
+
+ private:
+  // Counts a level of nesting (and of tree height) while a recursive rule runs.
+  class Nest {
+   public:
+    Nest(Parser& parser, const Token& at) : parser_(parser) {
+      ++parser_.nesting_;
+      ++parser_.height_;
+      if (parser_.nesting_ > kMaxNesting) {
+        parser_.fail(at, "too many nested parentheses, brackets or operators (the limit is " +
+                             std::to_string(kMaxNesting) + ")");
+      }
+    }
+    ~Nest() {
+      --parser_.nesting_;
+      --parser_.height_;
+    }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+
+  // Counts the operators of a left-associative chain ("a + b + c" nests to the left).
+  class Chain {
+   public:
+    explicit Chain(Parser& parser) : parser_(parser) {}
+    ~Chain() { parser_.height_ -= length_; }
+    void add(const Token& op) {
+      ++length_;
+      if (++parser_.height_ > kMaxExpressionHeight) {
+        parser_.fail(op, "expression too long (the limit is " +
+                             std::to_string(kMaxExpressionHeight) + " nested operations)");
+      }
+    }
+    Chain(const Chain&) = delete;
+    Chain& operator=(const Chain&) = delete;
+
+   private:
+    Parser& parser_;
+    int length_ = 0;
+  };
+
+  const Token& peek(std::size_t ahead = 0);
+  bool at(TokenKind kind) { return peek().kind == kind; }
+  Token advance();
+  Token expect(TokenKind kind, const std::string& message);
+  [[noreturn]] void fail(const Token& token, const std::string& message);
+  std::string got() { return ", got " + describe(peek()); }
+
+  Statement parse_statement();
+  DataDecl parse_data();
+  RandomStmt parse_random(const Token& name, std::vector<Expr> dims);
+  RandomStmt parse_constrained(const Token& name);
+  std::vector<Expr> parse_dims(const std::string& what);
+  static std::string with_dims(std::string_view name, const std::vector<Expr>& dims);
+  Expr parse_distribution();
+
+  Expr parse_expression();
+  Expr parse_multiplicative();
+  Expr parse_unary();
+  Expr parse_power();
+  Expr parse_postfix();
+  Expr parse_primary();
+  Expr parse_call(const Token& name);
+  Expr parse_index(Expr base);
+  Expr parse_index_item();
+
+  const Source& source_;
+  Diagnostics& diagnostics_;
+  Lexer lexer_;
+  std::deque<Token> lookahead_;
+  std::vector<Token> comments_;
+  Token previous_;
+  int nesting_ = 0;
+  int height_ = 0;
+};
+
+const Token& Parser::peek(std::size_t ahead) {
+  while (lookahead_.size() <= ahead) {
+    Token token = lexer_.next();
+    if (token.kind == TokenKind::comment) {
+      comments_.push_back(token);
+    } else {
+      lookahead_.push_back(token);
+    }
+  }
+  return lookahead_[ahead];
+}
+
+Token Parser::advance() {
+  peek();
+  previous_ = lookahead_.front();
+  // The end of the file stays in place: asking past it gives it again.
+  if (previous_.kind != TokenKind::end_of_file) lookahead_.pop_front();
+  return previous_;
+}
+
+Token Parser::expect(TokenKind kind, const std::string& message) {
+  if (!at(kind)) fail(peek(), message + got());
+  return advance();
+}
+
+void Parser::fail(const Token& token, const std::string& message) {
+  // The lexer reported the invalid characters and the brackets it repaired already.
+  if (!token.synthetic && token.kind != TokenKind::error) diagnostics_.error(token.span, message);
+  throw SyntaxError{};
+}
+
+Program Parser::parse_program() {
+  Program program;
+  while (!diagnostics_.stopped()) {
+    if (at(TokenKind::end_of_file)) break;
+    if (at(TokenKind::newline)) {
+      advance();
+      continue;
+    }
+    nesting_ = 0;
+    height_ = 0;
+    try {
+      const std::size_t begin = peek().span.begin;
+      Statement statement = parse_statement();
+      statement.span = {begin, previous_.span.end};
+      if (!at(TokenKind::newline) && !at(TokenKind::end_of_file)) {
+        fail(peek(), "expected end of line after the statement" + got());
+      }
+      program.statements.push_back(std::move(statement));
+    } catch (const SyntaxError&) {
+      while (!at(TokenKind::newline) && !at(TokenKind::end_of_file)) advance();
+    }
+  }
+  attach_comments(source_, comments_, program);
+  return program;
+}
+
+Statement Parser::parse_statement() {
+  Statement statement;
+  if (at(TokenKind::keyword_data)) {
+    statement.node = parse_data();
+    return statement;
+  }
+  if (!at(TokenKind::identifier)) {
+    fail(peek(), "expected 'data' or a name at the start of a statement" + got());
+  }
+  const Token name = advance();
+  const std::string quoted = quote(name.text);
+  switch (peek().kind) {
+    case TokenKind::left_bracket: {
+      std::vector<Expr> dims = parse_dims(quoted);
+      if (!at(TokenKind::tilde)) fail(peek(), "expected '~' after " + with_dims(name.text, dims) + got());
+      statement.node = parse_random(name, std::move(dims));
+      return statement;
+    }
+    case TokenKind::colon:
+      statement.node = parse_constrained(name);
+      return statement;
+    case TokenKind::tilde:
+      statement.node = parse_random(name, {});
+      return statement;
+    case TokenKind::equals: {
+      advance();
+      Deterministic deterministic;
+      deterministic.name = std::string(name.text);
+      deterministic.name_span = name.span;
+      deterministic.value = parse_expression();
+      statement.node = std::move(deterministic);
+      return statement;
+    }
+    default:
+      fail(peek(), "expected '~' or '=' after " + quoted + got());
+  }
+}
+
+DataDecl Parser::parse_data() {
+  advance();  // 'data'
+  const Token name = expect(TokenKind::identifier, "expected a name after 'data'");
+  expect(TokenKind::colon, "expected ':' after " + quote(name.text));
+  DataDecl data;
+  data.name = std::string(name.text);
+  data.name_span = name.span;
+  if (at(TokenKind::keyword_real)) {
+    data.type = BaseType::real;
+  } else if (at(TokenKind::keyword_int)) {
+    data.type = BaseType::integer;
+  } else {
+    fail(peek(), "expected 'real' or 'int' after ':'" + got());
+  }
+  advance();
+  if (at(TokenKind::left_bracket)) data.dims = parse_dims(quote(name.text));
+  return data;
+}
+
+RandomStmt Parser::parse_random(const Token& name, std::vector<Expr> dims) {
+  advance();  // '~'
+  RandomStmt random;
+  random.name = std::string(name.text);
+  random.name_span = name.span;
+  random.dims = std::move(dims);
+  random.distribution = parse_distribution();
+  return random;
+}
+
+RandomStmt Parser::parse_constrained(const Token& name) {
+  advance();  // ':'
+  const Token type = peek();
+  const auto constraint =
+      type.kind == TokenKind::identifier ? constraint_from_name(type.text) : std::nullopt;
+  if (!constraint) {
+    std::string message =
+        "expected a constraint (ordered, positive_ordered, simplex or cholesky_corr) after "
+        "':'" + got();
+    if (type.kind == TokenKind::keyword_real || type.kind == TokenKind::keyword_int) {
+      message += " (data is declared as 'data " + std::string(name.text) + ": " +
+                 std::string(type.text) + "')";
+    }
+    fail(type, message);
+  }
+  advance();
+  if (!at(TokenKind::left_bracket)) {
+    fail(peek(), "expected '[' after " + quote(type.text) + got());
+  }
+  std::vector<Expr> constraint_dims = parse_dims(quote(type.text));
+  if (!at(TokenKind::tilde)) {
+    fail(peek(), "expected '~' after " + with_dims(type.text, constraint_dims) + got());
+  }
+  RandomStmt random = parse_random(name, {});
+  random.constraint = *constraint;
+  random.constraint_span = type.span;
+  random.constraint_dims = std::move(constraint_dims);
+  return random;
+}
+
+std::vector<Expr> Parser::parse_dims(const std::string& what) {
+  const Token open = advance();  // '['
+  const Nest nest(*this, open);
+  std::vector<Expr> dims;
+  while (true) {
+    dims.push_back(parse_expression());
+    if (at(TokenKind::comma)) {
+      advance();
+      continue;
+    }
+    if (at(TokenKind::right_bracket)) break;
+    fail(peek(), "expected ',' or ']' in the dimensions of " + what + got());
+  }
+  advance();  // ']'
+  return dims;
+}
+
+std::string Parser::with_dims(std::string_view name, const std::vector<Expr>& dims) {
+  std::string text(name);
+  text += '[';
+  for (std::size_t i = 0; i < dims.size(); ++i) text += (i > 0 ? ", " : "") + to_string(dims[i]);
+  return quote(text + "]");
+}
+
+Expr Parser::parse_distribution() {
+  if (!at(TokenKind::identifier)) {
+    fail(peek(), "expected a distribution such as 'Normal(0, 1)' after '~'" + got());
+  }
+  const Token name = advance();
+  if (!at(TokenKind::left_paren)) {
+    fail(peek(), "expected '(' after the distribution " + quote(name.text) + got());
+  }
+  return parse_call(name);
+}
+
+Expr Parser::parse_expression() {
+  Expr lhs = parse_multiplicative();
+  Chain chain(*this);
+  while (at(TokenKind::plus) || at(TokenKind::minus)) {
+    const Token op = advance();
+    chain.add(op);
+    Expr rhs = parse_multiplicative();
+    const Span span{lhs.span.begin, rhs.span.end};
+    lhs = Expr::binary(op.kind == TokenKind::plus ? BinaryOp::add : BinaryOp::subtract,
+                       std::move(lhs), std::move(rhs), span);
+  }
+  return lhs;
+}
+
+Expr Parser::parse_multiplicative() {
+  Expr lhs = parse_unary();
+  Chain chain(*this);
+  while (at(TokenKind::star) || at(TokenKind::slash) || at(TokenKind::at)) {
+    const Token op = advance();
+    chain.add(op);
+    Expr rhs = parse_unary();
+    const Span span{lhs.span.begin, rhs.span.end};
+    const BinaryOp kind = op.kind == TokenKind::star    ? BinaryOp::multiply
+                          : op.kind == TokenKind::slash ? BinaryOp::divide
+                                                        : BinaryOp::matmul;
+    lhs = Expr::binary(kind, std::move(lhs), std::move(rhs), span);
+  }
+  return lhs;
+}
+
+Expr Parser::parse_unary() {
+  const Nest nest(*this, peek());
+  if (at(TokenKind::minus)) {
+    const Token minus = advance();
+    Expr operand = parse_unary();
+    const Span span{minus.span.begin, operand.span.end};
+    return Expr::negate(std::move(operand), span);
+  }
+  return parse_power();
+}
+
+Expr Parser::parse_power() {
+  Expr base = parse_postfix();
+  if (!at(TokenKind::caret)) return base;
+  advance();
+  // The exponent is a unary expression: right-associative, and x ^ -2 reads as expected.
+  Expr exponent = parse_unary();
+  const Span span{base.span.begin, exponent.span.end};
+  return Expr::binary(BinaryOp::power, std::move(base), std::move(exponent), span);
+}
+
+Expr Parser::parse_postfix() {
+  Expr expr = parse_primary();
+  while (at(TokenKind::left_bracket)) expr = parse_index(std::move(expr));
+  return expr;
+}
+
+Expr Parser::parse_primary() {
+  const Token& token = peek();
+  switch (token.kind) {
+    case TokenKind::integer:
+    case TokenKind::real: {
+      const Token number = advance();
+      return Expr::number(number.value, number.kind == TokenKind::integer, number.span);
+    }
+    case TokenKind::identifier: {
+      const Token name = advance();
+      if (at(TokenKind::left_paren)) return parse_call(name);
+      return Expr::identifier(std::string(name.text), name.span);
+    }
+    case TokenKind::left_paren: {
+      const Token open = advance();
+      Expr inner = parse_expression();
+      const Token close = expect(TokenKind::right_paren, "expected ')'");
+      // Grouping is no node of its own; its span takes in the parentheses.
+      inner.span = {open.span.begin, close.span.end};
+      return inner;
+    }
+    default:
+      fail(token, "expected an expression after " + describe(previous_) + got());
+  }
+}
+
+Expr Parser::parse_call(const Token& name) {
+  advance();  // '('
+  const Nest nest(*this, previous_);
+  std::vector<Argument> arguments;
+  std::unordered_set<std::string_view> names;
+  while (!at(TokenKind::right_paren)) {
+    Argument argument;
+    if (at(TokenKind::identifier) && peek(1).kind == TokenKind::equals) {
+      const Token argument_name = advance();
+      advance();  // '='
+      argument.name = std::string(argument_name.text);
+      argument.name_span = argument_name.span;
+      if (!names.insert(argument_name.text).second) {
+        diagnostics_.error(argument_name.span, "duplicate argument " + quote(argument_name.text) +
+                                                   " in the call of " + quote(name.text));
+      }
+    } else if (!names.empty()) {
+      diagnostics_.error(peek().span, "positional argument after a named argument in the call of " +
+                                          quote(name.text));
+    }
+    argument.value = parse_expression();
+    arguments.push_back(std::move(argument));
+    if (at(TokenKind::comma)) {
+      advance();
+      if (at(TokenKind::right_paren)) fail(peek(), "expected an argument after ','" + got());
+      continue;
+    }
+    if (!at(TokenKind::right_paren)) {
+      fail(peek(), "expected ',' or ')' in the arguments of " + quote(name.text) + got());
+    }
+  }
+  const Token close = advance();
+  return Expr::call(std::string(name.text), std::move(arguments),
+                    {name.span.begin, close.span.end});
+}
+
+Expr Parser::parse_index(Expr base) {
+  const Token open = advance();  // '['
+  const Nest nest(*this, open);
+  std::vector<Expr> items;
+  while (true) {
+    items.push_back(parse_index_item());
+    if (at(TokenKind::comma)) {
+      advance();
+      continue;
+    }
+    if (at(TokenKind::right_bracket)) break;
+    const std::string what = base.kind == ExprKind::name ? " of " + quote(base.name) : "";
+    fail(peek(), "expected ',' or ']' in the index" + what + got());
+  }
+  const Token close = advance();
+  const Span span{base.span.begin, close.span.end};
+  return Expr::index(std::move(base), std::move(items), span);
+}
+
+Expr Parser::parse_index_item() {
+  if (at(TokenKind::colon)) {
+    const Token colon = advance();
+    return Expr::full_slice(colon.span);
+  }
+  Expr lo = parse_expression();
+  if (!at(TokenKind::colon)) return lo;
+  advance();
+  Expr hi = parse_expression();
+  const Span span{lo.span.begin, hi.span.end};
+  return Expr::range(std::move(lo), std::move(hi), span);
+}
+
+}  // namespace
+
+ParseResult parse(const Source& source) {
+  ParseResult result;
+  Parser parser(source, result.diagnostics);
+  result.program = parser.parse_program();
+  return result;
+}
+
+}  // namespace variate::model

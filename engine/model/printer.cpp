@@ -1,0 +1,164 @@
+#include "variate/model/printer.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+
+namespace variate::model {
+namespace {
+
+// Binding strength, loosest first, as the parser reads them.
+enum Precedence : int {
+  kSlice = 0,
+  kAdditive = 1,
+  kMultiplicative = 2,
+  kUnary = 3,
+  kPower = 4,
+  kPostfix = 5,
+};
+
+int precedence(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::full_slice:
+    case ExprKind::range: return kSlice;
+    case ExprKind::negate: return kUnary;
+    case ExprKind::number: return e.value < 0 || std::signbit(e.value) ? kUnary : kPostfix;
+    case ExprKind::binary:
+      switch (e.op) {
+        case BinaryOp::add:
+        case BinaryOp::subtract: return kAdditive;
+        case BinaryOp::power: return kPower;
+        default: return kMultiplicative;
+      }
+    default: return kPostfix;
+  }
+}
+
+void print(const Expr& e, std::string& out);
+
+void print_operand(const Expr& e, bool parenthesize, std::string& out) {
+  if (parenthesize) out += '(';
+  print(e, out);
+  if (parenthesize) out += ')';
+}
+
+void print_list(const std::vector<Expr>& items, std::size_t first, std::string& out) {
+  for (std::size_t i = first; i < items.size(); ++i) {
+    if (i > first) out += ", ";
+    print(items[i], out);
+  }
+}
+
+void print(const Expr& e, std::string& out) {
+  switch (e.kind) {
+    case ExprKind::number:
+      out += format_number(e.value, e.is_integer);
+      return;
+    case ExprKind::name:
+      out += e.name;
+      return;
+    case ExprKind::negate:
+      out += '-';
+      print_operand(e.operands[0], precedence(e.operands[0]) < kUnary, out);
+      return;
+    case ExprKind::binary: {
+      const int p = precedence(e);
+      const Expr& lhs = e.operands[0];
+      const Expr& rhs = e.operands[1];
+      // '^' is right-associative and takes a unary operand on its right (x ^ -2); the
+      // others are left-associative.
+      const bool left_parens = e.op == BinaryOp::power ? precedence(lhs) <= p : precedence(lhs) < p;
+      const bool right_parens =
+          e.op == BinaryOp::power ? precedence(rhs) < kUnary : precedence(rhs) <= p;
+      print_operand(lhs, left_parens, out);
+      out += ' ';
+      out += binary_op_text(e.op);
+      out += ' ';
+      print_operand(rhs, right_parens, out);
+      return;
+    }
+    case ExprKind::call:
+      out += e.name;
+      out += '(';
+      for (std::size_t i = 0; i < e.arguments.size(); ++i) {
+        if (i > 0) out += ", ";
+        if (e.arguments[i].is_named()) out += e.arguments[i].name + " = ";
+        print(e.arguments[i].value, out);
+      }
+      out += ')';
+      return;
+    case ExprKind::index:
+      print_operand(e.operands[0], precedence(e.operands[0]) < kPostfix, out);
+      out += '[';
+      print_list(e.operands, 1, out);
+      out += ']';
+      return;
+    case ExprKind::full_slice:
+      out += ':';
+      return;
+    case ExprKind::range:
+      print_operand(e.operands[0], precedence(e.operands[0]) < kPostfix, out);
+      out += ':';
+      print_operand(e.operands[1], precedence(e.operands[1]) < kPostfix, out);
+      return;
+  }
+}
+
+std::string bracketed(const std::vector<Expr>& dims) {
+  if (dims.empty()) return "";
+  std::string out = "[";
+  print_list(dims, 0, out);
+  return out + "]";
+}
+
+}  // namespace
+
+std::string format_number(double value, bool is_integer) {
+  char buffer[64];
+  if (is_integer && std::abs(value) <= 9007199254740992.0 && value == std::trunc(value)) {
+    const auto result =
+        std::to_chars(buffer, buffer + sizeof buffer, static_cast<std::int64_t>(value));
+    return std::string(buffer, result.ptr);
+  }
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  std::string text(buffer, result.ptr);
+  if (text.find_first_of(".en") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string to_string(const Expr& expr) {
+  std::string out;
+  print(expr, out);
+  return out;
+}
+
+std::string to_string(const Statement& statement) {
+  if (const auto* data = statement.as<DataDecl>()) {
+    return "data " + data->name + ": " + base_type_name(data->type) + bracketed(data->dims);
+  }
+  if (const auto* random = statement.as<RandomStmt>()) {
+    std::string out = random->name + bracketed(random->dims);
+    if (random->constraint != Constraint::none) {
+      out += std::string(": ") + constraint_name(random->constraint) +
+             bracketed(random->constraint_dims);
+    }
+    return out + " ~ " + to_string(random->distribution);
+  }
+  const auto& deterministic = std::get<Deterministic>(statement.node);
+  return deterministic.name + " = " + to_string(deterministic.value);
+}
+
+std::string to_string(const Program& program) {
+  std::string out;
+  for (const Statement& statement : program.statements) {
+    if (statement.blank_line_before) out += '\n';
+    for (const Comment& comment : statement.comments_before) out += "#" + comment.text + "\n";
+    out += to_string(statement);
+    if (statement.comment_after) out += "  #" + statement.comment_after->text;
+    out += '\n';
+  }
+  for (const Comment& comment : program.trailing_comments) out += "#" + comment.text + "\n";
+  return out;
+}
+
+}  // namespace variate::model

@@ -1,0 +1,118 @@
+// Every reference model (shared/reference, copied to tests/data) parses, checks and
+// compiles with its data exactly as written, and its log density agrees with Stan's.
+
+#include <cmath>
+
+#include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
+
+#include "variate/io/data_file.h"
+#include "variate/model/compile.h"
+
+namespace vm = variate::model;
+using json = nlohmann::json;
+
+namespace {
+
+QString reference_folder(const QString& name) {
+  return QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reference/") + name + "/";
+}
+
+vm::CompileResult compile_reference(const QString& name) {
+  const std::string folder = reference_folder(name).toStdString();
+  const auto data = variate::io::read_data_file(folder + "data.json");
+  return vm::compile_model(
+      vm::Source(folder + "model.vmod", variate::io::read_text_file(folder + "model.vmod")), &data);
+}
+
+// Numbers of a nested JSON array in row-major order.
+void flatten(const json& node, std::vector<double>& out) {
+  if (node.is_array()) {
+    for (const auto& element : node) flatten(element, out);
+  } else {
+    out.push_back(node.get<double>());
+  }
+}
+
+// Stan's constrained parameters as a value map with the layout's shapes.
+variate::ValueMap values_from(const json& params, const variate::ParameterLayout& layout) {
+  variate::ValueMap values;
+  for (const auto& p : layout.parameters()) {
+    std::vector<double> flat;
+    flatten(params.at(p.name), flat);
+    values[p.name] = at::tensor(flat, at::kDouble).reshape(p.shape);
+  }
+  return values;
+}
+
+}  // namespace
+
+class TestReferenceModels : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void compiles_data() {
+    QTest::addColumn<QString>("name");
+    const QDir root(QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reference"));
+    const auto entries = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QVERIFY(entries.size() >= 8);
+    for (const auto& entry : entries) QTest::newRow(qPrintable(entry)) << entry;
+  }
+  void compiles() {
+    QFETCH(QString, name);
+    const auto result = compile_reference(name);
+    QVERIFY2(result.ok(), result.report().c_str());
+    QVERIFY(result.model.has_value());
+    QVERIFY(result.model->layout().dimension() > 0);
+  }
+
+  void matchesStanLogDensityDifferences_data() { compiles_data(); }
+  void matchesStanLogDensityDifferences() {
+    QFETCH(QString, name);
+    const auto result = compile_reference(name);
+    QVERIFY2(result.ok(), result.report().c_str());
+    const auto& model = *result.model;
+    const json stan = json::parse(variate::io::read_text_file(
+        reference_folder(name).toStdString() + "stan_logdensity.json"));
+    const auto target = model.target();
+    std::vector<double> ours, ours_jacobian, theirs, theirs_jacobian;
+    for (const auto& point : stan["points"]) {
+      const auto values = values_from(point["params"], model.layout());
+      ours.push_back(model.log_joint()(values).item<double>());
+      const at::Tensor theta = model.layout().unconstrain(values);
+      ours_jacobian.push_back(target.log_density(theta).item<double>());
+      theirs.push_back(point["stan_lp"].get<double>());
+      theirs_jacobian.push_back(point["stan_lp_jacobian"].get<double>());
+    }
+    for (size_t i = 1; i < ours.size(); ++i) {
+      const double a = ours[i] - ours[0];
+      const double b = theirs[i] - theirs[0];
+      QVERIFY2(std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)),
+               qPrintable(QString("point %1: difference %2, Stan %3").arg(i).arg(a, 0, 'g', 12).arg(b, 0, 'g', 12)));
+      const double aj = ours_jacobian[i] - ours_jacobian[0];
+      const double bj = theirs_jacobian[i] - theirs_jacobian[0];
+      QVERIFY2(std::abs(aj - bj) <= 1e-6 * std::max(1.0, std::abs(bj)),
+               qPrintable(QString("point %1 (Jacobian): difference %2, Stan %3").arg(i).arg(aj, 0, 'g', 12).arg(bj, 0, 'g', 12)));
+    }
+  }
+
+  void batchMatchesSinglePoints_data() { compiles_data(); }
+  void batchMatchesSinglePoints() {
+    QFETCH(QString, name);
+    const auto result = compile_reference(name);
+    QVERIFY2(result.ok(), result.report().c_str());
+    const auto target = result.model->target();
+    at::manual_seed(11);
+    const at::Tensor thetas = at::rand({4, target.dimension()}, at::kDouble) * 2 - 1;
+    const auto [lps, gradients] = target.log_density_and_gradient(thetas);
+    for (int64_t b = 0; b < 4; ++b) {
+      const auto [lp, gradient] = target.log_density_and_gradient(thetas[b]);
+      QVERIFY2(std::abs(lp.item<double>() - lps[b].item<double>()) <= 1e-9 * std::max(1.0, std::abs(lp.item<double>())),
+               qPrintable(QString("point %1: %2 vs batched %3").arg(b).arg(lp.item<double>()).arg(lps[b].item<double>())));
+      QVERIFY(at::allclose(gradient, gradients[b], 1e-8, 1e-10));
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestReferenceModels)
+#include "tst_reference_models.moc"
