@@ -104,7 +104,8 @@ void check_simplex(const char* function, const char* argument, const at::Tensor&
   if (!validation_on) return;
   throw_if_any(function, argument, value, value < 0, "a simplex (non-negative entries)");
   const at::Tensor sums = value.sum(-1);
-  throw_if_any(function, argument, sums, at::abs(sums - 1) > 1e-8,
+  const double tolerance = value.scalar_type() == at::kDouble ? 1e-8 : 1e-5;
+  throw_if_any(function, argument, sums, at::abs(sums - 1) > tolerance,
                "a simplex (entries summing to 1); its sum is");
 }
 

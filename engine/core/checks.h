@@ -43,7 +43,8 @@ void check_nonnegative_integer(const char* function, const char* argument,
 /// lower < upper elementwise.
 void check_less(const char* function, const char* lower_name, const at::Tensor& lower,
                 const char* upper_name, const at::Tensor& upper);
-/// Non-negative entries along the last dimension that sum to 1 (within 1e-8 relative).
+/// Non-negative entries along the last dimension that sum to 1 (within 1e-8 in double,
+/// 1e-5 in lower precision).
 void check_simplex(const char* function, const char* argument, const at::Tensor& value);
 /// Lower triangular with a positive diagonal, over the last two dimensions.
 void check_cholesky_factor(const char* function, const char* argument,

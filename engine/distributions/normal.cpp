@@ -36,7 +36,7 @@ RandomVariable Normal(std::string name, const TensorArg& mu, const TensorArg& si
                       Shape sample_shape) {
   return make_random_variable(
       {std::move(name), std::make_shared<distributions::Normal>(mu, sigma),
-       std::move(sample_shape), std::nullopt});
+       std::move(sample_shape), std::nullopt, std::nullopt});
 }
 
 }  // namespace variate

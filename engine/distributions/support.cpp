@@ -18,7 +18,15 @@ std::string describe(const at::Tensor& t) {
   return "tensor" + c10::str(t.sizes());
 }
 
-at::Tensor is_integer(const at::Tensor& x) { return x == at::floor(x); }
+at::Tensor is_integer(const at::Tensor& x) { return at::isfinite(x) & (x == at::floor(x)); }
+
+// Sums and unit norms hold to rounding: 1e-8 in double, a few float epsilons in float32.
+double tolerance(const at::Tensor& x) {
+  return x.scalar_type() == at::kFloat || x.scalar_type() == at::kHalf ||
+                 x.scalar_type() == at::kBFloat16
+             ? 1e-5
+             : 1e-8;
+}
 
 }  // namespace
 
@@ -99,11 +107,11 @@ at::Tensor Support::contains(const at::Tensor& x) const {
     case Kind::PositiveOrdered:
       return (x > 0).all(-1) & (x.diff(1, -1) > 0).all(-1);
     case Kind::Simplex:
-      return (x >= 0).all(-1) & (at::abs(x.sum(-1) - 1) < 1e-8);
+      return (x >= 0).all(-1) & (at::abs(x.sum(-1) - 1) < tolerance(x));
     case Kind::CholeskyCorr: {
       const at::Tensor lower_triangular = (x.triu(1) == 0).flatten(-2).all(-1);
       const at::Tensor positive_diagonal = (x.diagonal(0, -2, -1) > 0).all(-1);
-      const at::Tensor unit_rows = (at::abs(x.square().sum(-1) - 1) < 1e-8).all(-1);
+      const at::Tensor unit_rows = (at::abs(x.square().sum(-1) - 1) < tolerance(x)).all(-1);
       return lower_triangular & positive_diagonal & unit_rows;
     }
     case Kind::Boolean: return (x == 0) | (x == 1);

@@ -1,0 +1,116 @@
+#include "cli/logp_command.h"
+
+#include <iostream>
+#include <memory>
+
+#include <ATen/ATen.h>
+#include <nlohmann/json.hpp>
+#include <torch/csrc/autograd/autograd.h>
+
+#include <variate/core/checks.h>
+#include <variate/io/data_file.h>
+
+#include "cli/model_input.h"
+#include "cli/tensor_json.h"
+
+namespace variate::cli {
+namespace {
+
+struct LogpOptions {
+  std::string model;
+  std::string data;
+  std::string params;
+  bool jacobian = false;
+};
+
+// Constrained parameter values by name, checked against the model's parameters.
+ValueMap read_parameters(const std::string& path, const ParameterLayout& layout,
+                         const model::CompiledModel& compiled) {
+  const Data given = io::read_data_file(path);
+  ValueMap values;
+  for (const auto& name : given.names()) {
+    bool known = false;
+    for (const auto& p : layout.parameters()) known |= p.name == name;
+    const bool derived = std::find(compiled.derived_names().begin(), compiled.derived_names().end(),
+                                   name) != compiled.derived_names().end();
+    if (!known && !derived) {
+      throw ArgumentError(path + ": '" + name + "' is not a parameter of the model");
+    }
+  }
+  for (const auto& p : layout.parameters()) {
+    if (!given.contains(p.name)) {
+      throw ArgumentError(path + ": no value for parameter '" + p.name + "'");
+    }
+    const at::Tensor value = given[p.name].to(at::kDouble);
+    if (value.sizes() != c10::IntArrayRef(p.shape)) {
+      throw ArgumentError(path + ": parameter '" + p.name + "' has shape " +
+                          to_string(value.sizes()) + ", expected " + to_string(p.shape));
+    }
+    if (!p.support.contains(value).all().item<bool>()) {
+      throw ArgumentError(path + ": parameter '" + p.name + "' is outside its support (" +
+                          p.support.to_string() + ")");
+    }
+    values[p.name] = value;
+  }
+  return values;
+}
+
+int run_logp(const LogpOptions& options) {
+  const auto result = load_model(options.model, options.data, std::cerr);
+  if (!result) return 1;
+  const auto& compiled = *result->model;
+  const ParameterLayout& layout = compiled.layout();
+  try {
+    const ValueMap values = read_parameters(options.params, layout, compiled);
+    nlohmann::ordered_json output;
+    nlohmann::ordered_json gradient = nlohmann::ordered_json::object();
+    if (options.jacobian) {
+      // With respect to the unconstrained parameters, Jacobian included.
+      const at::Tensor theta = layout.unconstrain(values);
+      const auto [lp, g] = compiled.target().log_density_and_gradient(theta, true);
+      output["log_density"] = lp.item<double>();
+      for (const auto& p : layout.parameters()) {
+        gradient[p.name] = tensor_to_json(g.narrow(0, p.offset, p.size).reshape(p.unconstrained_shape));
+      }
+    } else {
+      // With respect to the constrained values, as given.
+      ValueMap leaves;
+      std::vector<at::Tensor> inputs;
+      for (const auto& [name, value] : values) {
+        leaves[name] = value.clone().requires_grad_(true);
+        inputs.push_back(leaves[name]);
+      }
+      const at::Tensor lp = compiled.log_joint()(leaves);
+      const auto grads = torch::autograd::grad({lp}, inputs, {}, false, false, true);
+      output["log_density"] = lp.item<double>();
+      size_t i = 0;
+      for (const auto& [name, value] : leaves) {
+        gradient[name] = tensor_to_json(grads[i].defined() ? grads[i] : at::zeros_like(value));
+        ++i;
+      }
+    }
+    output["gradient"] = gradient;
+    std::cout << output.dump(2) << "\n";
+    return 0;
+  } catch (const ArgumentError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace
+
+void add_logp_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<LogpOptions>();
+  CLI::App* command = app.add_subcommand(
+      "logp", "Log density and gradient at given (constrained) parameter values, as JSON");
+  command->add_option("model", options->model, "The model (.vmod)")->required();
+  command->add_option("--data", options->data, "Data file (CmdStan JSON or CSV)")->required();
+  command->add_option("--params", options->params, "Parameter values by name (JSON)")->required();
+  command->add_flag("--jacobian", options->jacobian,
+                    "Add the log-Jacobian of the unconstraining transform; the gradient is "
+                    "then with respect to the unconstrained parameters");
+  command->callback([options, &exit_code] { exit_code = run_logp(*options); });
+}
+
+}  // namespace variate::cli

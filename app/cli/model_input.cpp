@@ -1,0 +1,29 @@
+#include "cli/model_input.h"
+
+#include <variate/core/checks.h>
+#include <variate/io/data_file.h>
+
+namespace variate::cli {
+
+std::optional<model::CompileResult> load_model(const std::string& model_path,
+                                               const std::optional<std::string>& data_path,
+                                               std::ostream& errors) {
+  try {
+    std::optional<Data> data;
+    if (data_path) data = io::read_data_file(*data_path);
+    model::CompileResult result = model::compile_model(
+        model::Source(model_path, io::read_text_file(model_path)), data ? &*data : nullptr);
+    if (!result.ok()) {
+      errors << result.report();
+      const size_t count = result.diagnostics.error_count();
+      errors << count << (count == 1 ? " error" : " errors") << " in " << model_path << "\n";
+      return std::nullopt;
+    }
+    return result;
+  } catch (const ArgumentError& e) {  // unreadable or malformed files
+    errors << "error: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+}  // namespace variate::cli

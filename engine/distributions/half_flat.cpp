@@ -1,0 +1,33 @@
+#include "variate/distributions/half_flat.h"
+
+#include <ATen/ATen.h>
+
+#include "variate/core/checks.h"
+#include "variate/core/tracing.h"
+#include "variate/distributions/parameters.h"
+
+namespace variate {
+namespace distributions {
+
+at::Tensor HalfFlat::log_prob(const at::Tensor& value) const {
+  const at::Tensor x =
+      at::isFloatingType(value.scalar_type()) ? value : value.to(at::kDouble);
+  const at::Tensor inside = (x > 0) & at::isfinite(x);
+  // x * 0 keeps the result on x's autograd graph (gradient 0); the NaN it gives at
+  // infinities is masked.
+  return mask_outside_support(x * 0, inside);
+}
+
+at::Tensor HalfFlat::sample(const Shape& /*sample_shape*/, at::Generator /*generator*/) const {
+  throw ArgumentError("HalfFlat: an improper distribution cannot be sampled");
+}
+
+}  // namespace distributions
+
+RandomVariable HalfFlat(std::string name, Shape sample_shape) {
+  return make_random_variable(
+      {std::move(name), std::make_shared<distributions::HalfFlat>(),
+       std::move(sample_shape), std::nullopt, std::nullopt});
+}
+
+}  // namespace variate
