@@ -26,7 +26,7 @@ struct LogpOptions {
 // Constrained parameter values by name, checked against the model's parameters.
 ValueMap read_parameters(const std::string& path, const ParameterLayout& layout,
                          const model::CompiledModel& compiled) {
-  const Data given = io::read_data_file(path);
+  const Data given = io::parse_json_data(io::read_text_file(path), path);
   ValueMap values;
   for (const auto& name : given.names()) {
     bool known = false;

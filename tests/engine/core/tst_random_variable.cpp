@@ -28,7 +28,7 @@ class TestRandomVariable : public QObject {
     vt::RandomVariable rv({"x", std::make_shared<vt::distributions::Normal>(
                                      at::scalar_tensor(0.0, at::kDouble),
                                      at::scalar_tensor(1.0, at::kDouble)),
-                           {}, vec({1.0, 2.0})});
+                           {}, vec({1.0, 2.0}), std::nullopt});
     QVERIFY(at::equal(rv.value(), vec({1.0, 2.0})));
   }
 
@@ -47,9 +47,9 @@ class TestRandomVariable : public QObject {
 
   void arithmeticCombinesValues() {
     vt::RandomVariable a({"a", std::make_shared<vt::distributions::Normal>(vec({0, 0}), vec({1, 1})),
-                          {}, vec({1.0, 2.0})});
+                          {}, vec({1.0, 2.0}), std::nullopt});
     vt::RandomVariable b({"b", std::make_shared<vt::distributions::Normal>(vec({0, 0}), vec({1, 1})),
-                          {}, vec({3.0, 5.0})});
+                          {}, vec({3.0, 5.0}), std::nullopt});
     QVERIFY(at::allclose(a + b, vec({4, 7})));
     QVERIFY(at::allclose(a - b, vec({-2, -3})));
     QVERIFY(at::allclose(a * b, vec({3, 10})));
@@ -80,7 +80,7 @@ class TestRandomVariable : public QObject {
     vt::RandomVariable rv({"x", std::make_shared<vt::distributions::Normal>(
                                      at::scalar_tensor(0.0, at::kDouble),
                                      at::scalar_tensor(2.0, at::kDouble)),
-                           {}, x});
+                           {}, x, std::nullopt});
     rv.log_prob().sum().backward();
     QVERIFY(at::allclose(x.grad(), -x.detach() / 4.0));
   }

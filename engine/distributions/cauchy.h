@@ -1,0 +1,36 @@
+#pragma once
+/// Cauchy(mu, sigma), Stan's parameterization (location, scale):
+/// p(x) = 1 / (pi sigma (1 + ((x - mu) / sigma)^2)). It has no mean or variance.
+
+#include "variate/core/random_variable.h"
+#include "variate/core/tensor_arg.h"
+#include "variate/distributions/distribution.h"
+
+namespace variate {
+namespace distributions {
+
+class Cauchy : public Distribution {
+ public:
+  /// @throws ArgumentError if sigma is not positive or mu is not finite.
+  Cauchy(at::Tensor mu, at::Tensor sigma);
+
+  std::string name() const override { return "Cauchy"; }
+  at::Tensor log_prob(const at::Tensor& value) const override;
+  at::Tensor sample(const Shape& sample_shape, at::Generator generator) const override;
+  Support support() const override { return Support::real(); }
+
+  const at::Tensor& mu() const { return mu_; }
+  const at::Tensor& sigma() const { return sigma_; }
+
+ private:
+  at::Tensor mu_;
+  at::Tensor sigma_;
+};
+
+}  // namespace distributions
+
+/// A Cauchy random variable named `name`; `sample_shape` iid copies.
+RandomVariable Cauchy(std::string name, const TensorArg& mu, const TensorArg& sigma,
+                      Shape sample_shape = {});
+
+}  // namespace variate

@@ -1,0 +1,43 @@
+#include "variate/distributions/exponential.h"
+
+#include <ATen/ATen.h>
+
+#include "variate/core/checks.h"
+#include "variate/core/tracing.h"
+#include "variate/distributions/parameters.h"
+#include "variate/distributions/standard_draws.h"
+
+namespace variate {
+namespace distributions {
+
+Exponential::Exponential(at::Tensor beta) {
+  auto p = broadcast_parameters("Exponential", {std::move(beta)});
+  check_positive("Exponential", "beta", p[0]);
+  beta_ = p[0];
+  set_shapes(beta_.sizes().vec());
+}
+
+at::Tensor Exponential::log_prob(const at::Tensor& value) const {
+  const at::Tensor x = as_floating(value, beta_);
+  const at::Tensor inside = (x >= 0) & at::isfinite(x);
+  // The formula runs on 1 outside the support, so nothing infinite reaches the
+  // gradient of the masked entries.
+  const at::Tensor safe = at::where(inside, x, 1.0);
+  return mask_outside_support(at::log(beta_) - beta_ * safe, inside);
+}
+
+at::Tensor Exponential::sample(const Shape& sample_shape, at::Generator generator) const {
+  const at::Tensor noise =
+      standard_exponential(extended_shape(sample_shape), generator, beta_.options());
+  return clamp_positive(noise / beta_);  // reparameterized in beta
+}
+
+}  // namespace distributions
+
+RandomVariable Exponential(std::string name, const TensorArg& beta, Shape sample_shape) {
+  return make_random_variable(
+      {std::move(name), std::make_shared<distributions::Exponential>(beta),
+       std::move(sample_shape), std::nullopt, std::nullopt});
+}
+
+}  // namespace variate

@@ -1,0 +1,33 @@
+#pragma once
+/// Exponential(beta), Stan's parameterization (rate): p(x) = beta exp(-beta x), x >= 0.
+
+#include "variate/core/random_variable.h"
+#include "variate/core/tensor_arg.h"
+#include "variate/distributions/distribution.h"
+
+namespace variate {
+namespace distributions {
+
+class Exponential : public Distribution {
+ public:
+  /// @throws ArgumentError if beta is not positive.
+  explicit Exponential(at::Tensor beta);
+
+  std::string name() const override { return "Exponential"; }
+  /// log(beta) at x = 0; -inf for x < 0.
+  at::Tensor log_prob(const at::Tensor& value) const override;
+  at::Tensor sample(const Shape& sample_shape, at::Generator generator) const override;
+  Support support() const override { return Support::positive(); }
+
+  const at::Tensor& beta() const { return beta_; }
+
+ private:
+  at::Tensor beta_;
+};
+
+}  // namespace distributions
+
+/// An Exponential random variable named `name` with rate `beta`; `sample_shape` iid copies.
+RandomVariable Exponential(std::string name, const TensorArg& beta, Shape sample_shape = {});
+
+}  // namespace variate
