@@ -228,6 +228,21 @@ class TestDirichlet : public QObject {
     expect_error([] { Dirichlet(vector({1, 2, 3})).log_prob(vector({0.5, 0.5})); },
                  "Dirichlet: value must end in 3 entries, got shape [2]");
   }
+
+  // Each coordinate of a Dirichlet(a) draw is Beta(a_i, sum(a) - a_i).
+  void samplerMarginalsPassKolmogorovSmirnov() {
+    at::Generator generator = at::detail::createCPUGenerator(17);
+    const at::Tensor a = at::tensor({0.7, 2.0, 4.5}, at::kDouble);
+    const at::Tensor draws = Dirichlet(a).sample({20000}, generator);
+    const double total = a.sum().item<double>();
+    for (int64_t i = 0; i < 3; ++i) {
+      const double ai = a[i].item<double>();
+      const auto ks = vtest::ks_test(draws.select(-1, i), [&](double x) {
+        return vtest::incomplete_beta(ai, total - ai, x);
+      });
+      QVERIFY2(ks.p_value > 1e-3, qPrintable(QString("coordinate %1: KS p-value %2").arg(i).arg(ks.p_value)));
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestDirichlet)

@@ -291,6 +291,20 @@ class TestMixture : public QObject {
     expect_error([] { Mixture(at::scalar_tensor(1.0, at::kDouble), nullptr); },
                  "Mixture: argument 'component' is null");
   }
+
+  // The CDF of a Normal mixture is the weighted sum of the components' CDFs.
+  void samplerPassesKolmogorovSmirnov() {
+    at::Generator generator = at::detail::createCPUGenerator(31);
+    const std::vector<double> w = {0.2, 0.5, 0.3}, mu = {-3.0, 0.0, 4.0}, sd = {0.5, 1.0, 2.0};
+    const auto component = std::make_shared<Normal>(at::tensor(mu, at::kDouble), at::tensor(sd, at::kDouble));
+    const at::Tensor draws = Mixture(at::tensor(w, at::kDouble), component).sample({20000}, generator);
+    const auto ks = vtest::ks_test(draws, [&](double x) {
+      double cdf = 0;
+      for (size_t c = 0; c < w.size(); ++c) cdf += w[c] * vtest::normal_cdf((x - mu[c]) / sd[c]);
+      return cdf;
+    });
+    QVERIFY2(ks.p_value > 1e-3, qPrintable(QString("KS p-value %1").arg(ks.p_value)));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestMixture)

@@ -301,6 +301,23 @@ class TestMultiNormal : public QObject {
     expect_error([] { MultiNormal(vector({0, 0}), matrix({1, 0, 0, 1})).log_prob(vector({1, 2, 3})); },
                  "MultiNormal: value must end in 2 entries, got shape [3]");
   }
+
+  // A projection w'x of a MultiNormal(mu, Sigma) draw is Normal(w'mu, sqrt(w' Sigma w)).
+  void samplerProjectionsPassKolmogorovSmirnov() {
+    at::Generator generator = at::detail::createCPUGenerator(23);
+    const at::Tensor mu = at::tensor({1.0, -2.0, 0.5}, at::kDouble);
+    const at::Tensor sigma = at::tensor({4.0, 1.2, -0.6, 1.2, 2.0, 0.3, -0.6, 0.3, 1.0}, at::kDouble).reshape({3, 3});
+    const at::Tensor draws = MultiNormal(mu, sigma).sample({20000}, generator);
+    for (const auto& direction : {std::vector<double>{1, 0, 0}, std::vector<double>{0.3, -1, 2}}) {
+      const at::Tensor w = at::tensor(direction, at::kDouble);
+      const double mean = at::dot(w, mu).item<double>();
+      const double sd = std::sqrt(at::dot(w, at::mv(sigma, w)).item<double>());
+      const auto ks = vtest::ks_test(at::mv(draws, w), [&](double x) {
+        return vtest::normal_cdf((x - mean) / sd);
+      });
+      QVERIFY2(ks.p_value > 1e-3, qPrintable(QString("KS p-value %1").arg(ks.p_value)));
+    }
+  }
 };
 
 QTEST_APPLESS_MAIN(TestMultiNormal)
