@@ -198,7 +198,7 @@ class Run {
     throw ModelError(random.name_span,
                      "data '" + random.name + "' is outside the support of " + random.distribution.name +
                          " (" + support.to_string() + "): got " +
-                         std::to_string(value.reshape(-1)[first].item<double>()) + where);
+                         format_number(value.reshape(-1)[first].item<double>(), false) + where);
   }
 
   CompiledModel::State& state_;

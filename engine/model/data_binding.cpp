@@ -63,7 +63,7 @@ at::Tensor typed(const DataDecl& decl, const at::Tensor& value, Span span) {
     if (fractional.any().item<bool>()) {
       const double bad = value.reshape(-1)[fractional.reshape(-1).nonzero()[0][0]].item<double>();
       throw ModelError(span, "data '" + decl.name + "' is declared int but holds the real value " +
-                                 std::to_string(bad));
+                                 format_number(bad, false));
     }
   }
   return value.to(at::kLong);
@@ -101,7 +101,10 @@ BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& 
         std::string message = "data '" + decl->name + "' has shape " +
                               variate::to_string(value.sizes()) + ", expected " +
                               variate::to_string(expected);
-        if (!decl->dims.empty()) message += " (" + decl->name + ": [" + describe_dims(*decl) + "])";
+        if (!decl->dims.empty()) {
+          message += " (declared " + std::string(base_type_name(decl->type)) + "[" +
+                     describe_dims(*decl) + "])";
+        }
         throw ModelError(decl->name_span, message);
       }
       const at::Tensor converted = typed(*decl, value, decl->name_span);

@@ -198,9 +198,10 @@ Value Evaluator::index(const Expr& expr, const Value& base, const std::vector<Va
       const at::Tensor bad = (item.tensor < 1) | (item.tensor > size);
       if (bad.any().item<bool>()) {
         const int64_t value = item.tensor.reshape(-1)[bad.reshape(-1).nonzero()[0][0]].item<int64_t>();
-        throw ModelError(item_expr.span, "index " + std::to_string(value) + " in " +
-                                             quoted(item_expr) + " is out of bounds for a dimension of size " +
-                                             std::to_string(size) + " (indices are 1-based)");
+        throw ModelError(item_expr.span, "index " + std::to_string(value) + " is out of bounds for " +
+                                             quoted(expr.operands[0]) + ", whose dimension " +
+                                             std::to_string(i + 1) + " has size " + std::to_string(size) +
+                                             " (indices are 1-based)");
       }
     }
     if (item.rank() == 0) {

@@ -1,0 +1,196 @@
+// Bad input a user can give `variate check` and `variate logp`: each gets a clear,
+// located message and a non-zero exit, never a crash or a hang.
+
+#include <QtTest/QtTest>
+
+namespace {
+
+const char* kData =
+    R"({"N": 3, "x": [1, 2, 3], "z": [1, 2, 3, 4], "k": [1, -2, 3], "s": -1, "y": [1, 2, 3, 4],)"
+    R"( "i": 2.5, "X": [[1, 2], [3, 4], [5, 6]]})";
+
+struct Outcome {
+  bool finished;
+  bool crashed;
+  int exit_code;
+  QString output;
+};
+
+Outcome run(const QStringList& arguments, const QString& directory) {
+  QProcess process;
+  process.setWorkingDirectory(directory);
+  process.setProcessChannelMode(QProcess::MergedChannels);
+  process.start(VARIATE_EXECUTABLE, arguments);
+  const bool finished = process.waitForFinished(60000);
+  if (!finished) process.kill();
+  return {finished, process.exitStatus() == QProcess::CrashExit, process.exitCode(),
+          QString::fromUtf8(process.readAll())};
+}
+
+void write(const QString& path, const QByteArray& bytes) {
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write(bytes);
+}
+
+}  // namespace
+
+class TestVariateErrors : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void checkReportsErrors_data() {
+    QTest::addColumn<QByteArray>("model");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown distribution") << QByteArray("mu ~ Normall(0, 5)\n")
+        << "m.vmod:1:6: error: unknown distribution 'Normall'; did you mean 'Normal'?";
+    QTest::newRow("wrong argument count") << QByteArray("mu ~ Normal(0)\n")
+        << "m.vmod:1:6: error: Normal takes 2 arguments (Normal(mu, sigma)), got 1";
+    QTest::newRow("wrong argument name") << QByteArray("data k: int[3]\nk ~ Poisson(lograte = 1)\n")
+        << "m.vmod:2:13: error: Poisson has no argument named 'lograte'; expected Poisson(rate | log_rate =)";
+    QTest::newRow("undefined name") << QByteArray("y ~ Normal(mu, 1)\n")
+        << "m.vmod:1:12: error: undefined name 'mu'";
+    QTest::newRow("misspelt name") << QByteArray("sigma ~ HalfNormal(1)\ny ~ Normal(0, sigm)\n")
+        << "m.vmod:2:15: error: undefined name 'sigm'; did you mean 'sigma'?";
+    QTest::newRow("cycle") << QByteArray("a ~ Normal(b, 1)\nb = a * 2\n")
+        << "m.vmod:1:1: error: cycle in the model: a -> b -> a";
+    QTest::newRow("self reference") << QByteArray("x ~ Normal(x, 1)\n")
+        << "m.vmod:1:1: error: cycle in the model: x -> x";
+    QTest::newRow("shape mismatch") << QByteArray("data x: real[3]\ndata z: real[4]\nw = x + z\nq ~ Normal(w, 1)\n")
+        << "m.vmod:3:5: error: shapes [3] and [4] do not broadcast in 'x + z'";
+    QTest::newRow("matrix product sizes") << QByteArray("data X: real[3, 2]\ndata x: real[3]\nq ~ Normal(X @ x, 1)\n")
+        << "m.vmod:3:12: error: '@' needs matching inner sizes, got shapes [3, 2] and [3]";
+    QTest::newRow("index out of range") << QByteArray("data x: real[3]\nmu ~ Normal(x[5], 1)\n")
+        << "m.vmod:2:15: error: index 5 is out of bounds for 'x', whose dimension 1 has size 3";
+    QTest::newRow("non-integer index") << QByteArray("data x: real[3]\nmu ~ Normal(x[1.5], 1)\n")
+        << "m.vmod:2:15: error: indices must be integers from the data, but '1.5' is real-valued";
+    QTest::newRow("index from a parameter") << QByteArray("data x: real[3]\nmu ~ Normal(0, 1)\nm ~ Normal(x[mu], 1)\n")
+        << "m.vmod:3:14: error: indices must come from the data, but 'mu' is a latent variable";
+    QTest::newRow("size from a parameter") << QByteArray("mu ~ Normal(0, 1)\ntheta[mu] ~ Normal(0, 1)\n")
+        << "m.vmod:2:7: error: sizes must come from the data, but 'mu' is a latent variable";
+    QTest::newRow("observed variable without data") << QByteArray("data q: real[3]\nq ~ Normal(0, 1)\n")
+        << "m.vmod:1:6: error: data 'q' is declared but missing from the data";
+    QTest::newRow("data of wrong shape") << QByteArray("data N: int\ndata y: real[N]\ny ~ Normal(0, 1)\n")
+        << "m.vmod:2:6: error: data 'y' has shape [4], expected [3] (declared real[N])";
+    QTest::newRow("data of wrong type") << QByteArray("data i: int\nmu ~ Normal(i, 1)\n")
+        << "m.vmod:1:6: error: data 'i' is declared int but holds the real value 2.5";
+    QTest::newRow("data outside the support") << QByteArray("data k: int[3]\nk ~ Poisson(2)\n")
+        << "m.vmod:2:1: error: data 'k' is outside the support of Poisson (nonnegative_integer): got -2.0";
+    QTest::newRow("invalid argument from data") << QByteArray("data s: real\nmu ~ Normal(0, s)\n")
+        << "m.vmod:2:6: error: Normal: argument 'sigma' must be positive, got -1";
+    QTest::newRow("discrete parameter") << QByteArray("z ~ Poisson(3)\n")
+        << "m.vmod:1:1: error: 'z' has a discrete distribution (Poisson) but no data";
+    QTest::newRow("distribution in an expression") << QByteArray("x = Normal(0, 1)\n")
+        << "m.vmod:1:5: error: 'Normal' is a distribution";
+    QTest::newRow("unknown function") << QByteArray("mu ~ Normal(exq(1), 1)\n")
+        << "m.vmod:1:13: error: unknown function 'exq'; did you mean 'exp'?";
+    QTest::newRow("defined twice") << QByteArray("mu ~ Normal(0, 1)\nmu ~ Normal(0, 2)\n")
+        << "m.vmod:2:1: error: 'mu' is already given a distribution (line 1)";
+    QTest::newRow("truncated file") << QByteArray("mu ~ Normal(0, ")
+        << "m.vmod:1:12: error: '(' was never closed";
+    QTest::newRow("missing tilde") << QByteArray("mu Normal(0, 5)\n")
+        << "m.vmod:1:4: error: expected '~' or '=' after 'mu', got 'Normal'";
+    QTest::newRow("non-UTF-8 bytes") << QByteArray("mu ~ Normal(0, 1)\nx\xff ~ Normal(0, 1)\n")
+        << "m.vmod:2:2: error: invalid UTF-8 byte 0xFF";
+    QTest::newRow("deeply nested parentheses") << (QByteArray("x = ") + QByteArray(100000, '(') + "1" + QByteArray(100000, ')') + "\n")
+        << "error: too many nested parentheses, brackets or operators (the limit is 256)";
+  }
+  void checkReportsErrors() {
+    QFETCH(QByteArray, model);
+    QFETCH(QString, expected);
+    QTemporaryDir directory;
+    write(directory.filePath("m.vmod"), model);
+    write(directory.filePath("d.json"), kData);
+    const Outcome outcome = run({"check", "m.vmod", "--data", "d.json"}, directory.path());
+    QVERIFY2(outcome.finished, "variate check did not finish within a minute");
+    QVERIFY2(!outcome.crashed, qPrintable(outcome.output));
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains(expected), qPrintable(outcome.output));
+  }
+
+  void everyErrorInAFileIsReported() {
+    QTemporaryDir directory;
+    write(directory.filePath("m.vmod"), "a ~ Normall(0, 1)\nb ~ Normal(c, 1)\nd = exq(2)\n");
+    const Outcome outcome = run({"check", "m.vmod"}, directory.path());
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("m.vmod:1:5: error: unknown distribution 'Normall'"), qPrintable(outcome.output));
+    QVERIFY2(outcome.output.contains("m.vmod:2:12: error: undefined name 'c'"), qPrintable(outcome.output));
+    QVERIFY2(outcome.output.contains("m.vmod:3:5: error: unknown function 'exq'"), qPrintable(outcome.output));
+    QVERIFY2(outcome.output.contains("3 errors in m.vmod"), qPrintable(outcome.output));
+  }
+
+  void tenMegabytesOfGarbageEndQuickly() {
+    QTemporaryDir directory;
+    QByteArray garbage(10 * 1024 * 1024, '\0');
+    quint32 state = 12345;  // a fixed linear congruential stream of bytes
+    for (auto& byte : garbage) {
+      state = state * 1664525u + 1013904223u;
+      byte = static_cast<char>(state >> 24);
+    }
+    write(directory.filePath("m.vmod"), garbage);
+    const Outcome outcome = run({"check", "m.vmod"}, directory.path());
+    QVERIFY2(outcome.finished, "did not finish within a minute");
+    QVERIFY(!outcome.crashed);
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("too many errors; stopping"), qPrintable(outcome.output.left(2000)));
+  }
+
+  void badDataFiles_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("malformed JSON") << "d.json" << QByteArray("{\"N\": 3,\n \"x\": [1, 2")
+        << "error: d.json:2:12: malformed JSON: syntax error";
+    QTest::newRow("JSON that is not an object") << "d.json" << QByteArray("[1, 2, 3]")
+        << "error: d.json: JSON data must be an object of named values, got array";
+    QTest::newRow("ragged array") << "d.json" << QByteArray("{\"x\": [[1, 2], [3]]}")
+        << "error: d.json: data variable 'x' is a ragged array";
+    QTest::newRow("CSV with a short row") << "d.csv" << QByteArray("x\n1\n2,3\n")
+        << "error: d.csv:3:1: expected 1 fields as in the header row, got 2";
+    QTest::newRow("unknown format") << "d.txt" << QByteArray("x = 1")
+        << "error: d.txt: unknown data format (expected a .json or .csv file)";
+    QTest::newRow("missing file") << "" << QByteArray()
+        << "error: missing.json: cannot open file";
+  }
+  void badDataFiles() {
+    QFETCH(QString, file);
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    QTemporaryDir directory;
+    write(directory.filePath("m.vmod"), "data x: real[3]\nx ~ Normal(0, 1)\n");
+    if (!file.isEmpty()) write(directory.filePath(file), content);
+    const Outcome outcome =
+        run({"check", "m.vmod", "--data", file.isEmpty() ? "missing.json" : file}, directory.path());
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains(expected), qPrintable(outcome.output));
+  }
+
+  void badParameterFiles_data() {
+    QTest::addColumn<QByteArray>("params");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("missing parameter") << QByteArray("{\"mu\": 1}")
+        << "error: p.json: no value for parameter 'sigma'";
+    QTest::newRow("unknown parameter") << QByteArray("{\"mu\": 1, \"sigma\": 1, \"nu\": 2}")
+        << "error: p.json: 'nu' is not a parameter of the model";
+    QTest::newRow("wrong shape") << QByteArray("{\"mu\": [1, 2], \"sigma\": 1}")
+        << "error: p.json: parameter 'mu' has shape [2], expected []";
+    QTest::newRow("outside the support") << QByteArray("{\"mu\": 1, \"sigma\": -1}")
+        << "error: p.json: parameter 'sigma' is outside its support (positive)";
+  }
+  void badParameterFiles() {
+    QFETCH(QByteArray, params);
+    QFETCH(QString, expected);
+    QTemporaryDir directory;
+    write(directory.filePath("m.vmod"),
+          "data x: real[3]\nmu ~ Normal(0, 1)\nsigma ~ HalfNormal(1)\nx ~ Normal(mu, sigma)\n");
+    write(directory.filePath("d.json"), kData);
+    write(directory.filePath("p.json"), params);
+    const Outcome outcome =
+        run({"logp", "m.vmod", "--data", "d.json", "--params", "p.json"}, directory.path());
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains(expected), qPrintable(outcome.output));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestVariateErrors)
+#include "tst_variate_errors.moc"
