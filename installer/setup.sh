@@ -9,6 +9,7 @@ packages=(
   qt6-base-dev libqcustomplot-dev libqt6sql6-sqlite
   libsqlite3-dev nlohmann-json3-dev libcli11-dev
   xvfb xauth fonts-dejavu-core imagemagick
+  clang libclang-rt-14-dev
 )
 
 missing=()
