@@ -56,6 +56,9 @@ ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint) {
   Tape tape;
   CentralValues central;
   {
+    // Central values are only reference points: arguments computed from them are not
+    // validated (a scale of exp(0) - 1 = 0 there says nothing about the model).
+    ValidationGuard no_validation(false);
     Condition observed(log_joint.observed().values());
     // Tracers run top first: observed values are set before the rest are filled in.
     TracerScope draw(central);

@@ -1,0 +1,57 @@
+#pragma once
+/// Options of a NUTS run, with Stan's defaults, set by chainable setters that validate:
+///
+///   NutsOptions().chains(4).warmup(1000).draws(1000).seed(1).target_accept(0.9)
+
+#include <cstdint>
+#include <string>
+
+#include "variate/core/checks.h"
+#include "variate/inference/euclidean_metric.h"
+
+namespace variate {
+
+class NutsOptions {
+ public:
+#define VARIATE_OPTION(type, name, default_value, check)                                \
+ public:                                                                                \
+  NutsOptions& name(type value) {                                                       \
+    if (!(check)) {                                                                     \
+      throw ArgumentError("NutsOptions: argument '" #name "' must satisfy " #check ", got " + \
+                          std::to_string(value));                                       \
+    }                                                                                   \
+    name##_ = value;                                                                    \
+    return *this;                                                                       \
+  }                                                                                     \
+  type name() const { return name##_; }                                                 \
+                                                                                        \
+ private:                                                                               \
+  type name##_ = default_value;
+
+  VARIATE_OPTION(int, chains, 4, value >= 1)
+  VARIATE_OPTION(int, warmup, 1000, value >= 0)
+  VARIATE_OPTION(int, draws, 1000, value >= 0)
+  VARIATE_OPTION(uint64_t, seed, 0, true)
+  VARIATE_OPTION(int, max_tree_depth, 10, value >= 1 && value <= 30)
+  VARIATE_OPTION(double, target_accept, 0.8, value > 0 && value < 1)
+  /// Chains run in parallel on at most this many threads; 0 picks one per chain, bounded
+  /// by the hardware's cores.
+  VARIATE_OPTION(int, threads, 0, value >= 0)
+  /// Initial positions are uniform on (-init_radius, init_radius) in unconstrained space.
+  VARIATE_OPTION(double, init_radius, 2.0, value >= 0)
+  /// Draws handed to the observer at once (it also gets what is pending every ~100 ms).
+  VARIATE_OPTION(int, batch_size, 100, value >= 1)
+#undef VARIATE_OPTION
+
+ public:
+  NutsOptions& metric(MetricKind kind) {
+    metric_ = kind;
+    return *this;
+  }
+  MetricKind metric() const { return metric_; }
+
+ private:
+  MetricKind metric_ = MetricKind::diagonal;
+};
+
+}  // namespace variate

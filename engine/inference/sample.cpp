@@ -1,0 +1,204 @@
+#include "variate/inference/sample.h"
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include <ATen/Parallel.h>
+
+#include "variate/inference/random_stream.h"
+#include "variate/inference/step_size_adaptation.h"
+#include "variate/inference/windowed_adaptation.h"
+
+namespace variate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {  // for batching
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Stan's initialization: uniform(-radius, radius) on the unconstrained scale until the
+// log density and its gradient are finite, at most 100 times.
+PhasePoint initial_point(const Hamiltonian& hamiltonian, size_t dimension, double radius,
+                         RandomStream& random, int chain) {
+  PhasePoint point;
+  point.q.resize(dimension);
+  point.p.assign(dimension, 0.0);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    for (auto& x : point.q) x = radius * (2 * random.uniform() - 1);
+    hamiltonian.evaluate(point);
+    if (std::isfinite(point.log_density)) return point;
+  }
+  throw ArgumentError("chain " + std::to_string(chain + 1) +
+                      ": no initial point with a finite log density and gradient in 100 tries "
+                      "(uniform(-" + std::to_string(radius) + ", " + std::to_string(radius) +
+                      ") on the unconstrained scale); check the model and its data");
+}
+
+// Stan's heuristic (base_hmc::init_stepsize): double or halve the step size until the
+// acceptance of one leapfrog step crosses 0.8.
+double initial_step_size(const Hamiltonian& hamiltonian, const PhasePoint& start,
+                         double step_size, RandomStream& random) {
+  const EuclideanMetric& metric = hamiltonian.metric();
+  const double log_threshold = std::log(0.8);
+  int direction = 0;
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    PhasePoint z = start;
+    metric.sample_momentum(z.p, random);
+    const double h0 = hamiltonian.energy(z);
+    hamiltonian.leapfrog(z, step_size);
+    double h = hamiltonian.energy(z);
+    if (std::isnan(h)) h = std::numeric_limits<double>::infinity();
+    const double delta = h0 - h;
+    if (direction == 0) {
+      direction = delta > log_threshold ? 1 : -1;
+    } else if ((direction == 1 && !(delta > log_threshold)) ||
+               (direction == -1 && !(delta < log_threshold))) {
+      break;
+    }
+    step_size = direction == 1 ? 2 * step_size : 0.5 * step_size;
+    if (step_size > 1e7) {
+      throw ArgumentError("the step size grew past 1e7 while initializing: the posterior may be improper");
+    }
+    if (step_size == 0) throw ArgumentError("no acceptably small step size could be found");
+  }
+  return step_size;
+}
+
+// Hands draws to the observer in batches: when `batch_size` are pending or ~100 ms passed.
+class BatchedFeed {
+ public:
+  BatchedFeed(SampleObserver* observer, int chain, int batch_size)
+      : observer_(observer), batch_size_(batch_size) {
+    batch_.chain = chain;
+  }
+
+  void add(const std::vector<double>& q, const NutsResult& stats, int iteration, int warmup) {
+    if (!observer_) return;
+    if (batch_.positions.empty()) {
+      batch_.first_iteration = iteration;
+      started_ = Clock::now();
+    }
+    batch_.warmup_iterations = warmup;
+    batch_.positions.push_back(q);
+    batch_.stats.push_back(stats);
+    if (static_cast<int>(batch_.positions.size()) >= batch_size_ || seconds_since(started_) > 0.1) {
+      flush();
+    }
+  }
+
+  void flush() {
+    if (!observer_ || batch_.positions.empty()) return;
+    observer_->on_draws(batch_);
+    batch_.positions.clear();
+    batch_.stats.clear();
+  }
+
+ private:
+  SampleObserver* observer_;
+  int batch_size_;
+  DrawBatch batch_;
+  Clock::time_point started_;
+};
+
+ChainResult run_chain(const UnconstrainedTarget& target, const NutsOptions& options, int chain,
+                      SampleObserver* observer, const std::atomic<bool>* stop) {
+  const size_t d = static_cast<size_t>(target.dimension());
+  RandomStream random = RandomStream::for_chain(options.seed(), static_cast<uint64_t>(chain));
+  EuclideanMetric metric(options.metric(), d);
+  Hamiltonian hamiltonian(make_density_function(target), metric);
+  const Nuts nuts(hamiltonian, options.max_tree_depth());
+
+  ChainResult result;
+  result.chain = chain;
+  result.metric = options.metric();
+  PhasePoint point = initial_point(hamiltonian, d, options.init_radius(), random, chain);
+  double step_size = initial_step_size(hamiltonian, point, 1.0, random);
+
+  StepSizeAdaptation step_adaptation(options.target_accept());
+  step_adaptation.restart(step_size);
+  WindowedAdaptation metric_adaptation(options.metric(), d, options.warmup());
+  BatchedFeed feed(observer, chain, options.batch_size());
+  const int total = options.warmup() + options.draws();
+  const auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
+
+  const Clock::time_point start = Clock::now();
+  Clock::time_point warmup_end = start;  // moves when warmup ends
+  std::vector<double> inverse_metric;
+  for (int iteration = 0; iteration < total && !stopped(); ++iteration) {
+    const bool warming_up = iteration < options.warmup();
+    NutsResult stats = nuts.one_step(point, step_size, random);
+    if (warming_up) {
+      step_size = step_adaptation.learn(stats.accept_stat);
+      if (metric_adaptation.learn(point.q, inverse_metric)) {
+        metric.set_inverse_metric(inverse_metric);
+        step_size = initial_step_size(hamiltonian, point, step_size, random);
+        step_adaptation.restart(step_size);
+      }
+      if (iteration + 1 == options.warmup()) {
+        step_size = step_adaptation.final_step_size();
+        warmup_end = Clock::now();
+        if (observer) observer->on_adapted(chain, step_size, metric.inverse_metric());
+      }
+    }
+    result.positions.push_back(point.q);
+    result.stats.push_back(stats);
+    if (warming_up) result.warmup_iterations = iteration + 1;
+    feed.add(point.q, stats, iteration, options.warmup());
+  }
+  feed.flush();
+  const bool warmup_finished = result.warmup_iterations == options.warmup();
+  const Clock::time_point end = Clock::now();
+  result.seconds_warmup =
+      std::chrono::duration<double>((warmup_finished ? warmup_end : end) - start).count();
+  result.seconds_sampling =
+      warmup_finished ? std::chrono::duration<double>(end - warmup_end).count() : 0.0;
+  result.step_size = step_size;
+  result.inverse_metric = metric.inverse_metric();
+  result.gradient_evaluations = hamiltonian.gradient_evaluations();
+  result.stopped_early = static_cast<int>(result.positions.size()) < total;
+  if (observer) observer->on_chain_finished(result);
+  return result;
+}
+
+}  // namespace
+
+std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
+                                     SampleObserver* observer, const std::atomic<bool>* stop) {
+  const int hardware = std::max(1u, std::thread::hardware_concurrency());
+  const int threads = std::min(options.chains(), options.threads() > 0 ? options.threads() : hardware);
+  // Chains and intra-op threads share the cores without oversubscribing them.
+  const int previous_intra_op = at::get_num_threads();
+  at::set_num_threads(std::max(1, hardware / threads));
+
+  std::vector<ChainResult> results(options.chains());
+  std::vector<std::exception_ptr> errors(options.chains());
+  std::atomic<int> next_chain{0};
+  const auto worker = [&] {
+    for (int chain = next_chain++; chain < options.chains(); chain = next_chain++) {
+      try {
+        results[chain] = run_chain(target, options, chain, observer, stop);
+      } catch (...) {
+        errors[chain] = std::current_exception();
+      }
+    }
+  };
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& thread : pool) thread.join();
+  }
+  at::set_num_threads(previous_intra_op);
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return results;
+}
+
+}  // namespace variate
