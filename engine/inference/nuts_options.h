@@ -50,8 +50,19 @@ class NutsOptions {
   }
   MetricKind metric() const { return metric_; }
 
+  /// Evaluate all chains' log densities in one batched tensor computation (each chain on
+  /// its own thread, waiting for the others); faster where one evaluation has a large
+  /// fixed cost, as for small models or on a GPU. Draws can differ from the per-chain
+  /// mode in the last bits, since batched arithmetic may round differently.
+  NutsOptions& batched_chains(bool batched) {
+    batched_chains_ = batched;
+    return *this;
+  }
+  bool batched_chains() const { return batched_chains_; }
+
  private:
   MetricKind metric_ = MetricKind::diagonal;
+  bool batched_chains_ = false;
 };
 
 }  // namespace variate

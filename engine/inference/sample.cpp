@@ -3,11 +3,13 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include <ATen/Parallel.h>
 
+#include "variate/inference/batched_density.h"
 #include "variate/inference/random_stream.h"
 #include "variate/inference/step_size_adaptation.h"
 #include "variate/inference/windowed_adaptation.h"
@@ -105,12 +107,11 @@ class BatchedFeed {
   Clock::time_point started_;
 };
 
-ChainResult run_chain(const UnconstrainedTarget& target, const NutsOptions& options, int chain,
+ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& options, int chain,
                       SampleObserver* observer, const std::atomic<bool>* stop) {
-  const size_t d = static_cast<size_t>(target.dimension());
   RandomStream random = RandomStream::for_chain(options.seed(), static_cast<uint64_t>(chain));
   EuclideanMetric metric(options.metric(), d);
-  Hamiltonian hamiltonian(make_density_function(target), metric);
+  Hamiltonian hamiltonian(std::move(density), metric);
   const Nuts nuts(hamiltonian, options.max_tree_depth());
 
   ChainResult result;
@@ -170,21 +171,29 @@ ChainResult run_chain(const UnconstrainedTarget& target, const NutsOptions& opti
 std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
                                      SampleObserver* observer, const std::atomic<bool>* stop) {
   const int hardware = std::max(1u, std::thread::hardware_concurrency());
-  const int threads = std::min(options.chains(), options.threads() > 0 ? options.threads() : hardware);
-  // Chains and intra-op threads share the cores without oversubscribing them.
+  const size_t d = static_cast<size_t>(target.dimension());
+  // Batched chains need every chain on its own thread; only one evaluation runs at a
+  // time then, so it gets all the cores. Otherwise chains and intra-op threads share them.
+  const int threads = options.batched_chains()
+                          ? options.chains()
+                          : std::min(options.chains(), options.threads() > 0 ? options.threads() : hardware);
   const int previous_intra_op = at::get_num_threads();
-  at::set_num_threads(std::max(1, hardware / threads));
+  at::set_num_threads(options.batched_chains() ? hardware : std::max(1, hardware / threads));
 
+  std::unique_ptr<BatchedDensity> batched;
+  if (options.batched_chains()) batched = std::make_unique<BatchedDensity>(target, options.chains());
   std::vector<ChainResult> results(options.chains());
   std::vector<std::exception_ptr> errors(options.chains());
   std::atomic<int> next_chain{0};
   const auto worker = [&] {
     for (int chain = next_chain++; chain < options.chains(); chain = next_chain++) {
       try {
-        results[chain] = run_chain(target, options, chain, observer, stop);
+        DensityFunction density = batched ? batched->for_chain(chain) : make_density_function(target);
+        results[chain] = run_chain(std::move(density), d, options, chain, observer, stop);
       } catch (...) {
         errors[chain] = std::current_exception();
       }
+      if (batched) batched->retire(chain);
     }
   };
   if (threads == 1) {
