@@ -1,0 +1,287 @@
+#include "variate/model/graph.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "variate/model/compiled_model.h"
+#include "variate/model/distribution_table.h"
+#include "variate/model/printer.h"
+
+namespace variate::model {
+namespace {
+
+// One reference to a name in a statement, with the role it plays there.
+struct Use {
+  std::string name;
+  std::string role;
+};
+
+void collect(const Expr& e, const std::string& role, std::vector<Use>& out) {
+  switch (e.kind) {
+    case ExprKind::name:
+      out.push_back({e.name, role});
+      return;
+    case ExprKind::index:
+      collect(e.operands[0], role, out);
+      for (size_t i = 1; i < e.operands.size(); ++i) collect(e.operands[i], "index", out);
+      return;
+    case ExprKind::call:
+      for (const auto& argument : e.arguments) collect(argument.value, role, out);
+      return;
+    default:
+      for (const auto& operand : e.operands) collect(operand, role, out);
+      return;
+  }
+}
+
+// The uses in a distribution call, each argument's labelled by the parameter it binds to
+// (prefixed by "component." inside a Mixture's component). `arguments`, when given,
+// receives the call's top-level arguments.
+void collect_distribution(const Expr& call, const std::string& prefix, std::vector<Use>& out,
+                          std::vector<GraphArgument>* arguments) {
+  const DistributionSignature* signature =
+      call.kind == ExprKind::call ? find_distribution(call.name) : nullptr;
+  const std::optional<BoundArguments> bound =
+      signature ? bind_arguments(*signature, call) : std::nullopt;
+  if (!bound) {  // only in a model the checker rejected; keep its references anyway
+    collect(call, "value", out);
+    return;
+  }
+  const auto& parameters = signature->parameterizations[bound->parameterization];
+  for (size_t p = 0; p < parameters.size(); ++p) {
+    const Expr& argument = call.arguments[bound->argument_of_parameter[p]].value;
+    const std::string role = prefix + parameters[p].name;
+    if (arguments) arguments->push_back({parameters[p].name, to_string(argument)});
+    if (parameters[p].is_distribution) {
+      collect_distribution(argument, role + ".", out, nullptr);
+    } else {
+      collect(argument, role, out);
+    }
+  }
+}
+
+std::vector<Use> statement_uses(const Statement& statement) {
+  std::vector<Use> uses;
+  if (const auto* data = statement.as<DataDecl>()) {
+    for (const auto& dim : data->dims) collect(dim, "size", uses);
+  } else if (const auto* assignment = statement.as<Deterministic>()) {
+    collect(assignment->value, "value", uses);
+  } else if (const auto* random = statement.as<RandomStmt>()) {
+    for (const auto& dim : random->dims) collect(dim, "size", uses);
+    for (const auto& dim : random->constraint_dims) collect(dim, "size", uses);
+    collect_distribution(random->distribution, "", uses, nullptr);
+  }
+  return uses;
+}
+
+std::string join_sizes(const std::vector<Expr>& dims) {
+  if (dims.empty()) return "";
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + to_string(dims[i]);
+  return text + "]";
+}
+
+class GraphBuilder {
+ public:
+  GraphBuilder(const CheckedModel& model, const CompiledModel* compiled)
+      : model_(model), compiled_(compiled) {}
+
+  ModelGraph run() {
+    for (const Node& node : model_.nodes) add_node(node);
+    for (size_t s = 0; s < statements().size(); ++s) add_edges(s);
+    declared_plates();
+    inherited_plates();
+    return std::move(graph_);
+  }
+
+ private:
+  const std::vector<Statement>& statements() const { return model_.program.statements; }
+
+  GraphNode& graph_node(const std::string& name) { return graph_.nodes[index_.at(name)]; }
+
+  void add_node(const Node& node) {
+    GraphNode g;
+    g.id = node.name;
+    g.kind = node.kind;
+    std::vector<size_t> own;
+    for (const auto& s : {node.declaration, node.assignment, node.distribution}) {
+      if (s) own.push_back(*s);
+    }
+    std::sort(own.begin(), own.end());
+    for (size_t s : own) g.spans.push_back(statements()[s].span);
+    if (node.assignment) {
+      g.expression = to_string(statements()[*node.assignment].as<Deterministic>()->value);
+    }
+    if (node.distribution) {
+      const auto* random = statements()[*node.distribution].as<RandomStmt>();
+      if (random->distribution.kind == ExprKind::call) g.distribution = random->distribution.name;
+      g.distribution_text = to_string(random->distribution);
+      std::vector<Use> ignored;
+      collect_distribution(random->distribution, "", ignored, &g.arguments);
+      if (random->constraint != Constraint::none) {
+        g.declared_type = constraint_name(random->constraint) + join_sizes(random->constraint_dims);
+      }
+      const auto& dims = random->dims.empty() ? random->constraint_dims : random->dims;
+      if (!dims.empty()) declared_dims_[node.name] = &dims;
+    }
+    // The data declaration is what the value is: it decides the type and sizes.
+    if (node.declaration) {
+      const auto* data = statements()[*node.declaration].as<DataDecl>();
+      g.declared_type = base_type_name(data->type) + join_sizes(data->dims);
+      declared_dims_[node.name] = &data->dims;
+    }
+    if (declared_dims_.count(node.name)) {
+      for (const auto& dim : *declared_dims_[node.name]) g.sizes.push_back(to_string(dim));
+    }
+    if (compiled_) g.shape = compiled_->shape(node.name);
+    index_[node.name] = graph_.nodes.size();
+    graph_.nodes.push_back(std::move(g));
+  }
+
+  void add_edges(size_t s) {
+    const std::string& child = statements()[s].name();
+    for (const Use& use : statement_uses(statements()[s])) {
+      // A name never feeds itself: an observed node's data declaration is the node.
+      if (use.name == child || !index_.count(use.name)) continue;
+      const auto key = std::make_pair(use.name, child);
+      auto it = edge_index_.find(key);
+      if (it == edge_index_.end()) {
+        it = edge_index_.emplace(key, graph_.edges.size()).first;
+        graph_.edges.push_back({use.name, child, {}});
+      }
+      auto& roles = graph_.edges[it->second].roles;
+      if (std::find(roles.begin(), roles.end(), use.role) == roles.end()) roles.push_back(use.role);
+    }
+  }
+
+  // The plate for `size` inside `parent` ("" for the top level), created on first use.
+  Plate& plate(const std::string& parent, const std::string& size) {
+    const std::string id = parent.empty() ? size : parent + "/" + size;
+    for (auto& p : graph_.plates) {
+      if (p.id == id) return p;
+    }
+    graph_.plates.push_back({id, size, parent, std::nullopt});
+    return graph_.plates.back();
+  }
+
+  Plate* find_plate(const std::string& id) {
+    for (auto& p : graph_.plates) {
+      if (p.id == id) return &p;
+    }
+    return nullptr;
+  }
+
+  // In program order, so plates are listed by first use. A size repeated in one
+  // declaration (`real[K, K]`, cholesky_corr[K]) is one plate: a box cannot nest itself.
+  void declared_plates() {
+    for (GraphNode& g : graph_.nodes) {
+      const auto it = declared_dims_.find(g.id);
+      if (it == declared_dims_.end()) continue;
+      std::vector<std::string> seen;
+      std::string parent;
+      for (size_t i = 0; i < g.sizes.size(); ++i) {
+        if (std::find(seen.begin(), seen.end(), g.sizes[i]) != seen.end()) continue;
+        seen.push_back(g.sizes[i]);
+        Plate& p = plate(parent, g.sizes[i]);
+        if (g.shape && !p.extent && i < g.shape->size()) p.extent = (*g.shape)[i];
+        g.plates.push_back(p.id);
+        parent = p.id;
+      }
+    }
+  }
+
+  // In evaluation order, so a node's parents have their plates before it.
+  void inherited_plates() {
+    for (size_t s : model_.evaluation_order) {
+      const Node& node = *model_.find(statements()[s].name());
+      if (declared_dims_.count(node.name) || node.declaration) continue;
+      // The value is the assignment's when there is one (an observed `=` node).
+      if (node.assignment && s != *node.assignment) continue;
+      GraphNode& g = graph_node(node.name);
+      g.plates = shared_plates(statement_uses(statements()[s]));
+      if (g.shape) keep_matching(g);
+    }
+  }
+
+  // The longest chain of plates every plated parent is in.
+  std::vector<std::string> shared_plates(const std::vector<Use>& uses) {
+    std::optional<std::vector<std::string>> shared;
+    for (const Use& use : uses) {
+      if (!index_.count(use.name)) continue;
+      const auto& plates = graph_node(use.name).plates;
+      if (plates.empty()) continue;
+      if (!shared) {
+        shared = plates;
+        continue;
+      }
+      size_t common = 0;
+      while (common < shared->size() && common < plates.size() &&
+             (*shared)[common] == plates[common]) {
+        ++common;
+      }
+      shared->resize(common);
+    }
+    return shared.value_or(std::vector<std::string>{});
+  }
+
+  // Plates are outer dimensions: keep the leading ones whose extents are the node's
+  // leading sizes, so a reduction or a slice leaves the plate it no longer spans.
+  void keep_matching(GraphNode& g) {
+    size_t keep = 0;
+    while (keep < g.plates.size() && keep < g.shape->size()) {
+      const Plate* p = find_plate(g.plates[keep]);
+      if (!p || !p->extent || *p->extent != (*g.shape)[keep]) break;
+      ++keep;
+    }
+    g.plates.resize(keep);
+  }
+
+  const CheckedModel& model_;
+  const CompiledModel* compiled_;
+  ModelGraph graph_;
+  std::map<std::string, size_t> index_;
+  std::map<std::pair<std::string, std::string>, size_t> edge_index_;
+  // The sizes each node declares, for nodes that declare any (or a constraint).
+  std::map<std::string, const std::vector<Expr>*> declared_dims_;
+};
+
+}  // namespace
+
+NodeGlyph node_glyph(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::data: return NodeGlyph::rectangle;
+    case NodeKind::latent: return NodeGlyph::ellipse;
+    case NodeKind::observed: return NodeGlyph::shaded_ellipse;
+    case NodeKind::transformed_data:
+    case NodeKind::derived: return NodeGlyph::double_outline;
+  }
+  return NodeGlyph::rectangle;
+}
+
+const GraphNode* ModelGraph::find_node(const std::string& id) const {
+  for (const auto& n : nodes) {
+    if (n.id == id) return &n;
+  }
+  return nullptr;
+}
+
+const GraphEdge* ModelGraph::find_edge(const std::string& from, const std::string& to) const {
+  for (const auto& e : edges) {
+    if (e.from == from && e.to == to) return &e;
+  }
+  return nullptr;
+}
+
+const Plate* ModelGraph::find_plate(const std::string& id) const {
+  for (const auto& p : plates) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+ModelGraph build_graph(const CheckedModel& model, const CompiledModel* compiled) {
+  return GraphBuilder(model, compiled).run();
+}
+
+}  // namespace variate::model
