@@ -1,0 +1,46 @@
+#include "variate/io/stan_csv_format.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+namespace variate::io {
+
+const std::vector<std::string>& sampler_columns() {
+  static const std::vector<std::string> columns = {
+      "lp__", "accept_stat__", "stepsize__", "treedepth__",
+      "n_leapfrog__", "divergent__", "energy__"};
+  return columns;
+}
+
+std::string format_number(double value, int sig_figs) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[64];
+  if (sig_figs <= 0) {
+    // Shortest round-trip form (Ryu via std::to_chars): "0.1" rather than
+    // "0.10000000000000001", and exact for every double.
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, result.ptr);
+  }
+  std::snprintf(buffer, sizeof buffer, "%.*g", sig_figs > 18 ? 18 : sig_figs, value);
+  return buffer;
+}
+
+std::string current_utc_datetime() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return buffer;
+}
+
+std::string config_line(int indent, const std::string& key, const std::string& value,
+                        bool is_default) {
+  return std::string(static_cast<size_t>(indent), ' ') + key + " = " + value +
+         (is_default ? " (Default)" : "");
+}
+
+}  // namespace variate::io

@@ -1,0 +1,45 @@
+#pragma once
+/// What CmdStan-style CSV writers share: how numbers are written and what the comment
+/// header records about a run.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace variate::io {
+
+/// The sampler columns every NUTS draw row starts with, in CmdStan's order.
+const std::vector<std::string>& sampler_columns();
+
+/// A number as a CSV field. `sig_figs` <= 0 writes the shortest text that reads back as
+/// the same double (at most 17 significant digits, so draws round-trip exactly);
+/// 1..18 writes that many significant digits, like CmdStan's `sig_figs`. Non-finite
+/// values are written as CmdStan writes them: nan, inf, -inf.
+std::string format_number(double value, int sig_figs = -1);
+
+/// What the comment header says about the run, for every method.
+struct CsvRunInfo {
+  std::string model = "model";  ///< "# model = ..."
+  std::string data_file;        ///< empty when the run has no data
+  uint64_t seed = 0;
+  int64_t chain_id = 1;
+  std::string init = "2";         ///< CmdStan's default: uniform(-2, 2) unconstrained
+  std::string variate_version;    ///< "# variate_version = ..." (omitted when empty)
+  std::string start_datetime;     ///< "2024-05-01 12:00:00 UTC"; empty: when the file opens
+  int sig_figs = -1;              ///< see format_number
+};
+
+/// Wall-clock time of one chain, written at the end of a sampling file.
+struct ChainTiming {
+  double warmup_seconds = 0;
+  double sampling_seconds = 0;
+};
+
+/// "2024-05-01 12:00:00 UTC", the current time as CmdStan writes start_datetime.
+std::string current_utc_datetime();
+
+/// "key = value", with CmdStan's " (Default)" mark when `is_default`.
+std::string config_line(int indent, const std::string& key, const std::string& value,
+                        bool is_default);
+
+}  // namespace variate::io

@@ -1,0 +1,81 @@
+#include "variate/io/stan_csv_sampler_stats.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "variate/core/checks.h"
+
+namespace variate::io {
+namespace {
+
+size_t required_column(const StanCsv& chain, const std::string& name) {
+  const auto index = chain.column_index(name);
+  if (!index) {
+    throw ArgumentError(chain.file + ": no column '" + name +
+                        "' (not the output of a NUTS sampler)");
+  }
+  return *index;
+}
+
+int64_t max_depth(const StanCsv& chain) {
+  const auto it = chain.config.find("sample.hmc.nuts.max_depth");
+  if (it == chain.config.end()) return 10;  // CmdStan's default
+  const long long depth = std::atoll(it->second.c_str());
+  return depth > 0 ? depth : 10;
+}
+
+struct Counts {
+  int64_t divergences = 0;
+  int64_t treedepth_hits = 0;
+  int64_t transitions = 0;
+  int64_t leapfrog_steps = 0;
+};
+
+Counts count(const StanCsv& chain) {
+  const size_t divergent = required_column(chain, "divergent__");
+  const size_t treedepth = required_column(chain, "treedepth__");
+  const size_t leapfrog = required_column(chain, "n_leapfrog__");
+  const auto depth = static_cast<double>(max_depth(chain));
+  Counts counts;
+  for (const auto& row : chain.draws) {
+    counts.divergences += row[divergent] != 0 ? 1 : 0;
+    counts.treedepth_hits += row[treedepth] >= depth ? 1 : 0;
+    counts.leapfrog_steps += static_cast<int64_t>(row[leapfrog]);
+  }
+  for (const auto& row : chain.warmup_draws) counts.leapfrog_steps += static_cast<int64_t>(row[leapfrog]);
+  counts.transitions = static_cast<int64_t>(chain.draws.size());
+  return counts;
+}
+
+}  // namespace
+
+SamplerTotals sampler_totals(const std::vector<StanCsv>& chains) {
+  SamplerTotals totals;
+  for (const auto& chain : chains) {
+    const Counts counts = count(chain);
+    totals.divergences += counts.divergences;
+    totals.max_treedepth_hits += counts.treedepth_hits;
+    totals.leapfrog_steps += counts.leapfrog_steps;
+    if (chain.timing) {
+      totals.seconds_warmup += chain.timing->warmup_seconds;
+      totals.seconds_sampling += chain.timing->sampling_seconds;
+    }
+  }
+  totals.gradient_evaluations = totals.leapfrog_steps;
+  return totals;
+}
+
+SamplerChecks sampler_checks(const std::vector<StanCsv>& chains) {
+  SamplerChecks checks;
+  checks.chains = static_cast<int64_t>(chains.size());
+  for (const auto& chain : chains) {
+    const Counts counts = count(chain);
+    checks.transitions += counts.transitions;
+    checks.divergences += counts.divergences;
+    checks.max_treedepth_hits += counts.treedepth_hits;
+    checks.max_depth = max_depth(chain);
+  }
+  return checks;
+}
+
+}  // namespace variate::io

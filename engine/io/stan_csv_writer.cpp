@@ -1,0 +1,160 @@
+#include "variate/io/stan_csv_writer.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "variate/core/checks.h"
+
+namespace variate::io {
+namespace {
+
+constexpr const char* kFunction = "StanCsvWriter";
+
+std::string join_numbers(const double* values, size_t count, int sig_figs) {
+  std::string text;
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0) text += ", ";  // CmdStan separates metric entries with ", "
+    text += format_number(values[i], sig_figs);
+  }
+  return text;
+}
+
+// Seconds as CmdStan writes them: an ostream with its default precision of 6.
+std::string format_seconds(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", seconds);
+  return buffer;
+}
+
+const std::string& checked_path(const std::string& path, const SampleCsvInfo& info) {
+  if (info.metric != "diag_e" && info.metric != "dense_e" && info.metric != "unit_e") {
+    throw ArgumentError(std::string(kFunction) +
+                        ": argument 'metric' must be diag_e, dense_e or unit_e, got " +
+                        info.metric);
+  }
+  if (info.num_samples < 0 || info.num_warmup < 0 || info.max_depth < 1 ||
+      info.num_chains < 1) {
+    throw ArgumentError(std::string(kFunction) +
+                        ": num_samples and num_warmup must be non-negative and max_depth "
+                        "and num_chains positive");
+  }
+  return path;
+}
+
+void write_header(LineFile& file, const SampleCsvInfo& info) {
+  const CsvRunInfo& run = info.run;
+  const auto number = [](double x) { return format_number(x, -1); };
+  if (!run.variate_version.empty()) file.comment("variate_version = " + run.variate_version);
+  file.comment("model = " + run.model);
+  file.comment("start_datetime = " +
+               (run.start_datetime.empty() ? current_utc_datetime() : run.start_datetime));
+  file.comment(config_line(0, "method", "sample", true));
+  file.comment("  sample");
+  file.comment(config_line(4, "num_samples", std::to_string(info.num_samples),
+                           info.num_samples == 1000));
+  file.comment(config_line(4, "num_warmup", std::to_string(info.num_warmup),
+                           info.num_warmup == 1000));
+  file.comment(config_line(4, "save_warmup", info.save_warmup ? "1" : "0", !info.save_warmup));
+  file.comment(config_line(4, "thin", "1", true));
+  file.comment("    adapt");
+  file.comment(config_line(6, "engaged", "1", true));
+  file.comment(config_line(6, "delta", number(info.adapt_delta), info.adapt_delta == 0.8));
+  file.comment(config_line(4, "algorithm", "hmc", true));
+  file.comment("      hmc");
+  file.comment(config_line(8, "engine", "nuts", true));
+  file.comment("          nuts");
+  file.comment(config_line(12, "max_depth", std::to_string(info.max_depth),
+                           info.max_depth == 10));
+  file.comment(config_line(8, "metric", info.metric, info.metric == "diag_e"));
+  file.comment(config_line(8, "stepsize", number(info.step_size), info.step_size == 1));
+  file.comment(config_line(4, "num_chains", std::to_string(info.num_chains),
+                           info.num_chains == 1));
+  file.comment(config_line(0, "id", std::to_string(run.chain_id), run.chain_id == 1));
+  file.comment("data");
+  file.comment(config_line(2, "file", run.data_file, run.data_file.empty()));
+  file.comment(config_line(0, "init", run.init, run.init == "2"));
+  file.comment("random");
+  file.comment(config_line(2, "seed", std::to_string(run.seed), false));
+  file.comment("output");
+  file.comment(config_line(2, "file", file.path(), false));
+  file.comment(config_line(2, "sig_figs", std::to_string(run.sig_figs), run.sig_figs == -1));
+}
+
+}  // namespace
+
+StanCsvWriter::StanCsvWriter(const std::string& path, const SampleCsvInfo& info,
+                             const std::vector<std::string>& parameter_columns)
+    : file_(checked_path(path, info), kFunction),
+      info_(info),
+      row_size_(sampler_columns().size() + parameter_columns.size()) {
+  write_header(file_, info_);
+  std::string header;
+  for (const auto& name : sampler_columns()) header += (header.empty() ? "" : ",") + name;
+  for (const auto& name : parameter_columns) header += "," + name;
+  file_.line(header);
+}
+
+void StanCsvWriter::write_adaptation(double step_size,
+                                     const std::vector<double>& inverse_metric) {
+  if (adapted_) {
+    throw ArgumentError(std::string(kFunction) + ": the adaptation block was already written");
+  }
+  const size_t n = inverse_metric.size();
+  const auto d = static_cast<size_t>(std::llround(std::sqrt(static_cast<double>(n))));
+  if (info_.metric == "dense_e" && d * d != n) {
+    throw ArgumentError(std::string(kFunction) +
+                        ": argument 'inverse_metric' must hold d*d values for dense_e, got " +
+                        std::to_string(n));
+  }
+  if (info_.metric == "unit_e" && n != 0) {
+    throw ArgumentError(std::string(kFunction) +
+                        ": argument 'inverse_metric' must be empty for unit_e, got " +
+                        std::to_string(n) + " values");
+  }
+  const int sig_figs = info_.run.sig_figs;
+  file_.comment("Adaptation terminated");
+  file_.comment("Step size = " + format_number(step_size, sig_figs));
+  if (info_.metric == "diag_e") {
+    file_.comment("Diagonal elements of inverse mass matrix:");
+    file_.comment(join_numbers(inverse_metric.data(), n, sig_figs));
+  } else if (info_.metric == "dense_e") {
+    file_.comment("Elements of inverse mass matrix:");
+    for (size_t i = 0; i < d; ++i) file_.comment(join_numbers(&inverse_metric[i * d], d, sig_figs));
+  } else {
+    file_.comment("No free parameters for unit metric");
+  }
+  adapted_ = true;
+}
+
+void StanCsvWriter::write_draw(const std::vector<double>& row) {
+  if (row.size() != row_size_) {
+    throw ArgumentError(std::string(kFunction) + ": a draw must have " +
+                        std::to_string(row_size_) + " values (7 sampler columns and " +
+                        std::to_string(row_size_ - sampler_columns().size()) +
+                        " parameters), got " + std::to_string(row.size()));
+  }
+  if (!adapted_ && !info_.save_warmup && info_.num_warmup > 0) {
+    throw ArgumentError(std::string(kFunction) +
+                        ": a draw before the adaptation block is a warmup draw, but "
+                        "save_warmup is off");
+  }
+  std::string line;
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (i > 0) line += ',';
+    line += format_number(row[i], info_.run.sig_figs);
+  }
+  file_.line(line);
+}
+
+void StanCsvWriter::finish(const ChainTiming& timing) {
+  const std::string indent(15, ' ');  // the width of " Elapsed Time: "
+  file_.comment("");
+  file_.comment(" Elapsed Time: " + format_seconds(timing.warmup_seconds) + " seconds (Warm-up)");
+  file_.comment(indent + format_seconds(timing.sampling_seconds) + " seconds (Sampling)");
+  file_.comment(indent + format_seconds(timing.warmup_seconds + timing.sampling_seconds) +
+                " seconds (Total)");
+  file_.comment("");
+  file_.close();
+}
+
+}  // namespace variate::io
