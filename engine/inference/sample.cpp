@@ -127,6 +127,9 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   const int total = options.warmup() + options.draws();
   const auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
 
+  if (options.warmup() == 0 && observer) {
+    observer->on_adapted(chain, step_size, metric.inverse_metric());
+  }
   const Clock::time_point start = Clock::now();
   Clock::time_point warmup_end = start;  // moves when warmup ends
   std::vector<double> inverse_metric;
@@ -143,13 +146,16 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
       if (iteration + 1 == options.warmup()) {
         step_size = step_adaptation.final_step_size();
         warmup_end = Clock::now();
-        if (observer) observer->on_adapted(chain, step_size, metric.inverse_metric());
       }
     }
     result.positions.push_back(point.q);
     result.stats.push_back(stats);
     if (warming_up) result.warmup_iterations = iteration + 1;
     feed.add(point.q, stats, iteration, options.warmup());
+    if (iteration + 1 == options.warmup()) {
+      feed.flush();  // warmup draws reach the observer before the adaptation
+      if (observer) observer->on_adapted(chain, step_size, metric.inverse_metric());
+    }
   }
   feed.flush();
   const bool warmup_finished = result.warmup_iterations == options.warmup();

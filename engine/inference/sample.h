@@ -42,7 +42,8 @@ class SampleObserver {
  public:
   virtual ~SampleObserver() = default;
   virtual void on_draws(const DrawBatch& batch) {}
-  /// After warmup: the adapted step size and inverse metric.
+  /// After warmup (after its last draws were handed over), or at the start when there is
+  /// no warmup: the step size and inverse metric sampling uses.
   virtual void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) {}
   virtual void on_chain_finished(const ChainResult& result) {}
 };

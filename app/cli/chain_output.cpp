@@ -1,0 +1,62 @@
+#include "cli/chain_output.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace variate::cli {
+
+std::vector<double> sampler_values(const NutsResult& stats) {
+  return {stats.log_density, stats.accept_stat, stats.step_size, double(stats.tree_depth),
+          double(stats.leapfrog_steps), stats.has_divergence ? 1.0 : 0.0, stats.energy};
+}
+
+ChainOutput::ChainOutput(const model::OutputColumns& columns, int chains, ChainOutputOptions options)
+    : columns_(columns), options_(std::move(options)),
+      total_iterations_(static_cast<int>(options_.info.num_warmup + options_.info.num_samples)),
+      writers_(chains), draws_(chains) {
+  if (!options_.directory) return;
+  std::filesystem::create_directories(*options_.directory);
+  const auto names = columns.names(io::NameStyle::StanCsv);
+  for (int chain = 0; chain < chains; ++chain) {
+    io::SampleCsvInfo info = options_.info;
+    info.run.chain_id = chain + 1;
+    const std::string path =
+        (std::filesystem::path(*options_.directory) / ("chain_" + std::to_string(chain + 1) + ".csv")).string();
+    writers_[chain] = std::make_unique<io::StanCsvWriter>(path, info, names);
+  }
+}
+
+// Runs on the chain's own thread: each chain touches only its own writer and rows.
+void ChainOutput::on_draws(const DrawBatch& batch) {
+  const auto outputs = columns_.rows(batch.positions);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const bool warmup = batch.first_iteration + static_cast<int>(i) < batch.warmup_iterations;
+    std::vector<double> row = sampler_values(batch.stats[i]);
+    row.insert(row.end(), outputs[i].begin(), outputs[i].end());
+    if (!warmup) draws_[batch.chain].push_back(row);
+    if (writers_[batch.chain] && (!warmup || options_.info.save_warmup)) {
+      writers_[batch.chain]->write_draw(row);
+    }
+  }
+  if (!options_.progress) return;
+  // Report each 10% passed in this batch.
+  const int last = batch.first_iteration + static_cast<int>(batch.positions.size());
+  const int step = std::max(1, total_iterations_ / 10);
+  if (last / step == batch.first_iteration / step && last != total_iterations_) return;
+  std::lock_guard<std::mutex> lock(progress_mutex_);
+  std::cerr << "Chain " << batch.chain + 1 << " Iteration: " << last << " / " << total_iterations_
+            << " [" << (100 * last / std::max(1, total_iterations_)) << "%]  ("
+            << (last <= batch.warmup_iterations ? "Warmup" : "Sampling") << ")\n";
+}
+
+void ChainOutput::on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) {
+  if (writers_[chain]) writers_[chain]->write_adaptation(step_size, inverse_metric);
+}
+
+void ChainOutput::on_chain_finished(const ChainResult& result) {
+  if (writers_[result.chain] && !result.stopped_early) {
+    writers_[result.chain]->finish({result.seconds_warmup, result.seconds_sampling});
+  }
+}
+
+}  // namespace variate::cli

@@ -1,0 +1,47 @@
+#pragma once
+// Streams a NUTS run to CmdStan-style CSV files (one per chain) while it samples, and
+// keeps every chain's output rows for the summary.
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <variate/inference/sample.h>
+#include <variate/io/stan_csv_writer.h>
+#include <variate/model/output_columns.h>
+
+namespace variate::cli {
+
+struct ChainOutputOptions {
+  std::optional<std::string> directory;  // CSV files go here when set
+  io::SampleCsvInfo info;
+  bool progress = true;  // "Chain 1 Iteration: 200 / 2000 [ 10%] (Warmup)" on stderr
+};
+
+class ChainOutput : public SampleObserver {
+ public:
+  ChainOutput(const model::OutputColumns& columns, int chains, ChainOutputOptions options);
+
+  void on_draws(const DrawBatch& batch) override;
+  void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
+  void on_chain_finished(const ChainResult& result) override;
+
+  /// Sampling rows (sampler values then outputs) of each chain, after the run.
+  const std::vector<std::vector<std::vector<double>>>& draws() const { return draws_; }
+
+ private:
+  const model::OutputColumns& columns_;
+  ChainOutputOptions options_;
+  int total_iterations_;
+  std::vector<std::unique_ptr<io::StanCsvWriter>> writers_;
+  std::vector<std::vector<std::vector<double>>> draws_;  // [chain][draw][column]
+  std::mutex progress_mutex_;
+};
+
+/// The 7 sampler values of a CSV row: lp__, accept_stat__, stepsize__, treedepth__,
+/// n_leapfrog__, divergent__, energy__.
+std::vector<double> sampler_values(const NutsResult& stats);
+
+}  // namespace variate::cli

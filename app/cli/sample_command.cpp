@@ -1,0 +1,139 @@
+#include "cli/sample_command.h"
+
+#include <iostream>
+#include <memory>
+#include <random>
+
+#include <ATen/Context.h>
+
+#include <variate/core/checks.h>
+#include <variate/io/summary_report.h>
+#include <variate/io/summary_warnings.h>
+
+#include "cli/chain_output.h"
+#include "cli/model_input.h"
+#include "cli/run_summary.h"
+#include "version.h"
+
+namespace variate::cli {
+namespace {
+
+struct SampleOptions {
+  std::string model;
+  std::optional<std::string> data;
+  int chains = 4;
+  int warmup = 1000;
+  int draws = 1000;
+  std::optional<uint64_t> seed;
+  std::optional<std::string> output;
+  std::optional<std::string> summary_json;
+  int threads = 0;
+  std::string device = "cpu";
+  int max_depth = 10;
+  double adapt_delta = 0.8;
+  std::string metric = "diag";
+  bool save_warmup = false;
+  bool batched_chains = false;
+  bool quiet = false;
+};
+
+int run_sample(const SampleOptions& options) {
+  if (options.device != "cpu") {
+    std::cerr << "error: --device " << options.device << ": this LibTorch build "
+              << (at::hasCUDA() ? "has CUDA, but Variate runs models on the CPU only so far"
+                                : "runs on the CPU only (no CUDA)")
+              << "\n";
+    return 1;
+  }
+  const auto compiled = load_model(options.model, options.data, std::cerr);
+  if (!compiled) return 1;
+  const model::CompiledModel& model = *compiled->model;
+  const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
+  try {
+    const NutsOptions nuts = NutsOptions()
+                                 .chains(options.chains)
+                                 .warmup(options.warmup)
+                                 .draws(options.draws)
+                                 .seed(seed)
+                                 .threads(options.threads)
+                                 .max_tree_depth(options.max_depth)
+                                 .target_accept(options.adapt_delta)
+                                 .metric(options.metric == "dense" ? MetricKind::dense : MetricKind::diagonal)
+                                 .batched_chains(options.batched_chains);
+    const model::OutputColumns columns(model);
+    ChainOutputOptions output;
+    output.directory = options.output;
+    output.progress = !options.quiet;
+    output.info.run.model = options.model;
+    output.info.run.data_file = options.data.value_or("");
+    output.info.run.seed = seed;
+    output.info.run.variate_version = VARIATE_VERSION;
+    output.info.num_samples = options.draws;
+    output.info.num_warmup = options.warmup;
+    output.info.save_warmup = options.save_warmup;
+    output.info.adapt_delta = options.adapt_delta;
+    output.info.max_depth = options.max_depth;
+    output.info.metric = options.metric == "dense" ? "dense_e" : "diag_e";
+    output.info.num_chains = options.chains;
+    ChainOutput observer(columns, options.chains, output);
+
+    const auto chains = sample_nuts(model.target(), nuts, &observer);
+
+    std::vector<std::string> names = {"lp__"};
+    const auto parameter_names = columns.names(io::NameStyle::Bracketed);
+    const auto rows = summarize_columns(observer.draws(), 7, parameter_names);
+    const auto lp = summarize_columns(observer.draws(), 0, names);
+    std::cout << "Inference for " << options.model << ": " << options.chains << " chains, each with "
+              << options.warmup << " warmup and " << options.draws << " draws; seed " << seed << "\n\n";
+    std::cout << io::format_summary_table(rows, lp);
+    io::SamplerTotals totals;
+    for (const auto& chain : chains) {
+      for (size_t i = 0; i < chain.stats.size(); ++i) {
+        totals.leapfrog_steps += chain.stats[i].leapfrog_steps;
+        if (static_cast<int>(i) < chain.warmup_iterations) continue;
+        totals.divergences += chain.stats[i].has_divergence;
+        totals.max_treedepth_hits += chain.stats[i].reached_max_depth;
+      }
+      totals.gradient_evaluations += chain.gradient_evaluations;
+      totals.seconds_warmup = std::max(totals.seconds_warmup, chain.seconds_warmup);
+      totals.seconds_sampling = std::max(totals.seconds_sampling, chain.seconds_sampling);
+    }
+    std::cout << "\nWarmup took " << totals.seconds_warmup << " s and sampling "
+              << totals.seconds_sampling << " s (the slowest chain); "
+              << totals.leapfrog_steps << " leapfrog steps.\n";
+    for (const auto& line : io::summary_warnings(sampler_checks(observer.draws(), options.max_depth), rows)) {
+      std::cout << line << "\n";
+    }
+    if (options.summary_json) io::write_summary_json(*options.summary_json, rows, totals);
+    return 0;
+  } catch (const ArgumentError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace
+
+void add_sample_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<SampleOptions>();
+  CLI::App* command = app.add_subcommand("sample", "Sample the posterior with NUTS (Stan's warmup)");
+  command->add_option("model", o->model, "The model (.vmod)")->required();
+  command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV)");
+  command->add_option("--chains", o->chains, "Number of chains")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--warmup", o->warmup, "Warmup iterations per chain")->capture_default_str()->check(CLI::NonNegativeNumber);
+  command->add_option("--draws", o->draws, "Draws per chain after warmup")->capture_default_str()->check(CLI::NonNegativeNumber);
+  command->add_option("--seed", o->seed, "Random seed (default: drawn at random and printed)");
+  command->add_option("--output", o->output, "Write chain_1.csv, ... (Stan CSV) into this folder");
+  command->add_option("--summary-json", o->summary_json, "Write the summary as JSON");
+  command->add_option("--threads", o->threads, "Threads for chains (0: one per chain, up to the cores)")->capture_default_str();
+  command->add_option("--device", o->device, "cpu or cuda")->capture_default_str();
+  command->add_option("--max-depth", o->max_depth, "Maximum tree depth")->capture_default_str();
+  command->add_option("--adapt-delta", o->adapt_delta, "Target acceptance rate of warmup")->capture_default_str();
+  command->add_option("--metric", o->metric, "diag or dense")->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
+  command->add_flag("--save-warmup", o->save_warmup, "Also write warmup draws to the CSV files");
+  command->add_flag("--batched-chains", o->batched_chains, "Evaluate all chains in one batched computation");
+  command->add_flag("--quiet", o->quiet, "No progress lines");
+  command->callback([o, &exit_code] { exit_code = run_sample(*o); });
+}
+
+}  // namespace variate::cli
