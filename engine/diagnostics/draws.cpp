@@ -1,0 +1,55 @@
+#include "variate/diagnostics/draws.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "variate/core/checks.h"
+
+namespace variate::diagnostics {
+
+void check_draws(const char* function, const Draws& draws) {
+  // These checks guard indexing, so they ignore ValidationGuard.
+  const auto chains = static_cast<double>(draws.size());
+  throw_if_any(function, "draws", at::scalar_tensor(chains, at::kDouble),
+               at::scalar_tensor(chains < 1), "at least one chain");
+  std::vector<double> lengths;
+  lengths.reserve(draws.size());
+  for (const auto& chain : draws) lengths.push_back(static_cast<double>(chain.size()));
+  const at::Tensor length = at::tensor(lengths, at::kDouble);
+  throw_if_any(function, "draws", length, length != lengths.front(), "chains of equal length");
+}
+
+std::size_t draws_per_chain(const Draws& draws) { return draws.empty() ? 0 : draws.front().size(); }
+
+bool all_finite(const Draws& draws) {
+  for (const auto& chain : draws) {
+    for (double x : chain) {
+      if (!std::isfinite(x)) return false;
+    }
+  }
+  return true;
+}
+
+bool is_constant(const Draws& draws) {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo;
+  for (const auto& chain : draws) {
+    for (double x : chain) {
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+  }
+  return std::abs(hi - lo) < std::numeric_limits<double>::epsilon();
+}
+
+std::vector<double> pooled(const Draws& draws) {
+  std::vector<double> all;
+  all.reserve(draws.size() * draws_per_chain(draws));
+  for (const auto& chain : draws) all.insert(all.end(), chain.begin(), chain.end());
+  return all;
+}
+
+}  // namespace variate::diagnostics

@@ -1,0 +1,58 @@
+// Vehtari et al. (2021), Sec. 4.3 and posterior's mcse_mean()/mcse_sd(); Kenney &
+// Keeping (1951), Mathematics of Statistics II, p. 141, for the variance of the sample
+// variance.
+
+#include "variate/diagnostics/mcse.h"
+
+#include <cmath>
+#include <numeric>
+
+#include "variate/diagnostics/ess.h"
+
+namespace variate::diagnostics {
+namespace {
+
+struct Moments {
+  double mean = 0;
+  double m2 = 0;  // (1/S) sum (x - mean)^2
+  double m4 = 0;  // (1/S) sum (x - mean)^4
+  double count = 0;
+};
+
+Moments moments(const Draws& draws) {
+  Moments result;
+  double sum = 0;
+  for (const auto& chain : draws) {
+    sum += std::accumulate(chain.begin(), chain.end(), 0.0);
+    result.count += static_cast<double>(chain.size());
+  }
+  result.mean = sum / result.count;
+  for (const auto& chain : draws) {
+    for (double x : chain) {
+      const double d2 = (x - result.mean) * (x - result.mean);
+      result.m2 += d2;
+      result.m4 += d2 * d2;
+    }
+  }
+  result.m2 /= result.count;
+  result.m4 /= result.count;
+  return result;
+}
+
+}  // namespace
+
+double mcse_mean(const Draws& draws) {
+  const double ess = ess_mean(draws);
+  const Moments m = moments(draws);
+  const double sd = std::sqrt(m.m2 * m.count / (m.count - 1));
+  return sd / std::sqrt(ess);
+}
+
+double mcse_sd(const Draws& draws) {
+  const double ess = ess_sd(draws);
+  const Moments m = moments(draws);
+  const double var_of_var = (m.m4 - m.m2 * m.m2) / ess;
+  return std::sqrt(var_of_var / m.m2 / 4);
+}
+
+}  // namespace variate::diagnostics

@@ -1,0 +1,51 @@
+// The columns of posterior's default summarise_draws() (Vehtari et al. 2021). The bulk
+// R-hat and the bulk ESS share one rank normalization, and the folded one reuses its sort.
+
+#include "variate/diagnostics/summary.h"
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "variate/diagnostics/ess.h"
+#include "variate/diagnostics/mcse.h"
+#include "variate/diagnostics/quantiles.h"
+#include "variate/diagnostics/rank_normalization.h"
+#include "variate/diagnostics/rhat.h"
+#include "variate/diagnostics/split_chains.h"
+
+namespace variate::diagnostics {
+
+ParameterSummary summarize(std::string name, const Draws& draws) {
+  check_draws("summarize", draws);
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  ParameterSummary s;
+  s.name = std::move(name);
+  std::vector<double> all = pooled(draws);
+  const double count = static_cast<double>(all.size());
+  s.mean = std::accumulate(all.begin(), all.end(), 0.0) / count;
+  double squares = 0;
+  for (double x : all) squares += (x - s.mean) * (x - s.mean);
+  s.sd = std::sqrt(squares / (count - 1));
+  const std::vector<double> q = quantiles(std::move(all), {0.05, 0.5, 0.95});
+  s.q5 = q[0];
+  s.q50 = q[1];
+  s.q95 = q[2];
+  s.mcse_mean = mcse_mean(draws);
+  s.mcse_sd = mcse_sd(draws);
+  s.ess_tail = ess_tail(draws);
+  if (!all_finite(draws)) {
+    s.ess_bulk = s.r_hat = kNaN;
+    return s;
+  }
+  // As ess_bulk() and rhat(), sharing the ranking.
+  const Ranking ranking(split_chains(draws));
+  const Draws bulk = ranking.normalized();
+  s.ess_bulk = ess(bulk);
+  const double rhat_bulk = rhat_basic(bulk);
+  const double rhat_tail = rhat_basic(ranking.folded_normalized(s.q50));
+  s.r_hat = std::isnan(rhat_bulk) || std::isnan(rhat_tail) ? kNaN : std::max(rhat_bulk, rhat_tail);
+  return s;
+}
+
+}  // namespace variate::diagnostics

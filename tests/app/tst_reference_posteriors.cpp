@@ -1,0 +1,83 @@
+// `variate sample` (4 chains x 1000 warmup x 1000 draws) on every posteriordb reference
+// posterior, judged as shared/tools/compare_to_reference.py judges it: each mean within
+// 4 standard errors (MCSE and the reference's own), each sd within max(10%, 4/sqrt(2 ESS)),
+// and R-hat < 1.01. Posteriors too slow for CI today are skipped unless VARIATE_RUN_SLOW=1.
+
+#include <cmath>
+
+#include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+
+namespace {
+
+// Needs ~6.5 million leapfrog steps (tree depth near 10): minutes, not seconds.
+const QStringList kSlow = {"diamonds-diamonds"};
+
+json read_json(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  return json::parse(file.readAll().toStdString());
+}
+
+}  // namespace
+
+class TestReferencePosteriors : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void matchesReference_data() {
+    QTest::addColumn<QString>("name");
+    const QDir root(QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reference"));
+    for (const auto& name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+      QTest::newRow(qPrintable(name)) << name;
+    }
+  }
+  void matchesReference() {
+    QFETCH(QString, name);
+    if (kSlow.contains(name) && qEnvironmentVariable("VARIATE_RUN_SLOW") != "1") {
+      QSKIP("slow posterior: run with VARIATE_RUN_SLOW=1");
+    }
+    const QString folder = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reference/") + name;
+    QTemporaryDir output;
+    const QString summary = output.filePath("summary.json");
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(VARIATE_EXECUTABLE,
+                  {"sample", folder + "/model.vmod", "--data", folder + "/data.json", "--seed", "1",
+                   "--chains", "4", "--warmup", "1000", "--draws", "1000", "--batched-chains",
+                   "--quiet", "--summary-json", summary});
+    QVERIFY(process.waitForFinished(-1));
+    const QString log = QString::fromUtf8(process.readAll());
+    QVERIFY2(process.exitCode() == 0, qPrintable(log));
+
+    const json ours = read_json(summary)["parameters"];
+    const json reference = read_json(folder + "/reference.json");
+    const double reference_draws = reference.value("ndraws", 10000);
+    QStringList failures;
+    for (const auto& [parameter, r] : reference["parameters"].items()) {
+      if (!ours.contains(parameter)) {
+        failures << QString::fromStdString(parameter) + ": missing";
+        continue;
+      }
+      const json& s = ours[parameter];
+      const double mean = s["mean"], sd = s["sd"], mcse = s["mcse_mean"];
+      const double ess = s["ess_bulk"].is_number() ? s["ess_bulk"].get<double>() : 1.0;
+      const double rhat = s["r_hat"].is_number() ? s["r_hat"].get<double>() : INFINITY;
+      const double ref_mean = r["mean"], ref_sd = r["sd"];
+      const double se = std::sqrt(mcse * mcse + ref_sd * ref_sd / reference_draws);
+      const double z = (mean - ref_mean) / se;
+      const double tolerance = std::max(0.10, 4 / std::sqrt(2 * std::max(ess, 1.0)));
+      QStringList problems;
+      if (!(std::abs(z) <= 4)) problems << QString("mean %1 vs %2 (z %3)").arg(mean).arg(ref_mean).arg(z);
+      if (!(std::abs(sd / ref_sd - 1) <= tolerance)) problems << QString("sd %1 vs %2").arg(sd).arg(ref_sd);
+      if (!(rhat < 1.01)) problems << QString("r_hat %1").arg(rhat);
+      if (!problems.isEmpty()) failures << QString::fromStdString(parameter) + ": " + problems.join("; ");
+    }
+    QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestReferencePosteriors)
+#include "tst_reference_posteriors.moc"
