@@ -47,6 +47,10 @@ int run_sample(const SampleOptions& options) {
   }
   const auto compiled = load_model(options.model, options.data, std::cerr);
   if (!compiled) return 1;
+  if (!compiled->model) {
+    std::cerr << "error: " << options.model << " declares data: give it with --data\n";
+    return 1;
+  }
   const model::CompiledModel& model = *compiled->model;
   const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   try {

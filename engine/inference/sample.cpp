@@ -5,6 +5,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include <ATen/Parallel.h>
@@ -35,10 +36,11 @@ PhasePoint initial_point(const Hamiltonian& hamiltonian, size_t dimension, doubl
     hamiltonian.evaluate(point);
     if (std::isfinite(point.log_density)) return point;
   }
-  throw ArgumentError("chain " + std::to_string(chain + 1) +
-                      ": no initial point with a finite log density and gradient in 100 tries "
-                      "(uniform(-" + std::to_string(radius) + ", " + std::to_string(radius) +
-                      ") on the unconstrained scale); check the model and its data");
+  std::ostringstream message;
+  message << "chain " << chain + 1
+          << ": no initial point with a finite log density and gradient in 100 tries (uniform(-"
+          << radius << ", " << radius << ") on the unconstrained scale); check the model and its data";
+  throw ArgumentError(message.str());
 }
 
 // Stan's heuristic (base_hmc::init_stepsize): double or halve the step size until the

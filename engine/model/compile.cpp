@@ -1,5 +1,7 @@
 #include "variate/model/compile.h"
 
+#include <algorithm>
+
 #include "variate/model/model_error.h"
 #include "variate/model/parser.h"
 
@@ -15,9 +17,13 @@ CompileResult compile_model(Source source, const Data* data) {
       check(std::move(parsed.program), *result.source, result.diagnostics));
   if (!result.ok()) return result;
   result.checked = checked;
-  if (!data) return result;
+  // A model that declares no data compiles without a data file.
+  const bool needs_data = std::any_of(checked->nodes.begin(), checked->nodes.end(),
+                                      [](const Node& n) { return n.declaration.has_value(); });
+  const Data no_data;
+  if (!data && needs_data) return result;
   try {
-    result.model.emplace(checked, *data);
+    result.model.emplace(checked, data ? *data : no_data);
   } catch (const ModelError& e) {
     result.diagnostics.error(e.span(), e.what());
   }

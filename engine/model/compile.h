@@ -18,7 +18,8 @@ struct CompileResult {
   Diagnostics diagnostics;
   /// Set when the model parsed and checked without errors.
   std::shared_ptr<const CheckedModel> checked;
-  /// Set when, in addition, data was given and bound without errors.
+  /// Set when, in addition, data was given (or the model declares none) and bound
+  /// without errors.
   std::optional<CompiledModel> model;
 
   bool ok() const { return !diagnostics.has_errors(); }
@@ -26,7 +27,8 @@ struct CompileResult {
   std::string report() const { return diagnostics.format(*source); }
 };
 
-/// Parses and checks `source`; with `data`, also binds it and compiles the model.
+/// Parses and checks `source`; with `data` (or when it declares no data), also binds it
+/// and compiles the model.
 ///
 ///   auto result = compile_model(Source("m.vmod", text), &data);
 ///   if (!result.ok()) std::cerr << result.report();

@@ -1,0 +1,117 @@
+// `variate sample` and `variate summary` as a user runs them: reproducible files, thread
+// counts that do not change draws, warnings instead of failures, clear errors.
+
+#include <QtTest/QtTest>
+
+namespace {
+
+const QString kEightSchools = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/");
+
+struct Outcome {
+  int exit_code;
+  QString output;
+};
+
+Outcome run(const QStringList& arguments) {
+  QProcess process;
+  process.setProcessChannelMode(QProcess::MergedChannels);
+  process.start(VARIATE_EXECUTABLE, arguments);
+  process.waitForFinished(-1);
+  return {process.exitCode(), QString::fromUtf8(process.readAll())};
+}
+
+QStringList sample_arguments(const QString& output, const QString& seed, const QString& threads) {
+  return {"sample", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",
+          "--warmup", "200", "--draws", "100", "--seed", seed, "--threads", threads, "--quiet",
+          "--output", output};
+}
+
+// A chain file without the lines that record when and how long it ran.
+QStringList draws_of(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {"cannot open " + path};
+  QStringList lines;
+  for (const auto& line : QString::fromUtf8(file.readAll()).split('\n')) {
+    if (line.contains("start_datetime") || line.contains("Elapsed Time") || line.contains("seconds (")) continue;
+    if (line.contains("file = ")) continue;  // output paths differ
+    lines << line;
+  }
+  return lines;
+}
+
+}  // namespace
+
+class TestVariateSample : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void sameSeedWritesIdenticalFilesAndThreadsDoNotMatter() {
+    QTemporaryDir a, b, c, d;
+    QCOMPARE(run(sample_arguments(a.path(), "7", "1")).exit_code, 0);
+    QCOMPARE(run(sample_arguments(b.path(), "7", "1")).exit_code, 0);
+    QCOMPARE(run(sample_arguments(c.path(), "7", "4")).exit_code, 0);
+    QCOMPARE(run(sample_arguments(d.path(), "8", "4")).exit_code, 0);
+    for (int chain = 1; chain <= 4; ++chain) {
+      const QString file = QString("/chain_%1.csv").arg(chain);
+      const QStringList first = draws_of(a.path() + file);
+      QVERIFY(first.size() > 100);
+      QCOMPARE(draws_of(b.path() + file), first);
+      QCOMPARE(draws_of(c.path() + file), first);
+      QVERIFY(draws_of(d.path() + file) != first);
+    }
+  }
+
+  void summaryOfTheFilesMatchesTheRun() {
+    QTemporaryDir directory;
+    const Outcome sampled = run(sample_arguments(directory.path(), "3", "0") << "--summary-json"
+                                << directory.filePath("run.json"));
+    QCOMPARE(sampled.exit_code, 0);
+    QStringList files;
+    for (int chain = 1; chain <= 4; ++chain) files << directory.filePath(QString("chain_%1.csv").arg(chain));
+    const Outcome summarized = run(QStringList{"summary"} << files << "--summary-json"
+                                   << directory.filePath("files.json"));
+    QCOMPARE(summarized.exit_code, 0);
+    QVERIFY2(summarized.output.contains("theta[8]"), qPrintable(summarized.output));
+    QFile run_json(directory.filePath("run.json")), files_json(directory.filePath("files.json"));
+    QVERIFY(run_json.open(QIODevice::ReadOnly) && files_json.open(QIODevice::ReadOnly));
+    const auto parameters_of = [](QFile& f) {
+      return QJsonDocument::fromJson(f.readAll()).object()["parameters"].toObject();
+    };
+    QCOMPARE(parameters_of(files_json), parameters_of(run_json));  // every digit survives the CSV
+  }
+
+  void centeredEightSchoolsWarnsAboutDivergences() {
+    QTemporaryDir directory;
+    QFile model(directory.filePath("centered.vmod"));
+    QVERIFY(model.open(QIODevice::WriteOnly));
+    model.write("data J: int\ndata y: real[J]\ndata sigma: real[J]\nmu ~ Normal(0, 5)\n"
+                "tau ~ HalfCauchy(5)\ntheta[J] ~ Normal(mu, tau)\ny ~ Normal(theta, sigma)\n");
+    model.close();
+    const Outcome outcome = run({"sample", model.fileName(), "--data", kEightSchools + "data.json",
+                                 "--seed", "1", "--quiet"});
+    QCOMPARE(outcome.exit_code, 0);
+    QVERIFY2(outcome.output.contains("transitions ended with a divergence"), qPrintable(outcome.output));
+  }
+
+  void densityThatIsNanEverywhereFailsClearly() {
+    QTemporaryDir directory;
+    QFile model(directory.filePath("nan.vmod"));
+    QVERIFY(model.open(QIODevice::WriteOnly));
+    model.write("mu ~ Normal(0, 1)\nx ~ Normal(log(-1 - exp(mu)), 1)\n");
+    model.close();
+    const Outcome outcome = run({"sample", model.fileName(), "--seed", "1", "--quiet"});
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("chain 1: no initial point with a finite log density"),
+             qPrintable(outcome.output));
+  }
+
+  void unavailableDeviceIsAnError() {
+    const Outcome outcome = run({"sample", kEightSchools + "eight_schools.vmod", "--data",
+                                 kEightSchools + "data.json", "--device", "cuda"});
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("error: --device cuda"), qPrintable(outcome.output));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestVariateSample)
+#include "tst_variate_sample.moc"
