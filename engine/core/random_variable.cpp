@@ -90,7 +90,8 @@ at::Tensor matvec(const at::Tensor& matrix, const at::Tensor& vector) {
                         std::to_string(matrix.size(1)) + " entries, got shape " +
                         to_string(vector.sizes()));
   }
-  return at::matmul(vector, matrix.t());
+  // A single vector takes the matrix-vector kernel; a batch, one matrix product.
+  return vector.dim() == 1 ? at::mv(matrix, vector) : at::matmul(vector, matrix.t());
 }
 
 }  // namespace variate

@@ -28,21 +28,25 @@ at::Tensor Bernoulli::logits() const { return has_logits() ? logits_ : at::logit
 at::Tensor Bernoulli::log_prob(const at::Tensor& value) const {
   const at::Tensor& parameter = has_logits() ? logits_ : theta_;
   const at::Tensor y = as_floating(value, parameter);
-  const at::Tensor is_one = y == 1;
-  const at::Tensor inside = is_one | (y == 0);
   at::Tensor log_mass;
   if (has_logits()) {
-    // log inv_logit(+-eta), which log_sigmoid computes without overflow.
-    log_mass = at::log_sigmoid(at::where(is_one, parameter, -parameter));
+    // y eta - log(1 + e^eta): two passes over the data, as Stan's bernoulli_logit. The
+    // threshold of 40 keeps softplus exact in double (e^-40 is below the rounding).
+    log_mass = y * parameter - at::softplus(parameter, 1, 40);
   } else {
     // Each branch sees a harmless argument where it is not selected, so theta = 0 or 1
     // gives log(1) rather than a NaN gradient from the other branch.
+    const at::Tensor is_one = y == 1;
     const at::Tensor one = at::ones_like(parameter);
     const at::Tensor zero = at::zeros_like(parameter);
     log_mass = at::where(is_one, at::log(at::where(is_one, parameter, one)),
                          at::log1p(-at::where(is_one, zero, parameter)));
   }
-  return mask_outside_support(log_mass, inside);
+  // Values other than 0 and 1 have no mass. Samplers evaluate with validation off, on
+  // observed data that was checked against the support when it was bound, so the mask
+  // (three more passes over the data) is skipped there.
+  if (!validation_enabled()) return log_mass;
+  return mask_outside_support(log_mass, (y == 1) | (y == 0));
 }
 
 at::Tensor Bernoulli::sample(const Shape& sample_shape, at::Generator generator) const {

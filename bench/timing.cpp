@@ -1,0 +1,47 @@
+#include "timing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace variate::bench {
+
+double now_seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+namespace {
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+}  // namespace
+
+std::vector<double> median_ms_interleaved(const std::vector<std::function<void()>>& fs,
+                                          const TimingOptions& options) {
+  for (int i = 0; i < options.warmup; ++i) {
+    for (const auto& f : fs) f();
+  }
+  std::vector<std::vector<double>> ms(fs.size());
+  for (int i = 0; i < options.repeats; ++i) {
+    for (size_t k = 0; k < fs.size(); ++k) {
+      const double start = now_seconds();
+      fs[k]();
+      ms[k].push_back(1000.0 * (now_seconds() - start));
+    }
+  }
+  std::vector<double> result;
+  for (auto& times : ms) result.push_back(median(std::move(times)));
+  return result;
+}
+
+double median_ms(const std::function<void()>& f, const TimingOptions& options) {
+  return median_ms_interleaved({f}, options)[0];
+}
+
+}  // namespace variate::bench

@@ -1,0 +1,26 @@
+#pragma once
+/// Wall-clock timing for the benchmarks: a few untimed warm-up calls, then the median of
+/// repeated timed calls (the median shrugs off the odd slow call from another process).
+
+#include <functional>
+#include <vector>
+
+namespace variate::bench {
+
+struct TimingOptions {
+  int warmup = 3;    // untimed calls first: allocator, caches, thread pools
+  int repeats = 20;  // timed calls
+};
+
+/// Median milliseconds of one call of `f`.
+double median_ms(const std::function<void()>& f, const TimingOptions& options);
+
+/// Median milliseconds of one call of each of `fs`, timed in turns (f0, f1, ..., f0, f1,
+/// ...) so that a change in the machine's load during the run touches all of them alike.
+std::vector<double> median_ms_interleaved(const std::vector<std::function<void()>>& fs,
+                                          const TimingOptions& options);
+
+/// Seconds since an arbitrary fixed point, for timing longer runs.
+double now_seconds();
+
+}  // namespace variate::bench
