@@ -109,13 +109,23 @@ void check_simplex(const char* function, const char* argument, const at::Tensor&
                "a simplex (entries summing to 1); its sum is");
 }
 
-void check_cholesky_factor(const char* function, const char* argument,
-                           const at::Tensor& value) {
+namespace {
+
+// At least 2-D with square trailing dimensions; checked whether or not validation is on,
+// since the linear algebra that follows depends on it.
+void check_square(const char* function, const char* argument, const at::Tensor& value) {
   check_min_rank(function, argument, value, 2);
   if (value.size(-1) != value.size(-2)) {
     throw ArgumentError(std::string(function) + ": argument '" + argument +
                         "' must be square, got shape " + c10::str(value.sizes()));
   }
+}
+
+}  // namespace
+
+void check_cholesky_factor(const char* function, const char* argument,
+                           const at::Tensor& value) {
+  check_square(function, argument, value);
   if (!validation_on) return;
   throw_if_any(function, argument, value, value.triu(1) != 0,
                "lower triangular; an entry above the diagonal is");
@@ -126,11 +136,7 @@ void check_cholesky_factor(const char* function, const char* argument,
 
 void check_positive_definite(const char* function, const char* argument,
                              const at::Tensor& value) {
-  check_min_rank(function, argument, value, 2);
-  if (value.size(-1) != value.size(-2)) {
-    throw ArgumentError(std::string(function) + ": argument '" + argument +
-                        "' must be square, got shape " + c10::str(value.sizes()));
-  }
+  check_square(function, argument, value);
   if (!validation_on) return;
   const at::Tensor asymmetry = at::abs(value - value.transpose(-2, -1));
   const double scale = at::abs(value).max().item<double>();

@@ -43,4 +43,16 @@ std::string config_line(int indent, const std::string& key, const std::string& v
          (is_default ? " (Default)" : "");
 }
 
+std::vector<std::string> run_config_lines(const CsvRunInfo& run, const std::string& output_path) {
+  return {config_line(0, "id", std::to_string(run.chain_id), run.chain_id == 1),
+          "data",
+          config_line(2, "file", run.data_file, run.data_file.empty()),
+          config_line(0, "init", run.init, run.init == "2"),
+          "random",
+          config_line(2, "seed", std::to_string(run.seed), false),
+          "output",
+          config_line(2, "file", output_path, false),
+          config_line(2, "sig_figs", std::to_string(run.sig_figs), run.sig_figs == -1)};
+}
+
 }  // namespace variate::io

@@ -42,4 +42,8 @@ std::string current_utc_datetime();
 std::string config_line(int indent, const std::string& key, const std::string& value,
                         bool is_default);
 
+/// The configuration lines every CmdStan method ends its header with: id, data file,
+/// init, random seed, output file and precision.
+std::vector<std::string> run_config_lines(const CsvRunInfo& run, const std::string& output_path);
+
 }  // namespace variate::io

@@ -40,15 +40,7 @@ void write_header(LineFile& file, const VariationalCsvInfo& info) {
   file.comment(config_line(4, "eval_elbo", std::to_string(info.eval_elbo), info.eval_elbo == 100));
   file.comment(config_line(4, "output_samples", std::to_string(info.output_samples),
                            info.output_samples == 1000));
-  file.comment(config_line(0, "id", std::to_string(run.chain_id), run.chain_id == 1));
-  file.comment("data");
-  file.comment(config_line(2, "file", run.data_file, run.data_file.empty()));
-  file.comment(config_line(0, "init", run.init, run.init == "2"));
-  file.comment("random");
-  file.comment(config_line(2, "seed", std::to_string(run.seed), false));
-  file.comment("output");
-  file.comment(config_line(2, "file", file.path(), false));
-  file.comment(config_line(2, "sig_figs", std::to_string(run.sig_figs), run.sig_figs == -1));
+  for (const auto& line : run_config_lines(run, file.path())) file.comment(line);
 }
 
 }  // namespace
