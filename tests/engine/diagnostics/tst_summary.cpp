@@ -145,7 +145,7 @@ class TestSummary : public QObject {
     QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vd::summarize("x", {{1, 2, 3}, {4, 5}}));
   }
 
-  void fastEnoughToRecomputeWhileSampling() {
+  void summarizesLargeRunsAndReportsTheTime() {
     // 4 chains x 100,000 draws, as the studio recomputes them.
     const vd::Draws draws = ar1(4, 100000, 0.5, 53);
     vd::summarize("warm-up", draws);
@@ -159,9 +159,8 @@ class TestSummary : public QObject {
     const double cpu_ms = 1e3 * double(std::clock() - cpu_start) / CLOCKS_PER_SEC / repeats;
     qInfo("summarize of 4 x 100000 draws: %.1f ms (%.1f ms of CPU time)", ms, cpu_ms);
     QVERIFY(std::abs(s.ess_bulk / (400000.0 / 3) - 1) < 0.05);
-    // About 60 ms on one core; the bound leaves room for a loaded machine and still
-    // catches an O(S^2) step or a sort per diagnostic too many.
-    QVERIFY2(ms < 500, qPrintable(QString("%1 ms").arg(ms)));
+    // The time is reported, not asserted (tests never depend on the machine's speed);
+    // about 60 ms of CPU on this project's 2-core machine.
   }
 };
 

