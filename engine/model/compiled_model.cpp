@@ -24,6 +24,9 @@ struct VariableInfo {
 struct CompiledModel::State {
   std::shared_ptr<const CheckedModel> checked;
   BoundData data;
+  // Values of observed variables in a floating dtype, converted once here rather than by
+  // the distribution at every evaluation (counts are int64 in `data` for indexing).
+  std::map<std::string, at::Tensor> observed;
   ConstantCache constants;
   std::map<size_t, VariableInfo> variables;  // by statement
   std::map<std::string, Shape> shapes;
@@ -139,7 +142,7 @@ class Run {
     RandomVariableSpec spec{random.name, distribution(random.distribution, info.batch_rank, 0, info.shape),
                             info.sample_shape, std::nullopt, std::nullopt};
     if (random.constraint != Constraint::none) spec.support = constraint_support(random.constraint);
-    if (observed) spec.value = state_.data.values.at(random.name).tensor;
+    if (observed) spec.value = state_.observed.at(random.name);
     if (checking_ && observed) check_support(random, *spec.distribution, *spec.value);
     const RandomVariable rv = make_random_variable(std::move(spec));
     if (observed) return;
@@ -220,6 +223,12 @@ CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const 
   state_->checked = std::move(checked);
   state_->data = bind_data(*state_->checked, data, state_->constants);
   for (const auto& [name, value] : state_->data.values) state_->shapes[name] = value.point_shape();
+  for (const auto& node : state_->checked->nodes) {
+    if (node.kind != NodeKind::observed) continue;
+    const at::Tensor& value = state_->data.values.at(node.name).tensor;
+    state_->observed[node.name] =
+        at::isFloatingType(value.scalar_type()) ? value : value.to(at::kDouble);
+  }
   for (const auto& node : state_->checked->nodes) {
     if (node.kind == NodeKind::derived) state_->derived_names.push_back(node.name);
   }
