@@ -34,6 +34,17 @@ std::string check_moments(const at::Tensor& draws, const at::Tensor& mean,
   return message.str();
 }
 
+std::string check_mean_derivative(const at::Tensor& derivatives, double expected) {
+  const double n = static_cast<double>(derivatives.numel());
+  const double mean = derivatives.mean().item<double>();
+  const double standard_error = derivatives.std().item<double>() / std::sqrt(n);
+  if (std::abs(mean - expected) <= 5 * standard_error) return {};
+  std::ostringstream message;
+  message << "mean derivative " << mean << " is more than 5 standard errors (" << standard_error
+          << ") from " << expected;
+  return message.str();
+}
+
 KolmogorovSmirnov ks_test(const at::Tensor& draws, const std::function<double(double)>& cdf) {
   const at::Tensor sorted = std::get<0>(draws.detach().to(at::kDouble).reshape(-1).sort());
   const auto accessor = sorted.accessor<double, 1>();

@@ -16,6 +16,10 @@ namespace variate::testing {
 std::string check_moments(const at::Tensor& draws, const at::Tensor& mean,
                           const at::Tensor& variance, double sigmas = 5.0);
 
+/// Empty when the mean of per-draw derivatives (of reparameterized samples with respect to
+/// a parameter) is within 5 standard errors of `expected`, the derivative of the mean.
+std::string check_mean_derivative(const at::Tensor& derivatives, double expected);
+
 struct KolmogorovSmirnov {
   double statistic;  // sup |F_n - F|
   double p_value;    // asymptotic Kolmogorov distribution

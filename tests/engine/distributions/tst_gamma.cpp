@@ -25,17 +25,6 @@ at::Tensor scalar(double v) { return at::scalar_tensor(v, at::kDouble); }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Empty when the mean of per-draw derivatives is within 5 standard errors of `expected`.
-std::string check_mean_derivative(const at::Tensor& derivatives, double expected) {
-  const double n = static_cast<double>(derivatives.numel());
-  const double mean = derivatives.mean().item<double>();
-  const double standard_error = derivatives.std().item<double>() / std::sqrt(n);
-  if (std::abs(mean - expected) <= 5 * standard_error) return {};
-  std::ostringstream message;
-  message << "mean derivative " << mean << " is more than 5 standard errors (" << standard_error
-          << ") from " << expected;
-  return message.str();
-}
 
 }  // namespace
 
@@ -191,9 +180,9 @@ class TestGamma : public QObject {
     const at::Tensor betas = at::full({n}, beta, at::kDouble).requires_grad_(true);
     at::Generator generator = at::detail::createCPUGenerator(11);
     Gamma(alphas, betas).sample({}, generator).sum().backward();
-    std::string error = check_mean_derivative(alphas.grad(), 1 / beta);
+    std::string error = vtest::check_mean_derivative(alphas.grad(), 1 / beta);
     QVERIFY2(error.empty(), ("alpha: " + error).c_str());
-    error = check_mean_derivative(betas.grad(), -alpha / (beta * beta));
+    error = vtest::check_mean_derivative(betas.grad(), -alpha / (beta * beta));
     QVERIFY2(error.empty(), ("beta: " + error).c_str());
   }
 

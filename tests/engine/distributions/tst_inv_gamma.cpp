@@ -25,17 +25,6 @@ at::Tensor scalar(double v) { return at::scalar_tensor(v, at::kDouble); }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Empty when the mean of per-draw derivatives is within 5 standard errors of `expected`.
-std::string check_mean_derivative(const at::Tensor& derivatives, double expected) {
-  const double n = static_cast<double>(derivatives.numel());
-  const double mean = derivatives.mean().item<double>();
-  const double standard_error = derivatives.std().item<double>() / std::sqrt(n);
-  if (std::abs(mean - expected) <= 5 * standard_error) return {};
-  std::ostringstream message;
-  message << "mean derivative " << mean << " is more than 5 standard errors (" << standard_error
-          << ") from " << expected;
-  return message.str();
-}
 
 }  // namespace
 
@@ -167,9 +156,9 @@ class TestInvGamma : public QObject {
     const at::Tensor betas = at::full({n}, beta, at::kDouble).requires_grad_(true);
     at::Generator generator = at::detail::createCPUGenerator(11);
     InvGamma(alphas, betas).sample({}, generator).sum().backward();
-    std::string error = check_mean_derivative(alphas.grad(), -beta / ((alpha - 1) * (alpha - 1)));
+    std::string error = vtest::check_mean_derivative(alphas.grad(), -beta / ((alpha - 1) * (alpha - 1)));
     QVERIFY2(error.empty(), ("alpha: " + error).c_str());
-    error = check_mean_derivative(betas.grad(), 1 / (alpha - 1));
+    error = vtest::check_mean_derivative(betas.grad(), 1 / (alpha - 1));
     QVERIFY2(error.empty(), ("beta: " + error).c_str());
   }
 

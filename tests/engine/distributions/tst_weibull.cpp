@@ -27,17 +27,6 @@ at::Tensor scalar(double v) { return at::scalar_tensor(v, at::kDouble); }
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Empty when the mean of per-draw derivatives is within 5 standard errors of `expected`.
-std::string check_mean_derivative(const at::Tensor& derivatives, double expected) {
-  const double n = static_cast<double>(derivatives.numel());
-  const double mean = derivatives.mean().item<double>();
-  const double standard_error = derivatives.std().item<double>() / std::sqrt(n);
-  if (std::abs(mean - expected) <= 5 * standard_error) return {};
-  std::ostringstream message;
-  message << "mean derivative " << mean << " is more than 5 standard errors (" << standard_error
-          << ") from " << expected;
-  return message.str();
-}
 
 }  // namespace
 
@@ -190,9 +179,9 @@ class TestWeibull : public QObject {
     const double h = 1e-5;
     const double dmean_dalpha =
         (weibull_mean(alpha + h, sigma) - weibull_mean(alpha - h, sigma)) / (2 * h);
-    std::string error = check_mean_derivative(alphas.grad(), dmean_dalpha);
+    std::string error = vtest::check_mean_derivative(alphas.grad(), dmean_dalpha);
     QVERIFY2(error.empty(), ("alpha: " + error).c_str());
-    error = check_mean_derivative(sigmas.grad(), weibull_mean(alpha, 1.0));
+    error = vtest::check_mean_derivative(sigmas.grad(), weibull_mean(alpha, 1.0));
     QVERIFY2(error.empty(), ("sigma: " + error).c_str());
   }
 
