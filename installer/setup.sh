@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache git
   libtorch-dev libgloo-dev libopenblas0-pthread
-  qt6-base-dev libqcustomplot-dev libqt6sql6-sqlite
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev libqt6sql6-sqlite
   libsqlite3-dev nlohmann-json3-dev libcli11-dev
   xvfb xauth fonts-dejavu-core imagemagick
   clang libclang-rt-14-dev
