@@ -5,11 +5,20 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "variate/core/checks.h"
 #include "variate/inference/euclidean_metric.h"
 
 namespace variate {
+
+/// Where a chain continues an earlier run ("run more draws"): its last unconstrained
+/// position and the step size and inverse metric its warmup adapted.
+struct ChainStart {
+  std::vector<double> position;
+  double step_size = 1.0;
+  std::vector<double> inverse_metric;  // d values (diagonal) or d*d row-major (dense)
+};
 
 class NutsOptions {
  public:
@@ -60,9 +69,26 @@ class NutsOptions {
   }
   bool batched_chains() const { return batched_chains_; }
 
+  /// Continue chains from where an earlier run left them, one start per chain: no
+  /// initialization, no adaptation (warmup must be 0). Chains draw from random streams
+  /// other than a fresh run's with the same seed; give each continuation its own seed.
+  NutsOptions& resume_from(std::vector<ChainStart> starts) {
+    if (starts.empty()) throw ArgumentError("NutsOptions: argument 'resume_from' must not be empty");
+    for (const auto& start : starts) {
+      if (!(start.step_size > 0)) {
+        throw ArgumentError("NutsOptions: argument 'resume_from' needs positive step sizes, got " +
+                            std::to_string(start.step_size));
+      }
+    }
+    resume_from_ = std::move(starts);
+    return *this;
+  }
+  const std::vector<ChainStart>& resume_from() const { return resume_from_; }
+
  private:
   MetricKind metric_ = MetricKind::diagonal;
   bool batched_chains_ = false;
+  std::vector<ChainStart> resume_from_;
 };
 
 }  // namespace variate

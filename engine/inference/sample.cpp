@@ -111,16 +111,29 @@ class BatchedFeed {
 
 ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& options, int chain,
                       SampleObserver* observer, const std::atomic<bool>* stop) {
-  RandomStream random = RandomStream::for_chain(options.seed(), static_cast<uint64_t>(chain));
+  const bool resuming = !options.resume_from().empty();
+  // Continuations take streams a fresh run never uses, so their draws are not a replay.
+  const uint64_t stream = static_cast<uint64_t>(chain) + (resuming ? (uint64_t{1} << 32) : 0);
+  RandomStream random = RandomStream::for_chain(options.seed(), stream);
   EuclideanMetric metric(options.metric(), d);
+  if (resuming) metric.set_inverse_metric(options.resume_from()[chain].inverse_metric);
   Hamiltonian hamiltonian(std::move(density), metric);
   const Nuts nuts(hamiltonian, options.max_tree_depth());
 
   ChainResult result;
   result.chain = chain;
   result.metric = options.metric();
-  PhasePoint point = initial_point(hamiltonian, d, options.init_radius(), random, chain);
-  double step_size = initial_step_size(hamiltonian, point, 1.0, random);
+  PhasePoint point;
+  double step_size = 1.0;
+  if (resuming) {
+    point.q = options.resume_from()[chain].position;
+    point.p.assign(d, 0.0);
+    hamiltonian.evaluate(point);
+    step_size = options.resume_from()[chain].step_size;
+  } else {
+    point = initial_point(hamiltonian, d, options.init_radius(), random, chain);
+    step_size = initial_step_size(hamiltonian, point, 1.0, random);
+  }
 
   StepSizeAdaptation step_adaptation(options.target_accept());
   step_adaptation.restart(step_size);
@@ -174,12 +187,34 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   return result;
 }
 
+void check_resume(const NutsOptions& options, size_t d) {
+  const auto& starts = options.resume_from();
+  if (starts.empty()) return;
+  const auto fail = [](const std::string& what) { throw ArgumentError("sample_nuts: resume_from " + what); };
+  if (static_cast<int>(starts.size()) != options.chains()) {
+    fail("has " + std::to_string(starts.size()) + " chain starts for " +
+         std::to_string(options.chains()) + " chains");
+  }
+  if (options.warmup() != 0) fail("continues adapted chains: warmup must be 0");
+  const size_t metric_size = options.metric() == MetricKind::dense ? d * d : d;
+  for (const auto& start : starts) {
+    if (start.position.size() != d) {
+      fail("position has " + std::to_string(start.position.size()) + " values, expected " + std::to_string(d));
+    }
+    if (start.inverse_metric.size() != metric_size) {
+      fail("inverse metric has " + std::to_string(start.inverse_metric.size()) + " values, expected " +
+           std::to_string(metric_size));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
                                      SampleObserver* observer, const std::atomic<bool>* stop) {
   const int hardware = std::max(1u, std::thread::hardware_concurrency());
   const size_t d = static_cast<size_t>(target.dimension());
+  check_resume(options, d);
   // Batched chains need every chain on its own thread; only one evaluation runs at a
   // time then, so it gets all the cores. Otherwise chains and intra-op threads share them.
   const int threads = options.batched_chains()

@@ -110,6 +110,43 @@ class TestNuts : public QObject {
     QCOMPARE(m[1], m[2]);
   }
 
+  void continuesAFinishedRunWithItsAdaptation() {
+    const auto target = correlated_gaussian();
+    const auto first = vt::sample_nuts(target, vt::NutsOptions().chains(2).warmup(500).draws(200).seed(5));
+    std::vector<vt::ChainStart> starts;
+    for (const auto& chain : first) {
+      starts.push_back({chain.positions.back(), chain.step_size, chain.inverse_metric});
+    }
+    const auto more = vt::NutsOptions().chains(2).warmup(0).draws(1000).seed(5).resume_from(starts);
+    const auto second = vt::sample_nuts(target, more);
+    double n = 0, m0 = 0, s00 = 0;
+    for (int chain = 0; chain < 2; ++chain) {
+      QCOMPARE(second[chain].warmup_iterations, 0);
+      QCOMPARE(second[chain].positions.size(), size_t{1000});
+      QCOMPARE(second[chain].step_size, first[chain].step_size);  // no adaptation
+      QVERIFY(second[chain].inverse_metric == first[chain].inverse_metric);
+      for (const auto& q : second[chain].positions) {
+        ++n;
+        m0 += q[0];
+        s00 += q[0] * q[0];
+      }
+    }
+    m0 /= n;
+    const double v0 = s00 / n - m0 * m0;
+    QVERIFY2(std::abs(m0 - 1.0) < 0.15 && std::abs(v0 - 1.0) < 0.25,
+             qPrintable(QString("mean %1 variance %2").arg(m0).arg(v0)));
+    // A continuation is not a replay of the first run's random numbers.
+    QVERIFY(second[0].positions.front() != first[0].positions[500]);
+
+    QVERIFY_THROWS_EXCEPTION(vt::ArgumentError,
+                             vt::sample_nuts(target, vt::NutsOptions(more).warmup(10)));
+    QVERIFY_THROWS_EXCEPTION(vt::ArgumentError,
+                             vt::sample_nuts(target, vt::NutsOptions(more).chains(3)));
+    starts[1].inverse_metric.pop_back();
+    QVERIFY_THROWS_EXCEPTION(vt::ArgumentError,
+                             vt::sample_nuts(target, vt::NutsOptions(more).resume_from(starts)));
+  }
+
   void sameSeedSameDrawsDifferentSeedDifferent() {
     const auto target = correlated_gaussian();
     const auto options = vt::NutsOptions().chains(2).warmup(100).draws(100).seed(11);
