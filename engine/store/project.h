@@ -1,0 +1,140 @@
+#pragma once
+/// A Variate project file (`*.variate`): one SQLite database holding models and their
+/// versions, data sets, and runs with their draws, adaptation, ELBO traces and
+/// diagnostics. Written through the sqlite3 C API, so the CLI and the studio share it.
+///
+///   store::Project project("eight_schools.variate", store::Project::OpenMode::create);
+///   const auto version = project.save_model("eight_schools", text);
+///   for (const store::RunInfo& run : project.runs()) {
+///     const std::vector<store::ChainDraws> chains = project.draws(run.id);
+///   }
+///
+/// The file is in WAL mode with foreign keys on; every write is one transaction, so a
+/// crash leaves the file as of the last commit (synchronous=NORMAL: a power loss may also
+/// drop the last commits, never corrupt the file). Opening an older file migrates it in
+/// one transaction. Opening also marks as interrupted every run left "running" by a
+/// process that is gone (see mark_abandoned_runs_interrupted()).
+///
+/// One Project is one connection: use it from one thread at a time. Several connections,
+/// in one process or several, may use the same file at once (WAL: readers never block
+/// the writer; writers wait up to 5 s for each other).
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "variate/store/project_error.h"
+#include "variate/store/project_records.h"
+
+namespace variate::store {
+
+class Database;
+
+class Project {
+ public:
+  enum class OpenMode {
+    existing,  ///< the file must exist
+    create,    ///< create an empty project when the file does not exist
+  };
+
+  /// Opens (or creates) a project. A file that is not a project is left untouched.
+  /// @throws ProjectError "project 'x.variate': ..." when the file does not exist (with
+  /// OpenMode::existing) or cannot be opened; is empty, not a SQLite database, corrupt or
+  /// truncated; is a SQLite database of another application; has a schema version newer
+  /// than this build knows; or lacks one of its tables.
+  explicit Project(const std::string& path, OpenMode mode = OpenMode::existing);
+  ~Project();
+  Project(Project&&) noexcept;
+  Project& operator=(Project&&) noexcept;
+  Project(const Project&) = delete;
+  Project& operator=(const Project&) = delete;
+
+  const std::string& path() const { return path_; }
+  /// The schema version this build writes (PRAGMA user_version of its files).
+  static int schema_version();
+  /// Runs this open found abandoned and marked interrupted.
+  const std::vector<Id>& interrupted_at_open() const { return interrupted_at_open_; }
+
+  /// Marks interrupted every "running" run whose writer is gone: on this host, its
+  /// process no longer exists (pid and start time); on another host, its heartbeat is
+  /// older than `stale_seconds`. Returns their ids.
+  std::vector<Id> mark_abandoned_runs_interrupted(double stale_seconds = 5.0);
+
+  // --- Models -------------------------------------------------------------------------
+
+  /// Saves `text` as the newest version of model `name` (creating the model), or returns
+  /// the newest version unchanged when its text is already `text`.
+  /// @throws ProjectError for an empty name.
+  ModelVersion save_model(const std::string& name, const std::string& text);
+  std::vector<ModelInfo> models() const;
+  /// @throws ProjectError if there is no such version.
+  ModelVersion model_version(Id version_id) const;
+  /// Versions of one model, oldest first (empty when there is no such model).
+  std::vector<ModelVersion> model_versions(const std::string& name) const;
+  /// The newest version of `name`, or nothing.
+  std::optional<ModelVersion> latest_model_version(const std::string& name) const;
+  /// The most recently saved version of any model, or nothing.
+  std::optional<ModelVersion> latest_model_version() const;
+  /// Stores the canvas layout (JSON) of one version.
+  void set_canvas_layout(Id version_id, const std::string& layout_json);
+
+  // --- Data sets ----------------------------------------------------------------------
+
+  /// Saves CmdStan JSON under `name`; returns the newest data set of that name when its
+  /// text is already `json_text`.
+  /// @throws ProjectError for an empty name or text that is not a JSON object.
+  DataSet save_data_set(const std::string& name, const std::string& json_text);
+  /// The newest data set of each name, by name.
+  std::vector<DataSet> data_sets() const;
+  /// @throws ProjectError if there is no such data set.
+  DataSet data_set(Id id) const;
+
+  // --- Writing runs (RunRecorder does this for NUTS) ---------------------------------
+
+  /// Adds a run with status running, started now and owned by this process.
+  /// @throws ProjectError if the model version or data set does not exist.
+  Id create_run(const RunSpec& spec);
+  /// Appends draw blocks, replaces chain records and appends ELBO points in one
+  /// transaction, and refreshes the run's heartbeat (an empty update only does that).
+  /// A chain's first block needs the chain's record, in the same update or an earlier
+  /// one; blocks of a chain must follow on from its stored rows.
+  /// @throws ProjectError if a block's width differs from the run's columns, a block
+  /// overlaps rows already stored, or the write fails (the file is then unchanged).
+  void write(Id run, const RunUpdate& update);
+  /// Makes an ended run "running" again, owned by this process, so that more draws can
+  /// be appended to its chains ("run more draws"; RunRecorder's continuing constructor).
+  /// @throws ProjectError if there is no such run or it is running.
+  void resume_run(Id run);
+  /// Stores the run's diagnostics document (JSON), replacing any earlier one.
+  void set_diagnostics(Id run, const std::string& json);
+  /// Ends a run: status, error message (for failed), finish time and seconds.
+  void finish_run(Id run, RunStatus status, const std::string& error_message = "");
+  void rename_run(Id run, const std::string& name);
+  /// Deletes a run with its draws, chains, ELBO trace and diagnostics.
+  void delete_run(Id run);
+
+  // --- Reading runs -------------------------------------------------------------------
+
+  /// Every run, oldest first.
+  std::vector<RunInfo> runs() const;
+  /// @throws ProjectError if there is no such run.
+  RunInfo run(Id run) const;
+  std::vector<ChainRecord> chains(Id run) const;
+  /// One chain's table, every stored row (warmup first). Rows are contiguous from
+  /// iteration 0; should a block be missing, the table ends before it.
+  /// @throws ProjectError if the run has no such chain.
+  ChainDraws chain_draws(Id run, int chain) const;
+  /// Every chain's table, by chain.
+  std::vector<ChainDraws> draws(Id run) const;
+  std::vector<ElboPoint> elbo_trace(Id run) const;
+  /// The diagnostics document, or nothing when none was stored.
+  std::optional<std::string> diagnostics_json(Id run) const;
+
+ private:
+  std::string path_;
+  std::unique_ptr<Database> db_;
+  std::vector<Id> interrupted_at_open_;
+};
+
+}  // namespace variate::store

@@ -1,0 +1,124 @@
+#include "variate/store/project_schema.h"
+
+#include "variate/store/database.h"
+
+namespace variate::store {
+namespace {
+
+// Migration i (1-based) brings a file from version i - 1 to version i; version 0 is an
+// empty database. Released migrations never change: a new schema adds one at the end.
+const char* const kMigrations[] = {
+    // 1: models with versions, data sets, runs, per-chain records, draw blocks, ELBO.
+    R"sql(
+CREATE TABLE models (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  created_at REAL NOT NULL);
+CREATE TABLE model_versions (
+  id INTEGER PRIMARY KEY,
+  model_id INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+  version INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  UNIQUE (model_id, version));
+CREATE TABLE data_sets (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  json_text TEXT NOT NULL,
+  created_at REAL NOT NULL);
+CREATE INDEX data_sets_by_name ON data_sets(name);
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  method TEXT NOT NULL CHECK (method IN ('nuts', 'advi')),
+  config_json TEXT NOT NULL,
+  model_version_id INTEGER NOT NULL REFERENCES model_versions(id),
+  data_set_id INTEGER REFERENCES data_sets(id),
+  seed INTEGER NOT NULL,
+  columns_json TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  started_at REAL,
+  finished_at REAL,
+  status TEXT NOT NULL
+    CHECK (status IN ('running', 'finished', 'stopped', 'interrupted', 'failed')),
+  error_message TEXT NOT NULL DEFAULT '',
+  seconds REAL NOT NULL DEFAULT 0,
+  diagnostics_json TEXT);
+CREATE TABLE chains (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  chain INTEGER NOT NULL CHECK (chain >= 0),
+  warmup_iterations INTEGER NOT NULL,
+  step_size REAL,
+  metric TEXT NOT NULL DEFAULT '',
+  inverse_metric BLOB NOT NULL,
+  last_position BLOB NOT NULL,
+  seconds_warmup REAL NOT NULL DEFAULT 0,
+  seconds_sampling REAL NOT NULL DEFAULT 0,
+  gradient_evaluations INTEGER NOT NULL DEFAULT 0,
+  ended INTEGER NOT NULL DEFAULT 0,
+  stopped_early INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, chain));
+CREATE TABLE draw_blocks (
+  run_id INTEGER NOT NULL,
+  chain INTEGER NOT NULL,
+  first_iteration INTEGER NOT NULL CHECK (first_iteration >= 0),
+  row_count INTEGER NOT NULL CHECK (row_count > 0),
+  column_count INTEGER NOT NULL CHECK (column_count > 0),
+  draws BLOB NOT NULL CHECK (length(draws) = 8 * row_count * column_count),
+  PRIMARY KEY (run_id, chain, first_iteration),
+  FOREIGN KEY (run_id, chain) REFERENCES chains(run_id, chain) ON DELETE CASCADE);
+CREATE TABLE elbo_trace (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  elbo REAL,
+  rel_change REAL,
+  PRIMARY KEY (run_id, iteration));
+)sql",
+    // 2: who writes a running run (crash detection), and a canvas layout per model version.
+    R"sql(
+ALTER TABLE runs ADD COLUMN owner_host TEXT;
+ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+ALTER TABLE runs ADD COLUMN owner_start_time INTEGER;
+ALTER TABLE runs ADD COLUMN heartbeat_at REAL;
+ALTER TABLE model_versions ADD COLUMN canvas_layout_json TEXT NOT NULL DEFAULT '';
+)sql",
+};
+
+constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
+
+void apply_migrations(Database& db, int from_version) {
+  Transaction transaction(db);
+  for (int version = from_version + 1; version <= kMigrationCount; ++version) {
+    try {
+      db.exec(kMigrations[version - 1]);
+    } catch (const ProjectError& e) {
+      db.fail_plain("migrating to schema version " + std::to_string(version) + " failed (the file is unchanged): " + e.what());
+    }
+  }
+  db.exec("PRAGMA application_id = " + std::to_string(kProjectApplicationId));
+  db.exec("PRAGMA user_version = " + std::to_string(kMigrationCount));
+  transaction.commit();
+}
+
+}  // namespace
+
+int current_schema_version() { return kMigrationCount; }
+
+std::vector<std::string> schema_tables(int version) {
+  std::vector<std::string> tables;
+  if (version >= 1) {
+    tables = {"models", "model_versions", "data_sets", "runs", "chains", "draw_blocks", "elbo_trace"};
+  }
+  return tables;
+}
+
+void create_schema(Database& db) { apply_migrations(db, 0); }
+
+void migrate_schema(Database& db, int from_version) {
+  if (from_version < 1 || from_version >= kMigrationCount) {
+    db.fail_plain("cannot migrate from schema version " + std::to_string(from_version));
+  }
+  apply_migrations(db, from_version);
+}
+
+}  // namespace variate::store

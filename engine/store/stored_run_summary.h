@@ -1,0 +1,34 @@
+#pragma once
+/// The posterior summary of a run stored in a project, computed from its draws with the
+/// diagnostics `variate sample` and `variate summary` use: the same table, warnings and
+/// summary document.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "variate/io/summary_report.h"
+#include "variate/store/project.h"
+
+namespace variate::store {
+
+struct StoredRunSummary {
+  std::vector<io::SummaryRow> parameters;    ///< posteriordb names ("theta[1]")
+  std::vector<io::SummaryRow> sampler_rows;  ///< lp__ (NUTS runs)
+  std::optional<io::SamplerTotals> totals;   ///< NUTS runs
+  std::vector<std::string> warnings;         ///< as `variate sample` prints them
+  int chains = 0;
+  int draws_per_chain = 0;  ///< post-warmup rows used (chains cut to the shortest)
+
+  /// io::format_summary_table of the rows.
+  std::string table() const;
+  /// io::summary_json of the rows and totals.
+  std::string json() const;
+};
+
+/// Summarizes the post-warmup draws of every chain of `run`. Treedepth hits use the
+/// run's configured max_depth (10 when its configuration does not say).
+/// @throws ProjectError if the run does not exist.
+StoredRunSummary summarize_run(const Project& project, Id run);
+
+}  // namespace variate::store
