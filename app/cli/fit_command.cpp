@@ -1,0 +1,272 @@
+#include "cli/fit_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <random>
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <nlohmann/json.hpp>
+
+#include <variate/core/checks.h>
+#include <variate/diagnostics/quantiles.h>
+#include <variate/inference/advi.h>
+#include <variate/inference/random_stream.h>
+#include <variate/inference/variational_draws.h>
+#include <variate/io/summary_report.h>
+#include <variate/io/variational_csv_writer.h>
+#include <variate/model/output_columns.h>
+
+#include "cli/model_input.h"
+#include "version.h"
+
+namespace variate::cli {
+namespace {
+
+struct FitOptions {
+  std::string model;
+  std::optional<std::string> data;
+  std::string method = "meanfield";
+  std::optional<uint64_t> seed;
+  std::optional<std::string> output;
+  std::optional<std::string> summary_json;
+  int iter = 10000;
+  double tol_rel_obj = 0.01;
+  std::optional<double> eta;
+  int adapt_iter = 50;
+  int grad_samples = 1;
+  int elbo_samples = 100;
+  int eval_elbo = 100;
+  int output_draws = 1000;
+  bool quiet = false;
+};
+
+std::string number(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+// The ELBO trace on stderr, laid out as CmdStan prints it.
+class TracePrinter : public AdviObserver {
+ public:
+  void on_eta_trial(const EtaTrial& trial) override {
+    if (first_trial_) std::cerr << "Begin eta adaptation.\n";
+    first_trial_ = false;
+    std::cerr << "  eta = " << trial.eta << ": ELBO " << number("%.6g", trial.elbo) << "\n";
+  }
+  void on_eta_chosen(double eta, bool adapted) override {
+    if (adapted) std::cerr << "Success! Found best value [eta = " << eta << "].\n";
+    std::cerr << "\nBegin stochastic gradient ascent.\n"
+              << "  iter             ELBO   delta_ELBO_mean   delta_ELBO_med   notes \n";
+  }
+  void on_evaluation(const ElboEvaluation& e) override {
+    std::cerr << std::string(std::max(0, 6 - static_cast<int>(std::to_string(e.iteration).size())), ' ')
+              << e.iteration << number("  %15.3f", e.elbo)
+              << number("  %16.3f", e.mean_relative_change)
+              << number("  %15.3f", e.median_relative_change)
+              << (e.step_reduced       ? "   eta / 10 = " + number("%g", e.eta / 10)
+                  : e.mean_converged   ? std::string("   MEAN ELBO CONVERGED")
+                  : e.median_converged ? std::string("   MEDIAN ELBO CONVERGED")
+                                       : std::string())
+              << "\n";
+  }
+
+ private:
+  bool first_trial_ = true;
+};
+
+// Statistics of independent draws: R-hat and ESS estimate nothing here (every draw is an
+// independent draw from q), so as cmdstanr's summary of a variational fit the table leaves
+// them out; the JSON keeps sample's layout with ess = S, mcse = sd / sqrt(S) (exact for
+// independent draws) and r_hat = null.
+std::vector<io::SummaryRow> summarize_draws(const std::vector<std::vector<double>>& rows,
+                                            const std::vector<std::string>& names) {
+  std::vector<io::SummaryRow> summary;
+  const double s = static_cast<double>(rows.size());
+  for (size_t k = 0; k < names.size(); ++k) {
+    std::vector<double> column;
+    for (const auto& row : rows) column.push_back(row[k]);
+    double mean = 0, squares = 0;
+    for (const double x : column) mean += x / s;
+    for (const double x : column) squares += (x - mean) * (x - mean);
+    const double sd = rows.size() > 1 ? std::sqrt(squares / (s - 1)) : NAN;
+    const auto q = diagnostics::quantiles(column, {0.05, 0.5, 0.95});
+    summary.push_back({names[k], mean, sd / std::sqrt(s), sd, q[0], q[1], q[2], s, s, NAN});
+  }
+  return summary;
+}
+
+std::string format_table(const std::vector<io::SummaryRow>& rows) {
+  std::vector<std::vector<std::string>> table = {{"", "Mean", "StdDev", "5%", "50%", "95%"}};
+  for (const auto& r : rows) {
+    table.push_back({r.name, number("%.3g", r.mean), number("%.3g", r.sd), number("%.3g", r.q5),
+                     number("%.3g", r.q50), number("%.3g", r.q95)});
+  }
+  std::vector<size_t> widths(table.front().size(), 0);
+  for (const auto& line : table) {
+    for (size_t c = 0; c < line.size(); ++c) widths[c] = std::max(widths[c], line[c].size());
+  }
+  std::string text;
+  for (const auto& line : table) {
+    text += line[0] + std::string(widths[0] - line[0].size(), ' ');
+    for (size_t c = 1; c < line.size(); ++c) {
+      text += std::string(2 + widths[c] - line[c].size(), ' ') + line[c];
+    }
+    text += '\n';
+  }
+  return text;
+}
+
+void write_summary(const std::string& path, const std::vector<io::SummaryRow>& rows,
+                   const AdviOptions& options, const AdviResult& result, int64_t draws) {
+  auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt));
+  const auto finite = [](double x) -> nlohmann::ordered_json {
+    return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
+  };
+  document["variational"] = {{"method", to_string(options.method())},
+                             {"status", to_string(result.status)},
+                             {"iterations", result.iterations},
+                             {"elbo", finite(result.elbo)},
+                             {"eta", finite(result.eta)},
+                             {"eta_adapted", result.eta_adapted},
+                             {"draws", draws},
+                             {"gradient_evaluations", result.gradient_evaluations},
+                             {"seconds_adaptation", result.seconds_adaptation},
+                             {"seconds_optimization", result.seconds_optimization}};
+  std::ofstream file(path);
+  file << document.dump(1) << "\n";
+  if (!file) throw ArgumentError("cannot write the summary to '" + path + "'");
+}
+
+int run_fit(const FitOptions& options) {
+  const auto compiled = load_model(options.model, options.data, std::cerr);
+  if (!compiled) return 1;
+  if (!compiled->model) {
+    std::cerr << "error: " << options.model << " declares data: give it with --data\n";
+    return 1;
+  }
+  const model::CompiledModel& model = *compiled->model;
+  const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
+  try {
+    AdviOptions advi_options = AdviOptions()
+                                   .method(advi_method_from_string(options.method))
+                                   .seed(seed)
+                                   .iter(options.iter)
+                                   .tol_rel_obj(options.tol_rel_obj)
+                                   .adapt_iter(options.adapt_iter)
+                                   .grad_samples(options.grad_samples)
+                                   .elbo_samples(options.elbo_samples)
+                                   .eval_elbo(options.eval_elbo);
+    if (options.eta) advi_options.eta(*options.eta).adapt_engaged(false);
+    TracePrinter printer;
+    const AdviFit fit = advi(model.target(), advi_options, options.quiet ? nullptr : &printer);
+    const AdviResult& result = fit.result;
+    if (result.status == AdviStatus::adaptation_failed) {
+      std::cerr << "error: every step size tried (eta = 100, 10, 1, 0.1, 0.01) made the ELBO "
+                   "worse than at the start; give one with --eta or check the model\n";
+      return 1;
+    }
+    if (result.status == AdviStatus::diverged) {
+      std::cerr << "error: the ELBO diverged at iteration " << result.iterations
+                << " (eta = " << result.eta << "); try a smaller --eta\n";
+      return 1;
+    }
+
+    // Output draws have their own stream, apart from the optimization's.
+    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(
+        RandomStream::for_chain(seed, 1).next());
+    const ApproximationDraws draws =
+        sample_approximation(model.target(), *fit.family, options.output_draws, generator);
+    const model::OutputColumns columns(model);
+    const auto to_rows = [](const at::Tensor& points) {
+      std::vector<std::vector<double>> rows(points.size(0));
+      const at::Tensor p = points.contiguous();
+      for (int64_t i = 0; i < p.size(0); ++i) {
+        rows[i].assign(p[i].data_ptr<double>(), p[i].data_ptr<double>() + p.size(1));
+      }
+      return rows;
+    };
+    const auto rows = columns.rows(to_rows(draws.unconstrained));
+    const auto mean_row = columns.rows(to_rows(draws.mean.unsqueeze(0))).front();
+
+    if (options.output) {
+      std::filesystem::create_directories(*options.output);
+      io::VariationalCsvInfo info;
+      info.run.model = options.model;
+      info.run.data_file = options.data.value_or("");
+      info.run.seed = seed;
+      info.run.variate_version = VARIATE_VERSION;
+      info.algorithm = to_string(advi_options.method());
+      info.iter = options.iter;
+      info.grad_samples = options.grad_samples;
+      info.elbo_samples = options.elbo_samples;
+      info.eta = options.eta.value_or(1.0);
+      info.adapt_engaged = !options.eta;
+      info.adapt_iter = options.adapt_iter;
+      info.tol_rel_obj = options.tol_rel_obj;
+      info.eval_elbo = options.eval_elbo;
+      info.output_samples = options.output_draws;
+      io::VariationalCsvWriter writer(
+          (std::filesystem::path(*options.output) / "variational.csv").string(), info,
+          columns.names(io::NameStyle::StanCsv));
+      if (result.eta_adapted) writer.write_eta(result.eta);
+      writer.write_mean(mean_row);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        writer.write_draw(draws.log_p[i].item<double>(), draws.log_g[i].item<double>(), rows[i]);
+      }
+      writer.finish();
+    }
+
+    const auto summary = summarize_draws(rows, columns.names(io::NameStyle::Bracketed));
+    std::cout << "Inference for " << options.model << ": ADVI (" << options.method << "), "
+              << options.output_draws << " draws from the approximation; seed " << seed << "\n"
+              << "eta = " << result.eta << (result.eta_adapted ? " (adapted)" : "") << "; "
+              << to_string(result.status) << " after " << result.iterations
+              << " iterations; ELBO " << number("%.6g", result.elbo) << "\n\n"
+              << format_table(summary)
+              << "\nDraws are independent draws from the approximation: R-hat and ESS do not "
+                 "apply.\n";
+    if (result.status == AdviStatus::max_iterations) {
+      std::cout << "Warning: the maximum number of iterations (" << options.iter
+                << ") was reached before the ELBO converged.\n";
+    }
+    if (options.summary_json) {
+      write_summary(*options.summary_json, summary, advi_options, result, options.output_draws);
+    }
+    return 0;
+  } catch (const ArgumentError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace
+
+void add_fit_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<FitOptions>();
+  CLI::App* command = app.add_subcommand("fit", "Fit a variational approximation with ADVI");
+  command->add_option("model", o->model, "The model (.vmod)")->required();
+  command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV)");
+  command->add_option("--method", o->method, "meanfield or fullrank")->capture_default_str()->check(CLI::IsMember({"meanfield", "fullrank"}));
+  command->add_option("--seed", o->seed, "Random seed (default: drawn at random and printed)");
+  command->add_option("--output", o->output, "Write variational.csv (CmdStan's layout) into this folder");
+  command->add_option("--summary-json", o->summary_json, "Write the summary as JSON");
+  command->add_option("--iter", o->iter, "Maximum number of iterations")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--tol-rel-obj", o->tol_rel_obj, "Relative ELBO change that counts as converged")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--eta", o->eta, "Step size (default: adapted from 100, 10, 1, 0.1, 0.01)")->check(CLI::PositiveNumber);
+  command->add_option("--adapt-iter", o->adapt_iter, "Iterations per step size tried")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--grad-samples", o->grad_samples, "Monte Carlo draws per gradient")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--elbo-samples", o->elbo_samples, "Monte Carlo draws per ELBO evaluation")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--eval-elbo", o->eval_elbo, "Evaluate the ELBO every this many iterations")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--output-draws", o->output_draws, "Draws from the approximation")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_flag("--quiet", o->quiet, "No ELBO trace");
+  command->callback([o, &exit_code] { exit_code = run_fit(*o); });
+}
+
+}  // namespace variate::cli
