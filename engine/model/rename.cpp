@@ -1,0 +1,81 @@
+#include "variate/model/rename.h"
+
+#include "variate/core/checks.h"
+#include "variate/model/diagnostic.h"
+#include "variate/model/lexer.h"
+
+namespace variate::model {
+namespace {
+
+// A name with any definition or reference in the program.
+bool is_used(Program& program, const std::string& name) {
+  for (Statement& statement : program.statements) {
+    if (statement.name() == name) return true;
+  }
+  // Counting references by renaming a name to itself leaves the tree as it was.
+  for (Statement& statement : program.statements) {
+    int count = 0;
+    if (auto* data = std::get_if<DataDecl>(&statement.node)) {
+      for (auto& dim : data->dims) count += rename_references(dim, name, name);
+    } else if (auto* random = std::get_if<RandomStmt>(&statement.node)) {
+      for (auto& dim : random->dims) count += rename_references(dim, name, name);
+      for (auto& dim : random->constraint_dims) count += rename_references(dim, name, name);
+      count += rename_references(random->distribution, name, name);
+    } else if (auto* assignment = std::get_if<Deterministic>(&statement.node)) {
+      count += rename_references(assignment->value, name, name);
+    }
+    if (count > 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_valid_name(const std::string& name) {
+  if (name.empty()) return false;
+  const Source source("name", name);
+  Diagnostics diagnostics;
+  const std::vector<Token> tokens = tokenize(source, diagnostics);
+  return !diagnostics.has_errors() && tokens.size() == 2 &&
+         tokens[0].kind == TokenKind::identifier && tokens[0].text == name &&
+         tokens[1].kind == TokenKind::end_of_file;
+}
+
+int rename_references(Expr& expr, const std::string& from, const std::string& to) {
+  int count = 0;
+  if (expr.kind == ExprKind::name && expr.name == from) {
+    expr.name = to;
+    ++count;
+  }
+  // A call's own name is a function or distribution, never a node.
+  for (Expr& operand : expr.operands) count += rename_references(operand, from, to);
+  for (Argument& argument : expr.arguments) count += rename_references(argument.value, from, to);
+  return count;
+}
+
+void rename_node(Program& program, const std::string& from, const std::string& to) {
+  if (from == to) return;
+  if (!is_valid_name(to)) {
+    throw ArgumentError("rename: '" + to +
+                        "' is not a valid name (a letter or '_', then letters, digits or '_'; "
+                        "not data, real or int)");
+  }
+  if (is_used(program, to)) throw ArgumentError("rename: the model already has a node named '" + to + "'");
+  if (!is_used(program, from)) throw ArgumentError("rename: the model has no node named '" + from + "'");
+  for (Statement& statement : program.statements) {
+    if (auto* data = std::get_if<DataDecl>(&statement.node)) {
+      if (data->name == from) data->name = to;
+      for (auto& dim : data->dims) rename_references(dim, from, to);
+    } else if (auto* random = std::get_if<RandomStmt>(&statement.node)) {
+      if (random->name == from) random->name = to;
+      for (auto& dim : random->dims) rename_references(dim, from, to);
+      for (auto& dim : random->constraint_dims) rename_references(dim, from, to);
+      rename_references(random->distribution, from, to);
+    } else if (auto* assignment = std::get_if<Deterministic>(&statement.node)) {
+      if (assignment->name == from) assignment->name = to;
+      rename_references(assignment->value, from, to);
+    }
+  }
+}
+
+}  // namespace variate::model
