@@ -1,0 +1,126 @@
+#include "ui/canvas/model_snapshot.h"
+
+#include <variate/model/checker.h>
+#include <variate/model/graph.h>
+#include <variate/model/parser.h>
+
+namespace variate::ui {
+namespace {
+
+QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+CanvasNode::Kind kindOf(model::NodeKind kind) {
+  switch (kind) {
+    case model::NodeKind::data: return CanvasNode::Kind::Data;
+    case model::NodeKind::observed: return CanvasNode::Kind::Observed;
+    case model::NodeKind::latent: return CanvasNode::Kind::Latent;
+    case model::NodeKind::transformed_data: return CanvasNode::Kind::TransformedData;
+    case model::NodeKind::derived: return CanvasNode::Kind::Derived;
+  }
+  return CanvasNode::Kind::Data;
+}
+
+QString located(const model::Source& source, const model::Diagnostic& diagnostic) {
+  const auto at = source.location(diagnostic.span.begin);
+  return QString("line %1, column %2: %3").arg(at.line).arg(at.column).arg(fromStd(diagnostic.message));
+}
+
+QString firstError(const model::Source& source, const model::Diagnostics& diagnostics) {
+  for (const auto& diagnostic : diagnostics) {
+    if (diagnostic.severity == model::Severity::error) return located(source, diagnostic);
+  }
+  return {};
+}
+
+}  // namespace
+
+ModelSnapshot::ModelSnapshot() : program_(std::make_shared<model::Program>()) {}
+
+ModelSnapshot ModelSnapshot::fromText(const QString& text) {
+  ModelSnapshot snapshot;
+  snapshot.text_ = text;
+  const model::Source source("model.vmod", text.toStdString());
+  model::ParseResult parsed = model::parse(source);
+  snapshot.program_ = std::make_shared<model::Program>(parsed.program);
+  if (!parsed.ok()) {
+    snapshot.error_ = firstError(source, parsed.diagnostics);
+    return snapshot;
+  }
+  model::Diagnostics diagnostics;
+  const model::CheckedModel checked = model::check(std::move(parsed.program), source, diagnostics);
+  if (diagnostics.has_errors()) {
+    snapshot.error_ = firstError(source, diagnostics);
+    return snapshot;
+  }
+  const model::ModelGraph graph = model::build_graph(checked);
+  const auto& statements = checked.program.statements;
+  for (const auto& g : graph.nodes) {
+    CanvasNode node;
+    node.id = fromStd(g.id);
+    node.kind = kindOf(g.kind);
+    node.declaredType = fromStd(g.declared_type);
+    for (const auto& size : g.sizes) node.sizes << fromStd(size);
+    node.distribution = fromStd(g.distribution);
+    for (const auto& argument : g.arguments) {
+      node.parameters << fromStd(argument.parameter);
+      node.arguments << fromStd(argument.text);
+    }
+    node.distributionText = fromStd(g.distribution_text);
+    node.expression = fromStd(g.expression);
+    for (const auto& plate : g.plates) node.plates << fromStd(plate);
+    const model::Node* checkedNode = checked.find(g.id);
+    if (checkedNode && checkedNode->declaration) {
+      node.declaredData = true;
+      node.integerData = statements[*checkedNode->declaration].as<model::DataDecl>()->type ==
+                         model::BaseType::integer;
+    }
+    node.programIndex = static_cast<int>(statements.size());
+    if (checkedNode) {
+      for (const auto& s : {checkedNode->declaration, checkedNode->assignment, checkedNode->distribution}) {
+        if (s) node.programIndex = std::min(node.programIndex, static_cast<int>(*s));
+      }
+    }
+    snapshot.nodes_ << node;
+  }
+  for (const auto& e : graph.edges) {
+    CanvasEdge edge{fromStd(e.from), fromStd(e.to), {}};
+    for (const auto& role : e.roles) edge.roles << fromStd(role);
+    snapshot.edges_ << edge;
+  }
+  for (const auto& p : graph.plates) {
+    snapshot.plates_ << CanvasPlate{fromStd(p.id), fromStd(p.size), fromStd(p.parent)};
+  }
+  return snapshot;
+}
+
+const CanvasNode* ModelSnapshot::node(const QString& id) const {
+  for (const auto& node : nodes_) {
+    if (node.id == id) return &node;
+  }
+  return nullptr;
+}
+
+const CanvasPlate* ModelSnapshot::plate(const QString& id) const {
+  for (const auto& plate : plates_) {
+    if (plate.id == id) return &plate;
+  }
+  return nullptr;
+}
+
+QStringList ModelSnapshot::nodeIds() const {
+  QStringList ids;
+  for (const auto& node : nodes_) ids << node.id;
+  return ids;
+}
+
+QStringList ModelSnapshot::readersOf(const QString& id) const {
+  QStringList readers;
+  for (const auto& edge : edges_) {
+    if (edge.from == id && !readers.contains(edge.to)) readers << edge.to;
+  }
+  return readers;
+}
+
+QString firstModelError(const QString& text) { return ModelSnapshot::fromText(text).error(); }
+
+}  // namespace variate::ui

@@ -1,0 +1,87 @@
+#pragma once
+/// What the canvas knows of the model text at one moment: its syntax tree (for edits) and,
+/// when the text checks, the engine's graph view as plain Qt values (for drawing). Built
+/// from the document's text after every change: the text is the one source of truth.
+
+#include <memory>
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <variate/model/ast.h>
+
+namespace variate::ui {
+
+struct CanvasNode {
+  enum class Kind { Data, Observed, Latent, TransformedData, Derived };
+  QString id;
+  Kind kind = Kind::Data;
+  /// "real[J]", "int", "ordered[K]"; empty for nodes without a declared type.
+  QString declaredType;
+  QStringList sizes;  // declared size texts: {"N", "K"}
+  bool declaredData = false;   // has a `data` statement
+  bool integerData = false;    // declared `int`
+  QString distribution;        // "Normal"; empty without `~`
+  QStringList parameters;      // the parameters the call binds, in order: {"mu", "sigma"}
+  QStringList arguments;       // their argument texts: {"theta", "sigma"}
+  QString distributionText;    // "Normal(theta, sigma)"
+  QString expression;          // for `=` nodes
+  QStringList plates;          // plate ids, outermost first
+  int programIndex = 0;        // position of its first statement
+
+  bool isDeterministic() const { return kind == Kind::TransformedData || kind == Kind::Derived; }
+  bool hasDistribution() const { return !distribution.isEmpty(); }
+};
+
+struct CanvasEdge {
+  QString from;
+  QString to;
+  QStringList roles;  // "mu", "value", "index", "size", "component.sigma"
+  /// Drawn: size-only edges are shown by the plates instead.
+  bool drawn() const { return roles != QStringList{"size"}; }
+};
+
+struct CanvasPlate {
+  QString id;      // "N", "N/K"
+  QString size;    // "K - 1"
+  QString parent;  // "" at top level
+};
+
+class ModelSnapshot {
+ public:
+  /// An empty model.
+  ModelSnapshot();
+  static ModelSnapshot fromText(const QString& text);
+
+  /// The text parsed and checked without errors.
+  bool ok() const { return error_.isEmpty(); }
+  /// The first error, located: "line 3, column 5: undefined name 'ta'".
+  const QString& error() const { return error_; }
+  const QString& text() const { return text_; }
+  /// The parsed program (statements that parsed, comments attached).
+  const model::Program& program() const { return *program_; }
+
+  const QList<CanvasNode>& nodes() const { return nodes_; }
+  const QList<CanvasEdge>& edges() const { return edges_; }
+  const QList<CanvasPlate>& plates() const { return plates_; }
+  const CanvasNode* node(const QString& id) const;
+  const CanvasPlate* plate(const QString& id) const;
+  QStringList nodeIds() const;
+  /// Nodes that read `id` (its children), in program order.
+  QStringList readersOf(const QString& id) const;
+
+ private:
+  QString text_;
+  QString error_;
+  std::shared_ptr<const model::Program> program_;
+  QList<CanvasNode> nodes_;
+  QList<CanvasEdge> edges_;
+  QList<CanvasPlate> plates_;
+};
+
+/// Parses and checks a model text: "" when it has no errors, else its first error located
+/// as "line L, column C: message".
+QString firstModelError(const QString& text);
+
+}  // namespace variate::ui
