@@ -1,0 +1,39 @@
+# The engine as a CMake package, installed and in the build tree, so that programs (such
+# as those `variate export` writes) build against it with find_package(Variate) and link
+# Variate::engine: `cmake --install` puts headers under include/variate/, the library
+# under lib/ and the package files under lib/cmake/Variate; a build folder works as
+# Variate_DIR directly. Included from engine/CMakeLists.txt, once variate_engine exists.
+
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set_target_properties(variate_engine PROPERTIES EXPORT_NAME engine)
+set_target_properties(variate_warnings PROPERTIES EXPORT_NAME warnings)
+
+install(TARGETS variate_engine variate_warnings EXPORT VariateTargets
+  ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/engine/"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate"
+  FILES_MATCHING PATTERN "*.h")
+
+set(VARIATE_PACKAGE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/Variate")
+install(EXPORT VariateTargets NAMESPACE Variate:: DESTINATION "${VARIATE_PACKAGE_DIR}")
+configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/VariateConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/cmake/install/VariateConfig.cmake"
+  INSTALL_DESTINATION "${VARIATE_PACKAGE_DIR}")
+# 0.x releases: a program asks for the minor version it was written against.
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/VariateConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  "${PROJECT_BINARY_DIR}/cmake/install/VariateConfig.cmake"
+  "${PROJECT_BINARY_DIR}/VariateConfigVersion.cmake"
+  DESTINATION "${VARIATE_PACKAGE_DIR}")
+
+# The build tree as a package: -DVariate_DIR=<this build folder>.
+export(EXPORT VariateTargets NAMESPACE Variate:: FILE "${PROJECT_BINARY_DIR}/VariateTargets.cmake")
+configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/VariateConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/VariateConfig.cmake"
+  INSTALL_DESTINATION "${PROJECT_BINARY_DIR}"
+  INSTALL_PREFIX "${PROJECT_BINARY_DIR}")

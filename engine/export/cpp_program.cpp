@@ -1,0 +1,102 @@
+#include "variate/export/cpp_program.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "variate/core/checks.h"
+#include "variate/export/cpp_names.h"
+#include "variate/export/main_source.h"
+#include "variate/export/model_header.h"
+
+#ifndef VARIATE_VERSION
+#define VARIATE_VERSION "0.1.0"
+#endif
+
+namespace variate::codegen {
+namespace {
+
+std::string file_name(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+std::string cmake_lists(const std::string& name) {
+  return "# " + name + ", exported by `variate export`: builds against Variate's engine, installed\n"
+         "# (cmake -S . -B build -DCMAKE_PREFIX_PATH=/where/it/is/installed) or a build tree\n"
+         "# (-DVariate_DIR=/path/to/variate/build).\n"
+         "cmake_minimum_required(VERSION 3.25)\n"
+         "project(" + name + " LANGUAGES CXX)\n\n"
+         "set(CMAKE_CXX_STANDARD 17)\n"
+         "set(CMAKE_CXX_STANDARD_REQUIRED ON)\n"
+         "if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)\n"
+         "  set(CMAKE_BUILD_TYPE Release CACHE STRING \"Build type\" FORCE)\n"
+         "endif()\n\n"
+         "find_package(Variate " VARIATE_VERSION " REQUIRED)\n\n"
+         "add_executable(" + name + " main.cpp model.h)\n"
+         "target_link_libraries(" + name + " PRIVATE Variate::engine)\n";
+}
+
+std::string readme(const std::string& name, const std::string& model_file) {
+  return "# " + name + "\n\n"
+         "The model of `" + model_file + "` as a standalone C++ program, exported by\n"
+         "`variate export`. `model.h` holds the model as C++ on Variate's random-variable API\n"
+         "(each statement of the model is the comment above its C++); `main.cpp` reads CmdStan\n"
+         "JSON data, samples with NUTS or fits ADVI, and writes Stan CSV and a summary.\n\n"
+         "## Build\n\n"
+         "Against an installed Variate (`cmake --install` of its build), or its build tree:\n\n"
+         "    cmake -S . -B build -DCMAKE_PREFIX_PATH=/usr/local      # installed\n"
+         "    cmake -S . -B build -DVariate_DIR=/path/to/variate/build # or a build tree\n"
+         "    cmake --build build\n\n"
+         "## Run\n\n"
+         "    build/" + name + " sample --data data.json --seed 1 --output draws\n"
+         "    build/" + name + " fit --data data.json --method meanfield --seed 1 --output fit\n"
+         "    build/" + name + " logp --data data.json --params params.json\n"
+         "    build/" + name + " --help\n\n"
+         "`sample` takes the options of `variate sample` (`--chains`, `--warmup`, `--draws`,\n"
+         "`--seed`, `--output`, `--summary-json`, `--threads`, `--max-depth`, `--adapt-delta`,\n"
+         "`--metric`, `--save-warmup`, `--quiet`); with the same seed it gives the same draws.\n"
+         "`fit` takes those of `variate fit` (`--method`, `--iter`, `--eta`, `--output-draws`, ...).\n"
+         "`logp` prints `{\"log_density\": ..., \"gradient\": {...}}` at the constrained parameter\n"
+         "values of a JSON file, as `variate logp` does (`--jacobian` for the unconstrained\n"
+         "density and gradient).\n";
+}
+
+}  // namespace
+
+CppProgram export_cpp_program(const model::CheckedModel& model, const model::Source& source,
+                              const std::string& name) {
+  CppProgram program;
+  program.name = identifier_from(name);
+  const std::string model_file = file_name(source.name());
+  program.files["model.h"] = model_header(model, source, program.name);
+  program.files["main.cpp"] = main_source(program.name, model_file, VARIATE_VERSION);
+  program.files["CMakeLists.txt"] = cmake_lists(program.name);
+  program.files["README.md"] = readme(program.name, model_file);
+  return program;
+}
+
+void write_cpp_program(const CppProgram& program, const std::string& directory) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) {
+    throw ArgumentError("cannot create the folder '" + directory + "': " + error.message());
+  }
+  for (const auto& [file, text] : program.files) {
+    const std::string path = (std::filesystem::path(directory) / file).string();
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) throw ArgumentError("cannot write '" + path + "'");
+  }
+}
+
+std::string program_name(const std::string& path) {
+  const std::filesystem::path p(path);
+  std::string stem = p.stem().string();
+  if (stem == "model" && p.has_parent_path()) {
+    const std::string folder = std::filesystem::absolute(p).parent_path().filename().string();
+    if (!folder.empty()) stem = folder;
+  }
+  return identifier_from(stem);
+}
+
+}  // namespace variate::codegen

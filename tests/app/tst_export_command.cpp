@@ -1,0 +1,101 @@
+// `variate export MODEL.vmod --cpp DIR` as a user runs it: the four files, and every
+// problem reported as `variate check` reports it (file:line:column), with exit code 1.
+
+#include <QtTest/QtTest>
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  QString output;
+};
+
+Outcome run(const QStringList& arguments) {
+  QProcess process;
+  process.setProcessChannelMode(QProcess::MergedChannels);
+  process.start(VARIATE_EXECUTABLE, arguments);
+  if (!process.waitForFinished(120000)) return {};
+  return {process.exitCode(), QString::fromUtf8(process.readAll())};
+}
+
+QString write(const QTemporaryDir& directory, const QString& name, const QByteArray& text) {
+  const QString path = directory.filePath(name);
+  QFile file(path);
+  file.open(QIODevice::WriteOnly);
+  file.write(text);
+  return path;
+}
+
+}  // namespace
+
+class TestExportCommand : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void writesTheProgram() {
+    QTemporaryDir directory;
+    const QString model = write(directory, "eight-schools.vmod", "data J: int\ndata y: real[J]\n"
+                                                                 "mu ~ Normal(0, 5)\ny ~ Normal(mu, 1)\n");
+    const Outcome outcome = run({"export", model, "--cpp", directory.filePath("out")});
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    QVERIFY(outcome.output.contains("program eight_schools"));
+    for (const char* file : {"model.h", "main.cpp", "CMakeLists.txt", "README.md"}) {
+      QVERIFY2(QFileInfo::exists(directory.filePath(QString("out/") + file)), file);
+    }
+    QFile header(directory.filePath("out/model.h"));
+    QVERIFY(header.open(QIODevice::ReadOnly));
+    QVERIFY(header.readAll().contains("inline vt::RandomVariable eight_schools(const vt::Data& d) {"));
+  }
+
+  void namesTheProgram() {
+    QTemporaryDir directory;
+    const QString model = write(directory, "m.vmod", "x ~ Normal(0, 1)\n");
+    const Outcome outcome = run({"export", model, "--cpp", directory.filePath("out"), "--name", "my model"});
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    QVERIFY(outcome.output.contains("program my_model"));
+  }
+
+  void errors_data() {
+    QTest::addColumn<QByteArray>("model");
+    QTest::addColumn<QByteArray>("data");  // empty: no --data
+    QTest::addColumn<QString>("message");
+    QTest::newRow("syntax") << QByteArray("mu ~ Normal(0, 5\n") << QByteArray()
+                            << "m.vmod:1:12: error: '(' was never closed";
+    QTest::newRow("unknown name") << QByteArray("mu ~ Normal(nu, 5)\n") << QByteArray()
+                                  << "m.vmod:1:13: error: undefined name 'nu'";
+    QTest::newRow("rank the export rejects")
+        << QByteArray("data A: real[2, 2, 2]\nv[2] ~ Normal(0, 1)\nz = A @ v\n") << QByteArray()
+        << "m.vmod:3:5: error: '@' multiplies matrices and vectors";
+    QTest::newRow("data that does not fit") << QByteArray("data J: int\ndata y: real[J]\ny ~ Normal(0, 1)\n")
+                                            << QByteArray(R"({"J": 2, "y": [1, 2, 3]})")
+                                            << "data 'y' has shape [3], expected [2]";
+  }
+
+  void errors() {
+    QFETCH(QByteArray, model);
+    QFETCH(QByteArray, data);
+    QFETCH(QString, message);
+    QTemporaryDir directory;
+    QStringList arguments = {"export", write(directory, "m.vmod", model), "--cpp", directory.filePath("out")};
+    if (!data.isEmpty()) arguments << "--data" << write(directory, "d.json", data);
+    const Outcome outcome = run(arguments);
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains(message), qPrintable(outcome.output));
+    QVERIFY(!QFileInfo::exists(directory.filePath("out/model.h")));
+  }
+
+  void needsAFolder() {
+    QTemporaryDir directory;
+    const Outcome outcome = run({"export", write(directory, "m.vmod", "x ~ Normal(0, 1)\n")});
+    QVERIFY(outcome.exit_code != 0);
+    QVERIFY2(outcome.output.contains("--cpp"), qPrintable(outcome.output));
+  }
+
+  void helpListsExport() {
+    const Outcome outcome = run({"--help"});
+    QVERIFY(outcome.output.contains("export"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestExportCommand)
+#include "tst_export_command.moc"
