@@ -12,11 +12,11 @@ namespace variate::bench {
 namespace vt = variate;
 
 model::CompiledModel compile_vmod_logistic(const std::string& vmod_text, const at::Tensor& X,
-                                           const at::Tensor& y) {
+                                           const at::Tensor& y, const model::CompileOptions& options) {
   vt::Data data;
   data.set("N", X.size(0)).set("D", X.size(1)).set("X", X).set("y", y);
   model::CompileResult result =
-      model::compile_model(model::Source("logistic_regression.vmod", vmod_text), &data);
+      model::compile_model(model::Source("logistic_regression.vmod", vmod_text), &data, options);
   if (!result.ok() || !result.model) {
     throw std::runtime_error("logistic_regression.vmod does not compile:\n" + result.report());
   }

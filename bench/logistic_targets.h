@@ -12,10 +12,11 @@
 
 namespace variate::bench {
 
-/// Compiles `vmod_text` with data N, D, X ([N, D], its layout kept) and y ([N] int64).
+/// Compiles `vmod_text` with data N, D, X ([N, D], its layout kept; pass it in the
+/// options' dtype to share its memory) and y ([N] int64).
 /// @throws std::runtime_error carrying the compiler's report if it does not compile.
 model::CompiledModel compile_vmod_logistic(const std::string& vmod_text, const at::Tensor& X,
-                                           const at::Tensor& y);
+                                           const at::Tensor& y, const model::CompileOptions& options = {});
 
 /// The same model through the C++ API:
 ///   beta = Normal("beta", 0, 1, {D});  Bernoulli("y", logits(matvec(X, beta)))

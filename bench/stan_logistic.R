@@ -40,6 +40,7 @@ fit <- sampling(model, data = list(N = N, D = D, X = X, y = y), chains = 1,
                 seed = seed, refresh = 0, control = list(max_treedepth = max_treedepth))
 if (draws > 0) {
   params <- get_sampler_params(fit, inc_warmup = FALSE)[[1]]
+  cat("nuts_leapfrog_all", sum(get_sampler_params(fit, inc_warmup = TRUE)[[1]][, "n_leapfrog__"]), "\n")
   elapsed <- get_elapsed_time(fit)
   cat("nuts_warmup_s", elapsed[1, "warmup"], "\n")
   cat("nuts_sampling_s", elapsed[1, "sample"], "\n")

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,6 +12,7 @@ namespace variate::bench {
 namespace {
 
 namespace fs = std::filesystem;
+using Fields = std::map<std::string, std::vector<std::string>>;
 
 std::string quoted(const std::string& text) {
   std::string result = "'";
@@ -20,7 +20,8 @@ std::string quoted(const std::string& text) {
   return result + "'";
 }
 
-std::string default_cache_dir() {
+std::string cache_dir_or_default(const std::string& cache_dir) {
+  if (!cache_dir.empty()) return cache_dir;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
     return (fs::path(xdg) / "variate-bench").string();
   }
@@ -60,6 +61,54 @@ struct TemporaryFolder {
   }
 };
 
+// Runs bench/SCRIPT with `arguments` and reads the "key value..." lines it prints.
+class RScript {
+ public:
+  RScript(const std::string& script, const std::vector<std::string>& arguments, const fs::path& folder) {
+    const std::string bench_dir = VARIATE_BENCH_DIR;
+    const fs::path out = folder / "out.txt";
+    const fs::path err = folder / "err.txt";
+    std::ostringstream command;
+    command << "Rscript " << quoted(bench_dir + "/" + script);
+    for (const auto& argument : arguments) command << ' ' << quoted(argument);
+    command << " >" << quoted(out.string()) << " 2>" << quoted(err.string());
+    const int status = std::system(command.str().c_str());
+    output_ = read_text(out) + read_text(err);
+    if (status != 0) {
+      throw std::runtime_error(script + " failed (Rscript exit status " + std::to_string(status) +
+                               "):\n" + tail(output_, 3000));
+    }
+    std::istringstream lines(read_text(out));
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream words(line);
+      std::string key, word;
+      words >> key;
+      while (words >> word) fields_[key].push_back(word);
+    }
+  }
+
+  double number(const std::string& key) const {
+    const auto it = fields_.find(key);
+    if (it == fields_.end() || it->second.empty()) {
+      throw std::runtime_error("Stan's run printed no '" + key + "':\n" + tail(output_, 3000));
+    }
+    return std::stod(it->second[0]);
+  }
+  std::vector<std::string> words(const std::string& key) const {
+    const auto it = fields_.find(key);
+    return it == fields_.end() ? std::vector<std::string>{} : it->second;
+  }
+  bool compiled_fresh() const {
+    const auto w = words("compiled");
+    return !w.empty() && w[0] == "fresh";
+  }
+
+ private:
+  Fields fields_;
+  std::string output_;
+};
+
 }  // namespace
 
 bool stan_available() {
@@ -76,52 +125,58 @@ StanResult run_stan(const LogisticData& data, const at::Tensor& theta, const Sta
   write_bytes(folder.path / "X.bin", data.x_columns.to(at::kDouble).contiguous());
   write_bytes(folder.path / "y.bin", data.y.to(at::kInt).contiguous());
   write_bytes(folder.path / "theta.bin", theta.to(at::kDouble).contiguous());
-
   const std::string bench_dir = VARIATE_BENCH_DIR;
-  const fs::path out = folder.path / "out.txt";
-  const fs::path err = folder.path / "err.txt";
-  std::ostringstream command;
-  command << "Rscript " << quoted(bench_dir + "/stan_logistic.R") << ' ' << quoted(folder.path.string())
-          << ' ' << quoted(bench_dir + "/logistic_regression.stan") << ' '
-          << quoted(options.cache_dir.empty() ? default_cache_dir() : options.cache_dir) << ' '
-          << options.warmup << ' ' << options.draws << ' ' << options.gradient.warmup << ' '
-          << options.gradient.repeats << ' ' << options.seed << ' ' << options.max_tree_depth << " >" << quoted(out.string())
-          << " 2>" << quoted(err.string());
-  const int status = std::system(command.str().c_str());
-  const std::string output = read_text(out);
-  if (status != 0) {
-    throw std::runtime_error("Stan's run failed (Rscript exit status " + std::to_string(status) +
-                             "):\n" + tail(output + read_text(err), 3000));
-  }
-
-  std::map<std::string, std::vector<std::string>> fields;
-  std::istringstream lines(output);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream words(line);
-    std::string key, word;
-    words >> key;
-    while (words >> word) fields[key].push_back(word);
-  }
-  const auto number = [&](const std::string& key) {
-    const auto it = fields.find(key);
-    if (it == fields.end() || it->second.empty()) {
-      throw std::runtime_error("Stan's run printed no '" + key + "':\n" + tail(output + read_text(err), 3000));
-    }
-    return std::stod(it->second[0]);
-  };
+  const RScript r("stan_logistic.R",
+                  {folder.path.string(), bench_dir + "/logistic_regression.stan",
+                   cache_dir_or_default(options.cache_dir), std::to_string(options.warmup),
+                   std::to_string(options.draws), std::to_string(options.gradient.warmup),
+                   std::to_string(options.gradient.repeats), std::to_string(options.seed),
+                   std::to_string(options.max_tree_depth)},
+                  folder.path);
   StanResult result;
-  result.compiled_fresh = !fields["compiled"].empty() && fields["compiled"][0] == "fresh";
-  result.compile_s = number("compile_s");
-  result.gradient_ms = number("grad_ms");
-  result.log_prob = number("log_prob");
-  for (const auto& value : fields["gradient"]) result.gradient.push_back(std::stod(value));
+  result.compiled_fresh = r.compiled_fresh();
+  result.compile_s = r.number("compile_s");
+  result.gradient_ms = r.number("grad_ms");
+  result.log_prob = r.number("log_prob");
+  for (const auto& value : r.words("gradient")) result.gradient.push_back(std::stod(value));
   if (options.draws == 0) return result;
-  result.nuts_warmup_s = number("nuts_warmup_s");
-  result.nuts_sampling_s = number("nuts_sampling_s");
-  result.nuts_leapfrog = static_cast<int64_t>(number("nuts_leapfrog"));
-  result.nuts_step_size = number("nuts_step_size");
-  result.nuts_divergent = static_cast<int64_t>(number("nuts_divergent"));
+  result.nuts_warmup_s = r.number("nuts_warmup_s");
+  result.nuts_sampling_s = r.number("nuts_sampling_s");
+  result.nuts_leapfrog = static_cast<int64_t>(r.number("nuts_leapfrog"));
+  result.nuts_leapfrog_all = static_cast<int64_t>(r.number("nuts_leapfrog_all"));
+  result.nuts_step_size = r.number("nuts_step_size");
+  result.nuts_divergent = static_cast<int64_t>(r.number("nuts_divergent"));
+  return result;
+}
+
+StanEightSchools run_stan_eight_schools(int chains, int cores, int warmup, int draws, uint64_t seed,
+                                        const std::string& cache_dir) {
+  TemporaryFolder folder;
+  const std::string bench_dir = VARIATE_BENCH_DIR;
+  const RScript r("stan_eight_schools.R",
+                  {folder.path.string(), bench_dir + "/eight_schools_noncentered.stan",
+                   cache_dir_or_default(cache_dir), std::to_string(chains), std::to_string(cores),
+                   std::to_string(warmup), std::to_string(draws), std::to_string(seed)},
+                  folder.path);
+  StanEightSchools result;
+  result.compiled_fresh = r.compiled_fresh();
+  result.compile_s = r.number("compile_s");
+  result.wall_s = r.number("wall_s");
+  result.leapfrog = static_cast<int64_t>(r.number("leapfrog"));
+  result.divergent = static_cast<int64_t>(r.number("divergent"));
+  const auto parameters = static_cast<size_t>(r.number("parameters"));
+  std::ifstream in(folder.path / "draws.bin", std::ios::binary);
+  std::vector<double> flat(static_cast<size_t>(chains) * draws * parameters);
+  in.read(reinterpret_cast<char*>(flat.data()), static_cast<std::streamsize>(flat.size() * sizeof(double)));
+  if (!in) throw std::runtime_error("stan_eight_schools.R wrote fewer draws than expected");
+  result.draws.assign(parameters, diagnostics::Draws(chains, std::vector<double>(draws)));
+  for (int c = 0; c < chains; ++c) {
+    for (int i = 0; i < draws; ++i) {
+      for (size_t p = 0; p < parameters; ++p) {
+        result.draws[p][c][i] = flat[(static_cast<size_t>(c) * draws + i) * parameters + p];
+      }
+    }
+  }
   return result;
 }
 

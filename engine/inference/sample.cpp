@@ -10,6 +10,7 @@
 
 #include <ATen/Parallel.h>
 
+#include "variate/core/threading.h"
 #include "variate/inference/batched_density.h"
 #include "variate/inference/random_stream.h"
 #include "variate/inference/step_size_adaptation.h"
@@ -212,16 +213,12 @@ void check_resume(const NutsOptions& options, size_t d) {
 
 std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
                                      SampleObserver* observer, const std::atomic<bool>* stop) {
-  const int hardware = std::max(1u, std::thread::hardware_concurrency());
   const size_t d = static_cast<size_t>(target.dimension());
   check_resume(options, d);
-  // Batched chains need every chain on its own thread; only one evaluation runs at a
-  // time then, so it gets all the cores. Otherwise chains and intra-op threads share them.
-  const int threads = options.batched_chains()
-                          ? options.chains()
-                          : std::min(options.chains(), options.threads() > 0 ? options.threads() : hardware);
-  const int previous_intra_op = at::get_num_threads();
-  at::set_num_threads(options.batched_chains() ? hardware : std::max(1, hardware / threads));
+  // Chain threads x intra-op threads (LibTorch's and OpenBLAS's) <= cores.
+  const ThreadPlan plan = plan_threads(options.chains(), options.threads(), options.batched_chains());
+  const int threads = plan.chain_threads;
+  const IntraOpThreads intra_op(plan.intra_op_threads);
 
   std::unique_ptr<BatchedDensity> batched;
   if (options.batched_chains()) batched = std::make_unique<BatchedDensity>(target, options.chains());
@@ -246,7 +243,6 @@ std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const Nu
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
     for (auto& thread : pool) thread.join();
   }
-  at::set_num_threads(previous_intra_op);
   for (const auto& error : errors) {
     if (error) std::rethrow_exception(error);
   }

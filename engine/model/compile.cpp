@@ -7,7 +7,7 @@
 
 namespace variate::model {
 
-CompileResult compile_model(Source source, const Data* data) {
+CompileResult compile_model(Source source, const Data* data, const CompileOptions& options) {
   CompileResult result;
   result.source = std::make_shared<const Source>(std::move(source));
   ParseResult parsed = parse(*result.source);
@@ -23,7 +23,7 @@ CompileResult compile_model(Source source, const Data* data) {
   const Data no_data;
   if (!data && needs_data) return result;
   try {
-    result.model.emplace(checked, data ? *data : no_data);
+    result.model.emplace(checked, data ? *data : no_data, options);
   } catch (const ModelError& e) {
     result.diagnostics.error(e.span(), e.what());
   }

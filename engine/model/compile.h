@@ -28,10 +28,11 @@ struct CompileResult {
 };
 
 /// Parses and checks `source`; with `data` (or when it declares no data), also binds it
-/// and compiles the model.
+/// and compiles the model with `options`.
 ///
 ///   auto result = compile_model(Source("m.vmod", text), &data);
 ///   if (!result.ok()) std::cerr << result.report();
-CompileResult compile_model(Source source, const Data* data = nullptr);
+CompileResult compile_model(Source source, const Data* data = nullptr,
+                            const CompileOptions& options = {});
 
 }  // namespace variate::model

@@ -1,14 +1,19 @@
 #include "variate/model/compiled_model.h"
 
+#include <atomic>
+#include <set>
+
 #include <ATen/ATen.h>
 
 #include "variate/core/checks.h"
 #include "variate/core/condition.h"
 #include "variate/core/tracing.h"
 #include "variate/distributions/distribution.h"
+#include "variate/kernels/glm_likelihood.h"
 #include "variate/model/data_binding.h"
 #include "variate/model/distribution_table.h"
 #include "variate/model/evaluator.h"
+#include "variate/model/fused_likelihood.h"
 #include "variate/model/model_error.h"
 #include "variate/model/printer.h"
 
@@ -23,6 +28,7 @@ struct VariableInfo {
 
 struct CompiledModel::State {
   std::shared_ptr<const CheckedModel> checked;
+  CompileOptions options;
   BoundData data;
   // Values of observed variables in a floating dtype, converted once here rather than by
   // the distribution at every evaluation (counts are int64 in `data` for indexing).
@@ -32,6 +38,9 @@ struct CompiledModel::State {
   std::map<std::string, Shape> shapes;
   std::vector<std::string> derived_names;
   ParameterLayout layout;
+  std::map<size_t, FusedLikelihood> fused;  // by statement, found while checking
+  std::set<std::string> scored;  // deterministic nodes that some distribution reads
+  std::atomic<long> fused_evaluations{0};
   bool checking = true;  // only during construction, on one thread
 };
 
@@ -75,11 +84,20 @@ bool is_suffix(const Shape& suffix, const Shape& shape) {
   return std::equal(suffix.rbegin(), suffix.rend(), shape.rbegin());
 }
 
+// What a run of the program is for.
+enum class RunMode {
+  checking,  // the first run: validates, learns shapes, finds fused likelihoods
+  density,   // under a tracer that scores it (log_joint)
+  derived,   // only the values of deterministic nodes: observed statements are skipped
+};
+
 class Run {
  public:
-  Run(CompiledModel::State& state, bool checking, std::map<std::string, Value>& environment)
-      : state_(state), checking_(checking), environment_(environment),
-        evaluator_(environment_, state.data.names, state.constants, checking) {}
+  // `environment` receives the values of parameters and deterministic nodes; data is
+  // read from the bound data directly.
+  Run(CompiledModel::State& state, RunMode mode, std::map<std::string, Value>& environment)
+      : state_(state), mode_(mode), checking_(mode == RunMode::checking), environment_(environment),
+        evaluator_(environment_, state.data.names, state.constants, checking_, &state.data.values) {}
 
   void statements() {
     const CheckedModel& model = *state_.checked;
@@ -88,6 +106,8 @@ class Run {
       const Node& node = *model.find(statement.name());
       if (const auto* assignment = statement.as<Deterministic>()) {
         if (node.is_data_valued()) continue;  // computed when the data was bound
+        // A density needs only the deterministic nodes some distribution reads.
+        if (mode_ == RunMode::density && !state_.scored.count(assignment->name)) continue;
         environment_[assignment->name] = evaluator_.evaluate(assignment->value);
         if (checking_) state_.shapes[assignment->name] = environment_[assignment->name].point_shape();
       } else if (const auto* random = statement.as<RandomStmt>()) {
@@ -137,7 +157,9 @@ class Run {
 
   void variable(size_t s, const RandomStmt& random, const Node& node) {
     const bool observed = node.kind == NodeKind::observed;
+    if (observed && mode_ == RunMode::derived) return;  // no deterministic node reads its density
     if (checking_) learn_shape(s, random, node);
+    if (observed && !checking_ && fused_variable(s, random)) return;
     const VariableInfo& info = state_.variables.at(s);
     RandomVariableSpec spec{random.name, distribution(random.distribution, info.batch_rank, 0, info.shape),
                             info.sample_shape, std::nullopt, std::nullopt};
@@ -145,11 +167,52 @@ class Run {
     if (observed) spec.value = state_.observed.at(random.name);
     if (checking_ && observed) check_support(random, *spec.distribution, *spec.value);
     const RandomVariable rv = make_random_variable(std::move(spec));
+    if (checking_ && observed && state_.options.fuse_likelihoods) find_fused(s, random);
     if (observed) return;
     at::Tensor value = rv.value();
     const bool batched = value.dim() > static_cast<int64_t>(info.shape.size());
     if (batched) value = value.reshape(concat({value.size(0)}, info.shape));
+    // Parameters enter the model's computations in its dtype; their priors and the
+    // transforms stay float64.
+    if (value.scalar_type() != state_.options.dtype) value = value.to(state_.options.dtype);
     environment_[random.name] = Value{value, batched, false};
+  }
+
+  void find_fused(size_t s, const RandomStmt& random) {
+    const ExpressionProbe probe{[this](const Expr& e) { return evaluator_.evaluate(e); },
+                                [this](const Expr& e) { return is_constant(e); }};
+    auto fused = recognize_fused_likelihood(random, state_.observed.at(random.name),
+                                            state_.options.dtype, probe);
+    if (fused) state_.fused.emplace(s, std::move(*fused));
+  }
+
+  // The observed variable with a GlmLikelihood in place of its elementwise family; only
+  // with validation off, since the general path is the one that checks arguments.
+  bool fused_variable(size_t s, const RandomStmt& random) {
+    const auto it = state_.fused.find(s);
+    if (it == state_.fused.end() || validation_enabled()) return false;
+    const FusedLikelihood& fused = it->second;
+    at::Tensor alpha;
+    for (const Expr* term : fused.intercept_terms) {
+      const at::Tensor t = evaluator_.evaluate(*term).tensor;  // [] or [B]
+      alpha = alpha.defined() ? alpha + t : t;
+    }
+    std::vector<at::Tensor> blocks;
+    int64_t batch = 0;
+    for (const auto& coefficient : fused.coefficients) {
+      const Value v = evaluator_.evaluate(*coefficient.expr);
+      blocks.push_back(coefficient.scalar ? v.tensor.unsqueeze(-1) : v.tensor);  // [K] or [B, K]
+      if (v.batched) batch = v.tensor.size(0);
+    }
+    for (auto& block : blocks) {
+      if (batch > 0 && block.dim() == 1) block = block.expand({batch, block.size(0)});
+    }
+    const at::Tensor beta = blocks.size() == 1 ? blocks[0] : at::cat(blocks, -1);
+    const at::Tensor sigma = fused.sigma ? evaluator_.evaluate(*fused.sigma).tensor : at::Tensor();
+    const auto likelihood = std::make_shared<kernels::GlmLikelihood>(fused.data, alpha, beta, sigma);
+    make_random_variable({random.name, likelihood, {}, state_.observed.at(random.name), std::nullopt});
+    state_.fused_evaluations.fetch_add(1, std::memory_order_relaxed);
+    return true;
   }
 
   // The checking run fixes each variable's shape and how its distribution fills it.
@@ -205,36 +268,61 @@ class Run {
   }
 
   CompiledModel::State& state_;
+  RunMode mode_;
   bool checking_;
   std::map<std::string, Value>& environment_;
   Evaluator evaluator_;
 };
 
-void run(CompiledModel::State& state, bool checking, std::map<std::string, Value>* out) {
-  std::map<std::string, Value> environment = state.data.values;
-  Run(state, checking, environment).statements();
+// Deterministic nodes that a `~` statement reads, directly or through other nodes.
+std::set<std::string> scored_nodes(const CheckedModel& model) {
+  std::set<std::string> scored;
+  std::vector<const Node*> pending;
+  for (const auto& node : model.nodes) {
+    if (node.distribution) pending.push_back(&node);
+  }
+  while (!pending.empty()) {
+    const Node* node = pending.back();
+    pending.pop_back();
+    for (const auto& name : node->dependencies) {
+      const Node* dependency = model.find(name);
+      if (dependency && dependency->assignment && scored.insert(name).second) pending.push_back(dependency);
+    }
+  }
+  return scored;
+}
+
+void run(CompiledModel::State& state, RunMode mode, std::map<std::string, Value>* out) {
+  std::map<std::string, Value> environment;
+  Run(state, mode, environment).statements();
   if (out) *out = std::move(environment);
 }
 
 }  // namespace
 
-CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const Data& data)
+CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const Data& data,
+                             const CompileOptions& options)
     : state_(std::make_shared<State>()) {
+  if (options.dtype != at::kDouble && options.dtype != at::kFloat) {
+    throw ArgumentError("CompiledModel: option 'dtype' must be float64 or float32, got " +
+                        std::string(c10::toString(options.dtype)));
+  }
   state_->checked = std::move(checked);
-  state_->data = bind_data(*state_->checked, data, state_->constants);
+  state_->options = options;
+  state_->data = bind_data(*state_->checked, data, state_->constants, options.dtype);
   for (const auto& [name, value] : state_->data.values) state_->shapes[name] = value.point_shape();
   for (const auto& node : state_->checked->nodes) {
     if (node.kind != NodeKind::observed) continue;
     const at::Tensor& value = state_->data.values.at(node.name).tensor;
-    state_->observed[node.name] =
-        at::isFloatingType(value.scalar_type()) ? value : value.to(at::kDouble);
+    state_->observed[node.name] = value.to(options.dtype);
   }
   for (const auto& node : state_->checked->nodes) {
     if (node.kind == NodeKind::derived) state_->derived_names.push_back(node.name);
   }
+  state_->scored = scored_nodes(*state_->checked);
   // The checking run: every statement once, at central values, validating as it goes.
   const std::shared_ptr<State> state = state_;
-  const auto checking_program = [state] { run(*state, true, nullptr); };
+  const auto checking_program = [state] { run(*state, RunMode::checking, nullptr); };
   state_->layout = ParameterLayout::from_model(make_log_joint(checking_program));
   state_->checking = false;
 }
@@ -243,7 +331,7 @@ const CheckedModel& CompiledModel::checked() const { return *state_->checked; }
 
 Model CompiledModel::program() const {
   const std::shared_ptr<State> state = state_;
-  return [state] { run(*state, false, nullptr); };
+  return [state] { run(*state, RunMode::density, nullptr); };
 }
 
 LogJoint CompiledModel::log_joint() const { return make_log_joint(program()); }
@@ -263,7 +351,7 @@ ValueMap CompiledModel::derived(const ValueMap& parameters) const {
   {
     Condition values(parameters);
     TracerScope scope(values);
-    run(*state_, false, &environment);
+    run(*state_, RunMode::derived, &environment);
   }
   ValueMap result;
   for (const auto& name : state_->derived_names) result[name] = environment.at(name).tensor;
@@ -278,6 +366,21 @@ const Shape& CompiledModel::shape(const std::string& name) const {
 
 const std::map<std::string, Value>& CompiledModel::data_values() const {
   return state_->data.values;
+}
+
+const CompileOptions& CompiledModel::options() const { return state_->options; }
+
+std::vector<FusedLikelihoodInfo> CompiledModel::fused_likelihoods() const {
+  std::vector<FusedLikelihoodInfo> result;
+  for (const auto& [statement, fused] : state_->fused) {
+    result.push_back({fused.name, kernels::glm_family_name(fused.data->family), fused.data->rows(),
+                      fused.data->columns(), !fused.intercept_terms.empty()});
+  }
+  return result;
+}
+
+long CompiledModel::fused_evaluations() const {
+  return state_->fused_evaluations.load(std::memory_order_relaxed);
 }
 
 }  // namespace variate::model

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include "variate/core/checks.h"
 #include "variate/model/model_error.h"
 #include "variate/model/printer.h"
 
@@ -56,8 +57,8 @@ std::optional<int64_t> infer_size(const std::string& name, const std::vector<Dec
   return std::nullopt;
 }
 
-at::Tensor typed(const DataDecl& decl, const at::Tensor& value, Span span) {
-  if (decl.type == BaseType::real) return value.to(at::kDouble);
+at::Tensor typed(const DataDecl& decl, const at::Tensor& value, Span span, at::ScalarType real_dtype) {
+  if (decl.type == BaseType::real) return value.to(real_dtype);
   if (at::isFloatingType(value.scalar_type())) {
     const at::Tensor fractional = value != at::floor(value);
     if (fractional.any().item<bool>()) {
@@ -69,9 +70,46 @@ at::Tensor typed(const DataDecl& decl, const at::Tensor& value, Span span) {
   return value.to(at::kLong);
 }
 
+void collect_matrix_operands(const Expr& expr, std::set<std::string>& names) {
+  if (expr.kind == ExprKind::binary && expr.op == BinaryOp::matmul &&
+      expr.operands[0].kind == ExprKind::name) {
+    names.insert(expr.operands[0].name);
+  }
+  for (const auto& operand : expr.operands) collect_matrix_operands(operand, names);
+  for (const auto& argument : expr.arguments) collect_matrix_operands(argument.value, names);
+}
+
+// Names that appear as the matrix in `NAME @ v`.
+std::set<std::string> matrix_operands(const Program& program) {
+  std::set<std::string> names;
+  for (const auto& statement : program.statements) {
+    if (const auto* random = statement.as<RandomStmt>()) {
+      collect_matrix_operands(random->distribution, names);
+    } else if (const auto* assignment = statement.as<Deterministic>()) {
+      collect_matrix_operands(assignment->value, names);
+    }
+  }
+  return names;
+}
+
+// Column-major ([K, N] contiguous, seen through .t()): one copy now instead of a slow
+// strided read of a row-major matrix at every evaluation.
+Value laid_out(Value value, const std::set<std::string>& matrix_names, const std::string& name) {
+  if (matrix_names.count(name) && value.rank() == 2 && !value.batched &&
+      at::isFloatingType(value.tensor.scalar_type())) {
+    value.tensor = value.tensor.t().contiguous().t();
+  }
+  return value;
+}
+
 }  // namespace
 
-BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& constants) {
+BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& constants,
+                    at::ScalarType real_dtype) {
+  if (real_dtype != at::kDouble && real_dtype != at::kFloat) {
+    throw ArgumentError("bind_data: argument 'real_dtype' must be float64 or float32");
+  }
+  const std::set<std::string> matrix_names = matrix_operands(model.program);
   BoundData bound;
   std::vector<Declaration> declarations;
   for (const auto& statement : model.program.statements) {
@@ -107,8 +145,9 @@ BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& 
         }
         throw ModelError(decl->name_span, message);
       }
-      const at::Tensor converted = typed(*decl, value, decl->name_span);
-      bound.values[decl->name] = Value{converted, false, decl->type == BaseType::integer};
+      const at::Tensor converted = typed(*decl, value, decl->name_span, real_dtype);
+      bound.values[decl->name] =
+          laid_out(Value{converted, false, decl->type == BaseType::integer}, matrix_names, decl->name);
     }
   }
   // Transformed data, once, in dependency order.
@@ -117,7 +156,11 @@ BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& 
     if (!assignment) continue;
     const Node* node = model.find(assignment->name);
     if (!node->is_data_valued()) continue;
-    bound.values[assignment->name] = evaluator.evaluate(assignment->value);
+    const Value value = laid_out(evaluator.evaluate(assignment->value), matrix_names, assignment->name);
+    bound.values[assignment->name] = value;
+    // The statement is not evaluated again; its cached value would only keep a second copy.
+    const auto cached = constants.find(&assignment->value);
+    if (cached != constants.end()) cached->second = value;
   }
   return bound;
 }

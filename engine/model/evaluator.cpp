@@ -19,8 +19,8 @@ std::string quoted(const Expr& expr) { return "'" + to_string(expr) + "'"; }
 
 Evaluator::Evaluator(const std::map<std::string, Value>& environment,
                      const std::set<std::string>& data_names, ConstantCache& constants,
-                     bool checking)
-    : environment_(environment), data_names_(data_names), constants_(constants),
+                     bool checking, const std::map<std::string, Value>* outer)
+    : environment_(environment), outer_(outer), data_names_(data_names), constants_(constants),
       checking_(checking) {}
 
 Value Evaluator::evaluate(const Expr& expr) { return visit(expr).value; }
@@ -41,11 +41,14 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
                false, expr.is_integer},
               true};
     case ExprKind::name: {
-      const auto it = environment_.find(expr.name);
-      if (it == environment_.end()) {
-        throw ModelError(expr.span, "'" + expr.name + "' has no value here");
+      const Value* found = nullptr;
+      if (const auto it = environment_.find(expr.name); it != environment_.end()) {
+        found = &it->second;
+      } else if (outer_) {
+        if (const auto outer = outer_->find(expr.name); outer != outer_->end()) found = &outer->second;
       }
-      return {it->second, data_names_.count(expr.name) > 0};
+      if (!found) throw ModelError(expr.span, "'" + expr.name + "' has no value here");
+      return {*found, data_names_.count(expr.name) > 0};
     }
     case ExprKind::negate: {
       const Result operand = visit(expr.operands[0]);

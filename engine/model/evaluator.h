@@ -20,9 +20,11 @@ using ConstantCache = std::unordered_map<const Expr*, Value>;
 
 class Evaluator {
  public:
-  /// `data_names`: names whose values do not depend on parameters.
+  /// `data_names`: names whose values do not depend on parameters. Names are looked up in
+  /// `environment`, then in `outer` if given (the bound data, shared without a copy).
   Evaluator(const std::map<std::string, Value>& environment, const std::set<std::string>& data_names,
-            ConstantCache& constants, bool checking);
+            ConstantCache& constants, bool checking,
+            const std::map<std::string, Value>* outer = nullptr);
 
   /// @throws ModelError pointing at the offending subexpression.
   Value evaluate(const Expr& expr);
@@ -39,6 +41,7 @@ class Evaluator {
   Value index(const Expr& expr, const Value& base, const std::vector<Value>& items);
 
   const std::map<std::string, Value>& environment_;
+  const std::map<std::string, Value>* outer_;
   const std::set<std::string>& data_names_;
   ConstantCache& constants_;
   bool checking_;
