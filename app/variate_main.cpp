@@ -8,6 +8,8 @@
 #include <torch/version.h>
 
 #include "cli/check_command.h"
+#include "cli/export_command.h"
+#include "cli/fit_command.h"
 #include "cli/logp_command.h"
 #include "cli/sample_command.h"
 #include "cli/summary_command.h"
@@ -22,7 +24,9 @@ int main(int argc, char** argv) {
   variate::cli::add_check_command(app, exit_code);
   variate::cli::add_logp_command(app, exit_code);
   variate::cli::add_sample_command(app, exit_code);
+  variate::cli::add_fit_command(app, exit_code);
   variate::cli::add_summary_command(app, exit_code);
+  variate::cli::add_export_command(app, exit_code);
   try {
     CLI11_PARSE(app, argc, argv);
   } catch (const c10::Error& e) {  // a numerical library failure is reported, not a crash

@@ -56,3 +56,11 @@
 
 #include "variate/inference/parameter_layout.h"
 #include "variate/inference/unconstrained_target.h"
+
+// Variational inference: programs of random variables as families, the ELBO, ADVI.
+#include "variate/inference/advi.h"
+#include "variate/inference/elbo.h"
+#include "variate/inference/variational_draws.h"
+#include "variate/inference/variational_fullrank.h"
+#include "variate/inference/variational_meanfield.h"
+#include "variate/inference/variational_program.h"

@@ -7,12 +7,13 @@ namespace variate::cli {
 
 std::optional<model::CompileResult> load_model(const std::string& model_path,
                                                const std::optional<std::string>& data_path,
-                                               std::ostream& errors) {
+                                               std::ostream& errors,
+                                               const model::CompileOptions& options) {
   try {
     std::optional<Data> data;
     if (data_path) data = io::read_data_file(*data_path);
     model::CompileResult result = model::compile_model(
-        model::Source(model_path, io::read_text_file(model_path)), data ? &*data : nullptr);
+        model::Source(model_path, io::read_text_file(model_path)), data ? &*data : nullptr, options);
     if (!result.ok()) {
       errors << result.report();
       const size_t count = result.diagnostics.error_count();

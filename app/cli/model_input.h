@@ -10,10 +10,11 @@
 
 namespace variate::cli {
 
-/// Reads MODEL.vmod and, when `data_path` is set, the data file; compiles the model.
-/// Prints diagnostics to `errors` and returns nullopt on any problem.
+/// Reads MODEL.vmod and, when `data_path` is set, the data file; compiles the model with
+/// `options`. Prints diagnostics to `errors` and returns nullopt on any problem.
 std::optional<model::CompileResult> load_model(const std::string& model_path,
                                                const std::optional<std::string>& data_path,
-                                               std::ostream& errors);
+                                               std::ostream& errors,
+                                               const model::CompileOptions& options = {});
 
 }  // namespace variate::cli

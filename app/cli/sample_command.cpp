@@ -11,6 +11,7 @@
 #include <variate/io/summary_warnings.h>
 
 #include "cli/chain_output.h"
+#include "cli/project_output.h"
 #include "cli/model_input.h"
 #include "cli/run_summary.h"
 #include "version.h"
@@ -34,7 +35,10 @@ struct SampleOptions {
   std::string metric = "diag";
   bool save_warmup = false;
   bool batched_chains = false;
+  std::string dtype = "float64";
   bool quiet = false;
+  std::optional<std::string> project;
+  std::optional<std::string> run_name;
 };
 
 int run_sample(const SampleOptions& options) {
@@ -45,7 +49,9 @@ int run_sample(const SampleOptions& options) {
               << "\n";
     return 1;
   }
-  const auto compiled = load_model(options.model, options.data, std::cerr);
+  model::CompileOptions compile_options;
+  compile_options.dtype = options.dtype == "float32" ? at::kFloat : at::kDouble;
+  const auto compiled = load_model(options.model, options.data, std::cerr, compile_options);
   if (!compiled) return 1;
   if (!compiled->model) {
     std::cerr << "error: " << options.model << " declares data: give it with --data\n";
@@ -53,6 +59,7 @@ int run_sample(const SampleOptions& options) {
   }
   const model::CompiledModel& model = *compiled->model;
   const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
+  std::unique_ptr<store::RunRecorder> recorder;  // with --project
   try {
     const NutsOptions nuts = NutsOptions()
                                  .chains(options.chains)
@@ -80,8 +87,21 @@ int run_sample(const SampleOptions& options) {
     output.info.metric = options.metric == "dense" ? "dense_e" : "diag_e";
     output.info.num_chains = options.chains;
     ChainOutput observer(columns, options.chains, output);
+    if (options.project) {
+      const nlohmann::json config = {
+          {"chains", options.chains}, {"warmup", options.warmup}, {"draws", options.draws},
+          {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
+          {"metric", options.metric}, {"threads", options.threads},
+          {"batched_chains", options.batched_chains}, {"device", options.device},
+          {"model_file", options.model}, {"data_file", options.data.value_or("")}};
+      recorder = start_project_run({*options.project, options.run_name, options.model, options.data, config,
+                                    seed, nuts.metric()},
+                                   columns);
+    }
+    ObserverList observers(recorder ? std::vector<SampleObserver*>{&observer, recorder.get()}
+                                    : std::vector<SampleObserver*>{&observer});
 
-    const auto chains = sample_nuts(model.target(), nuts, &observer);
+    const auto chains = sample_nuts(model.target(), nuts, &observers);
 
     std::vector<std::string> names = {"lp__"};
     const auto parameter_names = columns.names(io::NameStyle::Bracketed);
@@ -109,8 +129,14 @@ int run_sample(const SampleOptions& options) {
       std::cout << line << "\n";
     }
     if (options.summary_json) io::write_summary_json(*options.summary_json, rows, totals);
+    if (recorder) recorder->finish(io::summary_json(rows, totals));
     return 0;
   } catch (const ArgumentError& e) {
+    if (recorder) recorder->fail(e.what());
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const store::ProjectError& e) {
+    if (recorder) recorder->fail(e.what());
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
@@ -136,7 +162,11 @@ void add_sample_command(CLI::App& app, int& exit_code) {
   command->add_option("--metric", o->metric, "diag or dense")->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
   command->add_flag("--save-warmup", o->save_warmup, "Also write warmup draws to the CSV files");
   command->add_flag("--batched-chains", o->batched_chains, "Evaluate all chains in one batched computation");
+  command->add_option("--dtype", o->dtype, "float64, or float32 for data and model arithmetic (faster on large data; the log density is summed in float64)")
+      ->capture_default_str()->check(CLI::IsMember({"float64", "float32"}));
   command->add_flag("--quiet", o->quiet, "No progress lines");
+  command->add_option("--project", o->project, "Record the run into this project file (*.variate; created if absent)");
+  command->add_option("--run-name", o->run_name, "Name of the run in the project (default: run N)");
   command->callback([o, &exit_code] { exit_code = run_sample(*o); });
 }
 

@@ -1,0 +1,53 @@
+#pragma once
+// `variate sample ... --project P.variate [--run-name NAME]`: records the run into a
+// project (created if absent): the model text as a new version, the data set, the
+// configuration, every draw while it is made, and the summary at the end.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <variate/inference/sample.h>
+#include <variate/model/output_columns.h>
+#include <variate/store/run_recorder.h>
+
+namespace variate::cli {
+
+struct ProjectRunInput {
+  std::string project;
+  std::optional<std::string> run_name;
+  std::string model_path;
+  std::optional<std::string> data_path;
+  nlohmann::json config;  // the sampler's options as given
+  uint64_t seed = 0;
+  MetricKind metric = MetricKind::diagonal;
+};
+
+/// Saves the model text and data set into the project and starts recording a NUTS run.
+/// @throws store::ProjectError if the project cannot be opened or written;
+/// ArgumentError if the model or data file cannot be read.
+std::unique_ptr<store::RunRecorder> start_project_run(const ProjectRunInput& input,
+                                                      const model::OutputColumns& columns);
+
+/// Hands every callback to each of several observers, in order.
+class ObserverList : public SampleObserver {
+ public:
+  explicit ObserverList(std::vector<SampleObserver*> observers) : observers_(std::move(observers)) {}
+  void on_draws(const DrawBatch& batch) override {
+    for (auto* o : observers_) o->on_draws(batch);
+  }
+  void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override {
+    for (auto* o : observers_) o->on_adapted(chain, step_size, inverse_metric);
+  }
+  void on_chain_finished(const ChainResult& result) override {
+    for (auto* o : observers_) o->on_chain_finished(result);
+  }
+
+ private:
+  std::vector<SampleObserver*> observers_;
+};
+
+}  // namespace variate::cli

@@ -1,0 +1,90 @@
+#include "studio/studio_automation.h"
+
+#include <cstdio>
+
+#include <QApplication>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QTimer>
+
+#include "ui/app/main_window.h"
+#include "ui/app/run_coordinator.h"
+#include "ui/document/project_document.h"
+
+namespace variate::studio {
+
+StudioAutomation::StudioAutomation(ui::MainWindow* window, AutomationOptions options)
+    : QObject(window), window_(window), options_(std::move(options)) {}
+
+void StudioAutomation::start() {
+  for (const QString& name : options_.raise) {
+    if (QDockWidget* dock = window_->docks().dock(name)) dock->raise();
+  }
+  ui::ProjectDocument* document = window_->document();
+  if (!document) return;
+  ui::RunConfig config = document->runConfig();
+  if (!options_.method.isEmpty()) {
+    config.method = options_.method.toLower() == "advi" ? ui::InferenceMethod::Advi : ui::InferenceMethod::Nuts;
+  }
+  if (options_.chains > 0) config.chains = options_.chains;
+  if (options_.warmup >= 0) config.warmup = options_.warmup;
+  if (options_.draws >= 0) config.draws = options_.draws;
+  if (options_.iterations > 0) config.iterations = options_.iterations;
+  if (options_.threads >= 0) config.threads = options_.threads;
+  if (options_.seed >= 0) config.seed = static_cast<quint64>(options_.seed);
+  document->applyRunConfig(config);  // command-line settings are not an edit to undo
+
+  connect(document->runs(), &ui::RunList::drawsAppended, this, &StudioAutomation::onDraws);
+  connect(window_->coordinator(), &ui::RunCoordinator::runEnded, this, &StudioAutomation::onEnded);
+  connect(window_->coordinator(), &ui::RunCoordinator::runFailed, this, [this](const QString& message) {
+    std::fprintf(stderr, "error: %s\n", qPrintable(message));
+    if (options_.quitWhenDone) QApplication::exit(1);
+  });
+  if (options_.runOnOpen) {
+    startedMs_ = QDateTime::currentMSecsSinceEpoch();
+    window_->actions().run->trigger();
+  }
+}
+
+void StudioAutomation::onDraws() {
+  const ui::RunPtr run = window_->document()->runs()->current();
+  if (!run) return;
+  int least = run->chains.empty() ? 0 : run->chains.front().iterations();
+  for (size_t c = 0; c < run->chains.size(); ++c) {
+    least = std::min(least, run->chains[c].iterations());
+    if (options_.progress) std::printf("progress %zu %d\n", c, run->chains[c].iterations());
+  }
+  if (options_.progress) std::fflush(stdout);
+  if (!shot_ && !options_.screenshot.isEmpty() && options_.screenshotAfter >= 0 && least >= options_.screenshotAfter &&
+      static_cast<int>(run->chains.size()) >= run->config.chains) {
+    shot_ = true;
+    QTimer::singleShot(400, this, &StudioAutomation::takeScreenshot);  // lets the plots and table catch up
+  }
+}
+
+void StudioAutomation::onEnded(qint64 runId) {
+  const ui::RunPtr run = window_->document()->runs()->run(runId);
+  if (options_.progress && run) {
+    const double seconds = (QDateTime::currentMSecsSinceEpoch() - startedMs_) / 1000.0;
+    std::printf("ended %s %lld seconds %.3f\n", qPrintable(ui::statusName(run->status)),
+                static_cast<long long>(runId), seconds);
+    std::fflush(stdout);
+  }
+  const int delay = options_.screenshot.isEmpty() || shot_ ? 0 : 1500;  // the last summary and redraws
+  if (!shot_ && !options_.screenshot.isEmpty()) {
+    shot_ = true;
+    QTimer::singleShot(delay, this, &StudioAutomation::takeScreenshot);
+  }
+  if (options_.quitWhenDone) QTimer::singleShot(delay + 200, qApp, &QApplication::quit);
+}
+
+void StudioAutomation::takeScreenshot() {
+  if (!window_->grab().save(options_.screenshot)) {
+    std::fprintf(stderr, "error: could not write %s\n", qPrintable(options_.screenshot));
+  } else {
+    std::printf("screenshot %s\n", qPrintable(options_.screenshot));
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace variate::studio

@@ -1,0 +1,46 @@
+#pragma once
+// What `variate-studio` does on its own when asked on the command line: override the run
+// configuration, start a run as soon as the project opens, report progress on stdout
+// (for the crash-recovery test and benchmarks), grab screenshots, and quit when done.
+
+#include <QObject>
+#include <QStringList>
+
+namespace variate::ui {
+class MainWindow;
+}
+
+namespace variate::studio {
+
+struct AutomationOptions {
+  bool runOnOpen = false;
+  bool progress = false;       // "progress CHAIN ITERATIONS" per batch, "ended STATUS ID" at the end
+  bool quitWhenDone = false;
+  QString method;              // "nuts" or "advi"; empty: as configured
+  int chains = -1, warmup = -1, draws = -1, iterations = -1, threads = -1;  // -1: as configured
+  qint64 seed = -1;
+  QString screenshot;          // PNG of the window
+  int screenshotAfter = -1;    // ... once every chain made this many iterations; -1: at the end
+  QStringList raise;           // docks to bring to the front (object names, e.g. elboDock)
+};
+
+class StudioAutomation : public QObject {
+  Q_OBJECT
+
+ public:
+  StudioAutomation(ui::MainWindow* window, AutomationOptions options);
+  /// Applies the options to the open project and starts what they ask for.
+  void start();
+
+ private:
+  void onDraws();
+  void onEnded(qint64 runId);
+  void takeScreenshot();
+
+  ui::MainWindow* window_;
+  AutomationOptions options_;
+  bool shot_ = false;
+  qint64 startedMs_ = 0;
+};
+
+}  // namespace variate::studio

@@ -1,0 +1,71 @@
+// variate-studio [PROJECT.variate | MODEL.vmod]: the desktop workbench.
+
+#include <cstdio>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include "studio/studio_automation.h"
+#include "ui/app/main_window.h"
+#include "version.h"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  Q_INIT_RESOURCE(studio);
+  QApplication::setOrganizationName("Variate");
+  QApplication::setApplicationName("Variate Studio");
+  QApplication::setApplicationVersion(VARIATE_VERSION);
+  QApplication::setWindowIcon(QIcon(":/icons/variate.svg"));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("Variate Studio: a desktop workbench for Bayesian modeling.");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument("file", "A project (.variate) or a model (.vmod; a data.json beside it is its data).",
+                               "[PROJECT.variate | MODEL.vmod]");
+  const QCommandLineOption runOnOpen("run-on-open", "Start a run as soon as the project is open.");
+  const QCommandLineOption method("method", "Inference method for this session: nuts or advi.", "method");
+  const QCommandLineOption chains("chains", "Chains (NUTS).", "n");
+  const QCommandLineOption warmup("warmup", "Warmup iterations per chain (NUTS).", "n");
+  const QCommandLineOption draws("draws", "Draws per chain (NUTS).", "n");
+  const QCommandLineOption iterations("iterations", "Most iterations (ADVI).", "n");
+  const QCommandLineOption seed("seed", "Random seed.", "n");
+  const QCommandLineOption threads("threads", "Threads for the chains (0: one per chain).", "n");
+  const QCommandLineOption progress("progress", "Print the run's progress on standard output.");
+  const QCommandLineOption quit("quit-when-done", "Quit when the run ends.");
+  const QCommandLineOption screenshot("screenshot", "Save a PNG of the window while or after the run.", "file");
+  const QCommandLineOption screenshotAfter("screenshot-after", "Take it once every chain made N iterations.", "n");
+  const QCommandLineOption raise("raise", "Bring a panel to the front (e.g. elboDock); repeatable.", "dock");
+  parser.addOptions({runOnOpen, method, chains, warmup, draws, iterations, seed, threads, progress, quit, screenshot,
+                     screenshotAfter, raise});
+  parser.process(app);
+
+  variate::ui::MainWindow window;
+  window.show();
+  const QStringList files = parser.positionalArguments();
+  if (!files.isEmpty() && !window.openPath(files.first())) {
+    std::fprintf(stderr, "error: %s\n", qPrintable(window.lastError()));
+    if (parser.isSet(quit)) return 1;
+  }
+  variate::studio::AutomationOptions options;
+  options.runOnOpen = parser.isSet(runOnOpen);
+  options.progress = parser.isSet(progress);
+  options.quitWhenDone = parser.isSet(quit);
+  options.method = parser.value(method);
+  const auto number = [&](const QCommandLineOption& option, int fallback) {
+    return parser.isSet(option) ? parser.value(option).toInt() : fallback;
+  };
+  options.chains = number(chains, -1);
+  options.warmup = number(warmup, -1);
+  options.draws = number(draws, -1);
+  options.iterations = number(iterations, -1);
+  options.threads = number(threads, -1);
+  options.seed = parser.isSet(seed) ? parser.value(seed).toLongLong() : -1;
+  options.screenshot = parser.value(screenshot);
+  options.screenshotAfter = number(screenshotAfter, -1);
+  options.raise = parser.values(raise);
+  auto* automation = new variate::studio::StudioAutomation(&window, options);
+  QTimer::singleShot(0, automation, &variate::studio::StudioAutomation::start);
+  return app.exec();
+}

@@ -1,0 +1,200 @@
+// The studio as a user drives it: open eight schools, press Run on the toolbar, watch the
+// traces grow batch by batch, stop, find the draws in the project file, reopen the
+// project and find the run with the same summary. Also measures how long the UI event
+// loop goes without running while NUTS samples (reported; asserted only when
+// VARIATE_ASSERT_UI_LATENCY is set, since timing depends on the machine's load).
+
+#include <QToolBar>
+#include <QtTest/QtTest>
+
+#include <variate/store/project.h>
+#include <variate/store/stored_run_summary.h>
+
+#include "studio_test_support.h"
+#include "ui/app/main_window.h"
+#include "ui/app/run_coordinator.h"
+#include "ui/docks/diagnostics_panel.h"
+#include "ui/docks/trace_panel.h"
+#include "ui/document/project_document.h"
+#include "ui/document/summary_service.h"
+
+using namespace variate::ui;
+
+namespace {
+
+// Longest gap between ticks of a 5 ms timer while it runs: how long the event loop stalled.
+class StallMeter : public QObject {
+ public:
+  StallMeter() {
+    connect(&timer_, &QTimer::timeout, this, [this] {
+      if (last_.isValid()) worst_ = std::max(worst_, last_.restart());
+      else last_.start();
+    });
+    timer_.start(5);
+  }
+  qint64 worstMs() const { return worst_; }
+
+ private:
+  QTimer timer_;
+  QElapsedTimer last_;
+  qint64 worst_ = 0;
+};
+
+QToolBar* toolBar(MainWindow& window) { return window.actions().toolBar; }
+
+void click(MainWindow& window, QAction* action) {
+  QWidget* button = toolBar(window)->widgetForAction(action);
+  QVERIFY(button);
+  QVERIFY(button->isEnabled());
+  QTest::mouseClick(button, Qt::LeftButton);
+}
+
+struct Row {
+  QString name;
+  double mean, sd, rhat, essBulk;
+  bool operator==(const Row& o) const {
+    return name == o.name && mean == o.mean && sd == o.sd && (rhat == o.rhat || (std::isnan(rhat) && std::isnan(o.rhat))) &&
+           essBulk == o.essBulk;
+  }
+};
+
+QList<Row> tableRows(DiagnosticsModel* model) {
+  QList<Row> rows;
+  for (int r = 0; r < model->rowCount(); ++r) {
+    rows << Row{model->parameter(r), model->value(r, DiagnosticsModel::Mean), model->value(r, DiagnosticsModel::Sd),
+                model->value(r, DiagnosticsModel::Rhat), model->value(r, DiagnosticsModel::EssBulk)};
+  }
+  return rows;
+}
+
+}  // namespace
+
+class TestStudioRun : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    Q_INIT_RESOURCE(studio);
+    studio_test::isolateSettings();
+  }
+
+  void runStopReopen() {
+    QTemporaryDir dir;
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    QString projectPath;
+    qint64 runId = -1;
+    QList<Row> summaryBefore;
+    {
+      MainWindow window;
+      window.setQuietErrors(true);
+      window.show();
+      QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+      ProjectDocument* document = window.document();
+      projectPath = document->filePath();
+      QVERIFY(QFileInfo::exists(projectPath));
+      RunConfig config = document->runConfig();
+      config.warmup = 200;
+      config.draws = 1'000'000;  // far more than the test waits for: it stops the run
+      config.seed = 7;
+      document->setRunConfig(config);
+
+      QSignalSpy batches(document->runs(), &RunList::drawsAppended);
+      QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+      TracePanel* traces = window.docks().traces;
+      StallMeter meter;
+      click(window, window.actions().run);
+      QVERIFY(window.coordinator()->isRunning());
+      QVERIFY(batches.wait(30000));
+      QVERIFY(studio_test::waitFor([&] { return traces->plottedIterations(0) > 0; }, 10000));
+      const int first = traces->plottedIterations(0);
+      const int batchesAtFirst = batches.count();
+      QVERIFY(studio_test::waitFor([&] { return batches.count() > batchesAtFirst + 3 && traces->plottedIterations(0) > first; }, 30000));
+      QVERIFY2(traces->plottedIterations(0) > first, "the trace of chain 1 grows while sampling");
+      // Each batch carries many draws: the UI is not sent one signal per draw.
+      const RunPtr live = document->runs()->current();
+      QVERIFY(live && live->isActive());
+      int drawsSoFar = 0;
+      for (const auto& chain : live->chains) drawsSoFar += chain.iterations();
+      QVERIFY2(drawsSoFar > batches.count(), qPrintable(QString("%1 draws in %2 batches").arg(drawsSoFar).arg(batches.count())));
+      // Every chain samples at once (the studio runs one thread per chain), past warmup.
+      QVERIFY(studio_test::waitFor([&] { return live->chains.size() == 4 && live->samplingDrawsPerChain() > 400; }, 60000));
+
+      // Pause holds every chain (after the batch each was making); resume lets them go on.
+      const auto drawsNow = [&] {
+        int n = 0;
+        for (const auto& chain : live->chains) n += chain.iterations();
+        return n;
+      };
+      click(window, window.actions().pause);
+      QVERIFY(window.coordinator()->isPaused());
+      QCOMPARE(live->status, RunStatus::Paused);
+      int held = drawsNow();
+      QVERIFY(studio_test::waitFor([&] {  // the batches in flight arrive, then nothing
+        QTest::qWait(300);
+        const int before = held;
+        held = drawsNow();
+        return held == before;
+      }, 20000));
+      QTest::qWait(500);
+      QCOMPARE(drawsNow(), held);
+      click(window, window.actions().pause);  // the same toolbar button resumes
+      QVERIFY(!window.coordinator()->isPaused());
+      QVERIFY(studio_test::waitFor([&] { return drawsNow() > held; }, 20000));
+      QCOMPARE(live->status, RunStatus::Running);
+
+      click(window, window.actions().stop);
+      QVERIFY(ended.wait(30000));
+      const qint64 stall = meter.worstMs();
+      qInfo("longest event-loop stall while sampling: %lld ms (%d batches)", stall, int(batches.count()));
+      if (qEnvironmentVariableIsSet("VARIATE_ASSERT_UI_LATENCY")) QVERIFY2(stall < 100, qPrintable(QString::number(stall)));
+      runId = live->id;
+      QCOMPARE(live->status, RunStatus::Stopped);
+
+      // Every draw the UI saw is in the project file, and nothing else.
+      variate::store::Project project(projectPath.toStdString());
+      QCOMPARE(project.run(runId).status, variate::store::RunStatus::stopped);
+      const auto stored = project.draws(runId);
+      QCOMPARE(int(stored.size()), 4);
+      for (const auto& chain : stored) {
+        QCOMPARE(int(chain.rows), live->chains[chain.chain].iterations());
+        QCOMPARE(chain.warmup_iterations, 200);
+      }
+      const auto& firstBlock = *live->chains[0].blocks().front();
+      const int mu = live->columnIndex("mu");
+      QVERIFY(mu >= 0);
+      QCOMPARE(stored[0].column("mu", true).front(), firstBlock.value(0, mu));
+
+      // The table shows the summary of all kept draws, as `variate summary` computes it.
+      SummaryService* summaries = window.coordinator()->summaries();
+      QVERIFY(studio_test::waitFor([&] {
+        return !summaries->busy() && live->summary.drawsPerChain == live->samplingDrawsPerChain();
+      }, 60000));
+      DiagnosticsModel* table = window.docks().diagnostics->model();
+      summaryBefore = tableRows(table);
+      QCOMPARE(summaryBefore.size(), live->columnNames.size());
+      const auto cli = variate::store::summarize_run(project, runId);
+      QCOMPARE(cli.parameters.size(), size_t(summaryBefore.size()));
+      for (int i = 0; i < summaryBefore.size(); ++i) {
+        QCOMPARE(summaryBefore[i].name, QString::fromStdString(cli.parameters[i].name));
+        QCOMPARE(summaryBefore[i].mean, cli.parameters[i].mean);
+        QCOMPARE(summaryBefore[i].essBulk, cli.parameters[i].ess_bulk);
+      }
+    }
+    {
+      MainWindow window;
+      window.setQuietErrors(true);
+      QVERIFY2(window.openPath(projectPath), qPrintable(window.lastError()));
+      RunList* runs = window.document()->runs();
+      QVERIFY(runs->run(runId));
+      QCOMPARE(runs->currentId(), runId);
+      QCOMPARE(runs->run(runId)->status, RunStatus::Stopped);
+      DiagnosticsModel* table = window.docks().diagnostics->model();
+      QVERIFY(studio_test::waitFor([&] { return table->rowCount() == summaryBefore.size(); }, 60000));
+      QCOMPARE(tableRows(table), summaryBefore);
+      QVERIFY(studio_test::waitFor([&] { return window.docks().traces->plottedIterations(3) > 0; }, 10000));
+    }
+  }
+};
+
+QTEST_MAIN(TestStudioRun)
+#include "tst_studio_run.moc"

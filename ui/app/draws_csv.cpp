@@ -1,0 +1,43 @@
+#include "ui/app/draws_csv.h"
+
+#include <QSaveFile>
+#include <QTextStream>
+
+#include "ui/document/run_data.h"
+
+namespace variate::ui {
+
+bool writeDrawsCsv(const RunData& run, const QString& path, QString* error) {
+  QSaveFile file(path);  // all or nothing: a failed export leaves no half file
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+    *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  QTextStream out(&file);
+  out.setRealNumberPrecision(17);  // round-trips doubles
+  out << "chain,iteration,warmup,lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,divergent__,energy__";
+  for (const QString& name : run.columnNames) out << ",\"" << name << '"';
+  out << '\n';
+  for (size_t c = 0; c < run.chains.size(); ++c) {
+    const ChainDraws& chain = run.chains[c];
+    for (const auto& block : chain.blocks()) {
+      for (int r = 0; r < block->rows(); ++r) {
+        const int iteration = block->firstIteration + r;
+        const SamplerRow& s = block->stats[r];
+        out << c + 1 << ',' << iteration + 1 << ',' << (iteration < block->warmupIterations ? 1 : 0) << ','
+            << s.logDensity << ',' << s.acceptStat << ',' << s.stepSize << ',' << s.treeDepth << ','
+            << s.leapfrogSteps << ',' << (s.divergent ? 1 : 0) << ',' << s.energy;
+        for (int k = 0; k < block->columns; ++k) out << ',' << block->value(r, k);
+        out << '\n';
+      }
+    }
+  }
+  out.flush();
+  if (!file.commit()) {
+    *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace variate::ui

@@ -1,0 +1,67 @@
+#pragma once
+/// Connects the open document with the engine controller: starts runs from the document's
+/// model, data and configuration, turns the controller's batches into the document's
+/// runs, keeps summaries up to date, reads stored runs' draws when they are shown, and
+/// continues finished runs ("run more draws").
+
+#include <QObject>
+#include <QPointer>
+
+#include "ui/document/run_list.h"
+
+namespace variate::ui {
+
+class EngineController;
+class ProjectDocument;
+class RunLoader;
+class SummaryService;
+struct RunStart;
+struct RunOutcome;
+struct RunRequest;
+
+class RunCoordinator : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RunCoordinator(EngineController* engine, QObject* parent = nullptr);
+  ~RunCoordinator() override;
+
+  void setDocument(ProjectDocument* document);
+  EngineController* engine() const { return engine_; }
+  SummaryService* summaries() const { return summaries_; }
+  bool isRunning() const;
+  bool isPaused() const;
+
+  /// Starts a run of the document's current configuration; false with a message.
+  bool startRun(QString* error);
+  /// Continues a finished NUTS run from where its chains ended, with their adapted step
+  /// sizes and metrics, for the configured number of draws; false with a message.
+  bool runMore(qint64 runId, QString* error);
+  void pause();
+  void resume();
+  void stop();
+
+ signals:
+  void runningChanged(bool running);
+  void pausedChanged(bool paused);
+  void runFailed(const QString& message);
+  void runEnded(qint64 runId);
+
+ private:
+  bool start(const RunRequest& request, QString* error);
+  void onStarted(const RunStart& start);
+  void onEnded(const RunOutcome& outcome);
+  void ensureLoaded(qint64 runId);
+
+  EngineController* engine_;
+  QPointer<ProjectDocument> document_;
+  SummaryService* summaries_ = nullptr;
+  RunLoader* loader_;
+  QString pendingName_;
+  qint64 pendingContinues_ = -1;
+  qint64 pendingDataSet_ = -1;
+  RunConfig pendingConfig_;
+  QList<QMetaObject::Connection> connections_;
+};
+
+}  // namespace variate::ui

@@ -1,0 +1,42 @@
+#include "ui/app/run_status_label.h"
+
+#include "ui/document/project_document.h"
+
+namespace variate::ui {
+
+RunStatusLabel::RunStatusLabel(QWidget* parent) : QLabel(parent) {
+  timer_.setInterval(500);
+  connect(&timer_, &QTimer::timeout, this, &RunStatusLabel::refresh);
+  timer_.start();
+}
+
+void RunStatusLabel::setDocument(ProjectDocument* document) {
+  document_ = document;
+  refresh();
+}
+
+void RunStatusLabel::refresh() {
+  const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  if (!run) {
+    setText(document_ ? tr("No runs yet") : QString());
+    return;
+  }
+  int least = run->chains.empty() ? 0 : run->chains.front().iterations();
+  double rate = 0, left = 0;
+  for (size_t c = 0; c < run->chains.size(); ++c) {
+    least = std::min(least, run->chains[c].iterations());
+    if (const auto r = run->drawsPerSecond(static_cast<int>(c))) rate += *r;
+    if (const auto l = run->secondsLeft(static_cast<int>(c))) left = std::max(left, *l);
+  }
+  QString text = tr("%1: %2").arg(run->name, statusName(run->status));
+  if (run->isActive()) {
+    text += tr(" · iteration %1 of %2 · %3 draws/s · %4 s left")
+                .arg(least)
+                .arg(run->plannedIterations())
+                .arg(rate, 0, 'f', 0)
+                .arg(left, 0, 'f', 0);
+  }
+  setText(text);
+}
+
+}  // namespace variate::ui

@@ -1,0 +1,43 @@
+#pragma once
+/// The studio's actions with their icons, shortcuts and tips, and the menus and toolbar
+/// built from them. The main window connects them to what they do.
+
+#include <QObject>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+class QToolBar;
+
+namespace variate::ui {
+
+struct StudioActions {
+  QAction* newProject;
+  QAction* open;
+  QAction* save;
+  QAction* saveAs;
+  QAction* importData;
+  QAction* exportTraces;
+  QAction* exportDensity;
+  QAction* exportElbo;
+  QAction* exportDraws;
+  QAction* quit;
+  QAction* undo;
+  QAction* redo;
+  QAction* run;
+  QAction* pause;
+  QAction* stop;
+  QAction* runMore;
+  QAction* compare;
+  QAction* resetLayout;
+  QAction* help;
+  QAction* about;
+  QMenu* recent;
+  QMenu* view;
+  QToolBar* toolBar;
+
+  /// Creates the actions (owned by `window`), its menu bar and its main toolbar.
+  static StudioActions create(QMainWindow* window);
+};
+
+}  // namespace variate::ui

@@ -1,0 +1,123 @@
+#include "ui/app/studio_docks.h"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+
+#include "ui/canvas/canvas_panel.h"
+#include "ui/docks/data_panel.h"
+#include "ui/docks/density_panel.h"
+#include "ui/docks/diagnostics_panel.h"
+#include "ui/docks/elbo_panel.h"
+#include "ui/docks/log_panel.h"
+#include "ui/docks/model_panel.h"
+#include "ui/docks/run_config_panel.h"
+#include "ui/docks/runs_panel.h"
+#include "ui/docks/sampler_stats_panel.h"
+#include "ui/docks/trace_panel.h"
+#include "ui/plots/run_plot_panel.h"
+
+namespace variate::ui {
+namespace {
+
+QDockWidget* wrap(QMainWindow* window, QWidget* panel, const QString& title, const QString& name, QMenu* menu,
+                  const QKeySequence& shortcut) {
+  auto* dock = new QDockWidget(title, window);
+  dock->setObjectName(name);
+  dock->setWidget(panel);
+  dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                    QDockWidget::DockWidgetFloatable);
+  if (auto* plot = qobject_cast<RunPlotPanel*>(panel)) {  // a tab coming to the front draws
+    QObject::connect(dock, &QDockWidget::visibilityChanged, plot, [plot](bool visible) {
+      if (visible) plot->catchUp();
+    });
+  }
+  QAction* toggle = dock->toggleViewAction();
+  toggle->setShortcut(shortcut);
+  menu->addAction(toggle);
+  return dock;
+}
+
+}  // namespace
+
+StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
+  StudioDocks d{};
+  d.model = new ModelPanel;
+  d.data = new DataPanel;
+  d.runConfig = new RunConfigPanel;
+  d.runs = new RunsPanel;
+  d.traces = new TracePanel;
+  d.density = new DensityPanel;
+  d.diagnostics = new DiagnosticsPanel;
+  d.elbo = new ElboPanel;
+  d.sampler = new SamplerStatsPanel;
+  d.log = new LogPanel;
+  d.canvas = new CanvasPanel;
+  const auto key = [](int n) { return QKeySequence(Qt::ALT | Qt::Key(Qt::Key_0 + n)); };
+  d.docks = {wrap(window, d.model, QObject::tr("Model"), "modelDock", view, key(1)),
+             wrap(window, d.runConfig, QObject::tr("Run"), "runConfigDock", view, key(2)),
+             wrap(window, d.data, QObject::tr("Data"), "dataDock", view, key(3)),
+             wrap(window, d.runs, QObject::tr("Runs"), "runsDock", view, key(4)),
+             wrap(window, d.traces, QObject::tr("Traces"), "traceDock", view, key(5)),
+             wrap(window, d.density, QObject::tr("Density"), "densityDock", view, key(6)),
+             wrap(window, d.elbo, QObject::tr("ELBO"), "elboDock", view, key(7)),
+             wrap(window, d.diagnostics, QObject::tr("Diagnostics"), "diagnosticsDock", view, key(8)),
+             wrap(window, d.sampler, QObject::tr("Sampler"), "samplerDock", view, key(9)),
+             wrap(window, d.log, QObject::tr("Log"), "logDock", view, QKeySequence()),
+             wrap(window, d.canvas, QObject::tr("Model canvas"), "canvasDock", view, QKeySequence())};
+  return d;
+}
+
+QDockWidget* StudioDocks::dock(const QString& objectName) const {
+  for (QDockWidget* dock : docks) {
+    if (dock->objectName() == objectName) return dock;
+  }
+  return nullptr;
+}
+
+void StudioDocks::applyDefaultLayout(QMainWindow* window) const {
+  for (QDockWidget* d : docks) {
+    d->setFloating(false);
+    window->removeDockWidget(d);  // this hides it; it is shown again once placed
+  }
+  QDockWidget *modelDock = dock("modelDock"), *runDock = dock("runConfigDock"), *dataDock = dock("dataDock"),
+              *runsDock = dock("runsDock"), *traceDock = dock("traceDock"), *densityDock = dock("densityDock"),
+              *elboDock = dock("elboDock"), *diagnosticsDock = dock("diagnosticsDock"),
+              *samplerDock = dock("samplerDock"), *logDock = dock("logDock");
+  window->addDockWidget(Qt::LeftDockWidgetArea, modelDock);
+  window->addDockWidget(Qt::RightDockWidgetArea, traceDock);
+  window->splitDockWidget(modelDock, runDock, Qt::Vertical);
+  window->tabifyDockWidget(runDock, runsDock);
+  window->tabifyDockWidget(runsDock, dataDock);
+  window->splitDockWidget(traceDock, diagnosticsDock, Qt::Vertical);
+  window->tabifyDockWidget(traceDock, densityDock);
+  window->tabifyDockWidget(densityDock, elboDock);
+  window->tabifyDockWidget(elboDock, dock("canvasDock"));
+  window->tabifyDockWidget(diagnosticsDock, samplerDock);
+  window->tabifyDockWidget(samplerDock, logDock);
+  for (QDockWidget* d : docks) d->show();
+  const int w = std::max(window->width(), 800), h = std::max(window->height(), 500);
+  window->resizeDocks({modelDock, traceDock}, {w * 3 / 10, w * 7 / 10}, Qt::Horizontal);
+  window->resizeDocks({modelDock, runDock}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
+  window->resizeDocks({traceDock, diagnosticsDock}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
+}
+
+void StudioDocks::raiseFrontTabs() const {
+  // Raising a tabbed dock makes it its group's current tab.
+  for (const QString& name : {"runConfigDock", "traceDock", "diagnosticsDock"}) dock(name)->raise();
+}
+
+void StudioDocks::setDocument(ProjectDocument* document) const {
+  model->setDocument(document);
+  data->setDocument(document);
+  runConfig->setDocument(document);
+  runs->setDocument(document);
+  traces->setDocument(document);
+  density->setDocument(document);
+  diagnostics->setDocument(document);
+  elbo->setDocument(document);
+  sampler->setDocument(document);
+  canvas->setDocument(document);
+}
+
+}  // namespace variate::ui

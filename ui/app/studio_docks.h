@@ -1,0 +1,53 @@
+#pragma once
+/// The studio's panels, each in a dock the user can move, tab, float and close, and the
+/// layout they start in. Each dock has a stable object name, so QMainWindow::saveState()
+/// restores the user's layout on the next start.
+
+#include <QList>
+
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+
+namespace variate::ui {
+
+class CanvasPanel;
+class DataPanel;
+class DensityPanel;
+class DiagnosticsPanel;
+class ElboPanel;
+class LogPanel;
+class ModelPanel;
+class ProjectDocument;
+class RunConfigPanel;
+class RunsPanel;
+class SamplerStatsPanel;
+class TracePanel;
+
+struct StudioDocks {
+  ModelPanel* model;
+  DataPanel* data;
+  RunConfigPanel* runConfig;
+  RunsPanel* runs;
+  TracePanel* traces;
+  DensityPanel* density;
+  DiagnosticsPanel* diagnostics;
+  ElboPanel* elbo;
+  SamplerStatsPanel* sampler;
+  LogPanel* log;
+  CanvasPanel* canvas;
+  QList<QDockWidget*> docks;
+
+  /// Creates every panel in a dock of `window` and lists the docks' toggles in `viewMenu`.
+  static StudioDocks create(QMainWindow* window, QMenu* viewMenu);
+  /// Model and settings on the left; traces, density and ELBO on the right above the
+  /// diagnostics, sampler statistics and log.
+  void applyDefaultLayout(QMainWindow* window) const;
+  /// Brings the default front tab of each group forward; works once the window is shown.
+  void raiseFrontTabs() const;
+  /// Gives every panel the document (nullptr: none open).
+  void setDocument(ProjectDocument* document) const;
+  QDockWidget* dock(const QString& objectName) const;
+};
+
+}  // namespace variate::ui

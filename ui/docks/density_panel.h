@@ -1,0 +1,37 @@
+#pragma once
+/// Posterior densities of the chosen parameters: one curve per chain and the pooled
+/// density, with the compared run's pooled density overlaid (dashed). Densities use the
+/// post-warmup draws (warmup draws until sampling starts) and are re-estimated at most
+/// a few times a second.
+
+#include <QElapsedTimer>
+
+#include "ui/plots/density_estimate.h"
+#include "ui/plots/run_plot_panel.h"
+
+namespace variate::ui {
+
+class DensityPanel : public RunPlotPanel {
+  Q_OBJECT
+
+ public:
+  explicit DensityPanel(QWidget* parent = nullptr);
+
+  /// The pooled density of a plotted parameter in the current or the compared run.
+  DensityCurve pooledDensity(const QString& name, bool comparison = false) const;
+
+ protected:
+  void rebuild() override;
+  void append(const DrawBlocks&) override { dirty_ = true; }
+  void redraw() override;
+  void comparisonChanged() override { dirty_ = true; }
+
+ private:
+  static std::vector<double> drawsOf(const RunData& run, const QString& name, int chain);
+
+  class QLabel* caption_;
+  QElapsedTimer sinceEstimate_;
+  bool dirty_ = true;
+};
+
+}  // namespace variate::ui

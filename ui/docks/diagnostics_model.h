@@ -1,0 +1,51 @@
+#pragma once
+/// The diagnostics table: one row per parameter with mean, sd, MCSE, quantiles, bulk and
+/// tail ESS and split R-hat, coloured where R-hat ≥ 1.01 or an ESS is below 400 (Vehtari
+/// et al. 2021's thresholds). With a comparison run, each statistic shows both runs
+/// side by side.
+
+#include <QAbstractTableModel>
+
+#include "ui/document/run_data.h"
+
+namespace variate::ui {
+
+class DiagnosticsModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Statistic { Mean, Sd, McseMean, Q5, Q50, Q95, EssBulk, EssTail, Rhat, StatisticCount };
+  static constexpr double kRhatLimit = 1.01;
+  static constexpr double kEssLimit = 400;
+
+  using QAbstractTableModel::QAbstractTableModel;
+
+  /// Either may be empty.
+  void setSummaries(const RunSummary& primary, const RunSummary* comparison,
+                    const QString& primaryName = QString(), const QString& comparisonName = QString());
+  bool comparing() const { return comparing_; }
+
+  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+  /// The value in a cell (NaN where missing), for sorting and tests.
+  double value(int row, Statistic statistic, bool comparison = false) const;
+  QString parameter(int row) const { return names_.value(row); }
+  /// Whether a statistic of a value warrants attention (the cell is coloured).
+  static bool flagged(Statistic statistic, double value);
+
+ private:
+  const diagnostics::ParameterSummary* find(const std::vector<diagnostics::ParameterSummary>& rows,
+                                            int row) const;
+  Statistic statisticOf(int column, bool* comparison) const;
+
+  QStringList names_;
+  std::vector<diagnostics::ParameterSummary> primary_, comparison_;
+  std::vector<int> comparisonRow_;  // row in comparison_ of each name, or -1
+  bool comparing_ = false;
+  QString primaryName_, comparisonName_;
+};
+
+}  // namespace variate::ui

@@ -1,0 +1,86 @@
+#include "ui/docks/diagnostics_panel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "ui/document/project_document.h"
+
+namespace variate::ui {
+
+DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
+    : QWidget(parent), model_(new DiagnosticsModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      view_(new QTableView), filter_(new QLineEdit), caption_(new QLabel) {
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(Qt::UserRole);
+  proxy_->setFilterKeyColumn(0);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  view_->setModel(proxy_);
+  view_->setObjectName("diagnosticsTable");
+  view_->setSortingEnabled(true);
+  view_->sortByColumn(-1, Qt::AscendingOrder);  // model order until the user sorts
+  view_->verticalHeader()->setVisible(false);
+  view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
+  // Sized to the contents when the rows change, not at every live update (which would
+  // measure every cell several times a second).
+  view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  connect(model_, &QAbstractItemModel::modelReset, view_, &QTableView::resizeColumnsToContents);
+  view_->setAlternatingRowColors(true);
+  view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  filter_->setPlaceholderText(tr("Filter parameters"));
+  filter_->setClearButtonEnabled(true);
+  caption_->setWordWrap(true);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(caption_);
+  layout->addWidget(filter_);
+  layout->addWidget(view_, 1);
+  connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+}
+
+void DiagnosticsPanel::setDocument(ProjectDocument* document) {
+  for (const auto& connection : connections_) disconnect(connection);
+  connections_.clear();
+  document_ = document;
+  if (document) {
+    RunList* runs = document->runs();
+    for (auto signal : {&RunList::currentChanged, &RunList::comparisonChanged, &RunList::summaryChanged}) {
+      connections_ << connect(runs, signal, this, &DiagnosticsPanel::refresh);
+    }
+  }
+  refresh();
+}
+
+void DiagnosticsPanel::refresh() {
+  const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  const RunPtr other = document_ ? document_->runs()->comparison() : nullptr;
+  if (!run) {
+    model_->setSummaries({}, nullptr);
+    caption_->setText(tr("No run yet: press Run."));
+    return;
+  }
+  model_->setSummaries(run->summary, other ? &other->summary : nullptr, run->name, other ? other->name : QString());
+  const RunSummary& s = run->summary;
+  QString text = s.rows.empty()
+                     ? tr("%1: no draws summarized yet").arg(run->name)
+                     : tr("%1: %2 × %3 %4 draws%5")
+                           .arg(run->name)
+                           .arg(run->chains.size() == 1 ? tr("1 chain") : tr("%1 chains").arg(run->chains.size()))
+                           .arg(s.drawsPerChain)
+                           .arg(s.fromWarmup ? tr("warmup") : tr("post-warmup"))
+                           .arg(run->isActive() ? tr(" (live)") : QString());
+  if (other) text += tr("   compared with %1").arg(other->name);
+  int flagged = 0;
+  for (const auto& row : s.rows) {
+    flagged += DiagnosticsModel::flagged(DiagnosticsModel::Rhat, row.r_hat) ||
+               DiagnosticsModel::flagged(DiagnosticsModel::EssBulk, row.ess_bulk) ||
+               DiagnosticsModel::flagged(DiagnosticsModel::EssTail, row.ess_tail);
+  }
+  if (flagged) text += tr(" — %1 flagged (R-hat ≥ 1.01 or ESS < 400)").arg(flagged);
+  caption_->setText(text);
+}
+
+}  // namespace variate::ui

@@ -1,0 +1,188 @@
+#include "ui/docks/elbo_panel.h"
+
+#include <cmath>
+
+#include <QFileDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include "ui/document/project_document.h"
+#include "ui/plots/decimated_series.h"
+#include "ui/plots/plot_export.h"
+
+namespace variate::ui {
+
+QVector<double> movingAverage(const QVector<double>& values, int window) {
+  const int n = values.size(), half = std::max(window, 1) / 2;
+  QVector<double> prefix(n + 1, 0.0);
+  QVector<int> counts(n + 1, 0);
+  for (int i = 0; i < n; ++i) {
+    const bool ok = std::isfinite(values[i]);
+    prefix[i + 1] = prefix[i] + (ok ? values[i] : 0);
+    counts[i + 1] = counts[i] + ok;
+  }
+  QVector<double> smoothed(n);
+  for (int i = 0; i < n; ++i) {
+    const int lo = std::max(0, i - half), hi = std::min(n, i + half + 1);
+    const int k = counts[hi] - counts[lo];
+    smoothed[i] = k > 0 ? (prefix[hi] - prefix[lo]) / k : std::nan("");
+  }
+  return smoothed;
+}
+
+ElboPanel::ElboPanel(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot), caption_(new QLabel), throttle_(this) {
+  plot_->setObjectName("elboPlot");
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->xAxis->setLabel(tr("iteration"));
+  plot_->yAxis->setLabel(tr("ELBO"));
+  plot_->yAxis2->setVisible(true);
+  plot_->yAxis2->setLabel(tr("relative change"));
+  plot_->yAxis2->setScaleType(QCPAxis::stLogarithmic);
+  plot_->yAxis2->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+  plot_->legend->setVisible(true);
+  plot_->legend->setBrush(QColor(255, 255, 255, 210));
+  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  auto* exportButton = new QToolButton;
+  exportButton->setIcon(QIcon(":/icons/export.svg"));
+  exportButton->setToolTip(tr("Export the plot as PNG, SVG or PDF"));
+  auto* top = new QHBoxLayout;
+  top->addWidget(caption_, 1);
+  top->addWidget(exportButton);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addLayout(top);
+  layout->addWidget(plot_, 1);
+  connect(&throttle_, &RefreshThrottle::refresh, this, [this] {
+    redraw();
+    emit refreshed();
+  });
+  connect(exportButton, &QToolButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), plotExportFilter());
+    QString error;
+    if (!path.isEmpty() && !exportTo(path, &error)) QMessageBox::warning(this, tr("Export plot"), error);
+  });
+}
+
+void ElboPanel::setDocument(ProjectDocument* document) {
+  for (const auto& connection : connections_) disconnect(connection);
+  connections_.clear();
+  document_ = document;
+  if (document) {
+    RunList* runs = document->runs();
+    const auto request = [this] { throttle_.request(); };
+    connections_ << connect(runs, &RunList::currentChanged, this, request);
+    connections_ << connect(runs, &RunList::elboAppended, this, request);
+    connections_ << connect(runs, &RunList::drawsReset, this, request);
+    connections_ << connect(runs, &RunList::runChanged, this, request);
+  }
+  throttle_.request();
+}
+
+int ElboPanel::plottedPoints() const { return plot_->graphCount() ? plot_->graph(0)->dataCount() : 0; }
+
+bool ElboPanel::exportTo(const QString& path, QString* error) {
+  redraw();
+  plot_->replot();
+  return exportPlot(plot_, path, error);
+}
+
+void ElboPanel::redraw() {
+  plot_->clearGraphs();
+  plot_->clearItems();
+  markedConvergence_ = -1;
+  const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  if (!run || run->elbo.empty()) {
+    caption_->setText(run && run->config.method == InferenceMethod::Nuts ? tr("%1 is a NUTS run: no ELBO").arg(run->name)
+                                                                          : tr("No ELBO yet: run ADVI."));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    return;
+  }
+  DecimatedSeries raw(3000);
+  QVector<double> xs, ys, evalX, evalElbo, evalChange;
+  for (const auto& point : run->elbo.points) {
+    xs << point.iteration;
+    ys << point.elbo;
+    if (std::isfinite(point.relativeChange) && point.relativeChange > 0) {
+      evalX << point.iteration;
+      evalElbo << point.elbo;
+      evalChange << point.relativeChange;
+    }
+  }
+  // One-draw estimates are noisy: the average spans ~5% of the run (at least 50 of them).
+  const QVector<double> smooth = movingAverage(ys, std::max(50, static_cast<int>(ys.size() / 20)));
+  for (int i = 0; i < xs.size(); ++i) raw.append(xs[i], ys[i]);
+  QVector<double> rx, ry;
+  raw.points(&rx, &ry);
+  QCPGraph* rawGraph = plot_->addGraph();
+  rawGraph->setName(tr("ELBO estimate (1 draw)"));
+  rawGraph->setLineStyle(QCPGraph::lsNone);
+  rawGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(120, 144, 156, 70), 2.5));
+  rawGraph->setData(rx, ry, true);
+  QCPGraph* smoothGraph = plot_->addGraph();
+  smoothGraph->setName(tr("moving average"));
+  smoothGraph->setPen(QPen(QColor("#0072B2"), 2.5));
+  smoothGraph->setData(xs, smooth, true);
+  QCPGraph* evaluations = plot_->addGraph();
+  evaluations->setName(tr("ELBO evaluation"));
+  evaluations->setPen(QPen(QColor("#009E73"), 1));
+  evaluations->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QColor("#009E73"), QColor("#009E73"), 5));
+  evaluations->setData(evalX, evalElbo, true);
+  QCPGraph* change = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+  change->setName(tr("relative change (right)"));
+  change->setPen(QPen(QColor("#E69F00"), 1.5));
+  change->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+  change->setData(evalX, evalChange, true);
+  auto* tolerance = new QCPItemStraightLine(plot_);
+  tolerance->point1->setAxes(plot_->xAxis, plot_->yAxis2);
+  tolerance->point2->setAxes(plot_->xAxis, plot_->yAxis2);
+  tolerance->point1->setCoords(0, kTolerance);
+  tolerance->point2->setCoords(1, kTolerance);
+  tolerance->setPen(QPen(QColor("#E69F00"), 1, Qt::DotLine));
+
+  // The early ELBO is far below the rest: scale to the moving average after the first 10%.
+  double lo = INFINITY, hi = -INFINITY;
+  const auto include = [&](const QVector<double>& keys, const QVector<double>& values) {
+    for (int i = 0; i < values.size(); ++i) {
+      if (keys[i] < xs.last() / 10 || !std::isfinite(values[i])) continue;
+      lo = std::min(lo, values[i]);
+      hi = std::max(hi, values[i]);
+    }
+  };
+  include(xs, smooth);
+  include(evalX, evalElbo);
+  plot_->xAxis->setRange(0, std::max(1.0, xs.last() * 1.03));
+  if (std::isfinite(lo) && hi > lo) {
+    const double pad = (hi - lo) * 0.6;
+    plot_->yAxis->setRange(lo - pad, hi + pad);
+  } else {
+    plot_->yAxis->rescale();
+  }
+  plot_->yAxis2->setRange(std::max(1e-5, std::min(kTolerance / 3, evalChange.isEmpty() ? 1.0 : *std::min_element(evalChange.begin(), evalChange.end()) / 2)), 2);
+
+  QString text = tr("%1: ELBO %2 (moving average)").arg(run->name).arg(smooth.last(), 0, 'g', 6);
+  if (!evalChange.isEmpty()) text += tr(" · relative change %1").arg(evalChange.last(), 0, 'g', 3);
+  if (run->elbo.convergedAt >= 0) {
+    markedConvergence_ = run->elbo.convergedAt;
+    auto* line = new QCPItemStraightLine(plot_);
+    line->point1->setCoords(markedConvergence_, 0);
+    line->point2->setCoords(markedConvergence_, 1);
+    line->setPen(QPen(QColor("#009E73"), 2, Qt::DashLine));
+    auto* label = new QCPItemText(plot_);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(markedConvergence_, 0.05);
+    label->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+    label->setText(tr("converged at %1 ").arg(markedConvergence_));
+    label->setColor(QColor("#00695c"));
+    text += tr(" · converged at iteration %1").arg(markedConvergence_);
+  } else if (!run->isActive()) {
+    text += tr(" · did not converge");
+  }
+  caption_->setText(text);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace variate::ui

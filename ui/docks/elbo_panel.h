@@ -1,0 +1,51 @@
+#pragma once
+/// The ELBO of a variational run, live: every iteration's noisy estimate (light), a
+/// moving average over them, the relative change of each evaluation on a log axis with
+/// the tolerance it is checked against, and the iteration where the fit converged.
+
+#include <QPointer>
+#include <QWidget>
+
+#include "ui/plots/refresh_throttle.h"
+
+class QCustomPlot;
+class QLabel;
+
+namespace variate::ui {
+
+class ProjectDocument;
+struct ElboTrace;
+
+/// Moving average of `values` over a centred window of `window` points (shrinking at the
+/// ends), skipping non-finite values.
+QVector<double> movingAverage(const QVector<double>& values, int window);
+
+class ElboPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ElboPanel(QWidget* parent = nullptr);
+  void setDocument(ProjectDocument* document);
+  QCustomPlot* plot() const { return plot_; }
+  /// Points on the raw ELBO curve, and the convergence iteration marked (-1 if none).
+  int plottedPoints() const;
+  int markedConvergence() const { return markedConvergence_; }
+  bool exportTo(const QString& path, QString* error);
+  /// Convergence tolerance drawn on the relative-change axis (ADVI's tol_rel_obj).
+  static constexpr double kTolerance = 0.01;
+
+ signals:
+  void refreshed();
+
+ private:
+  void redraw();
+
+  QPointer<ProjectDocument> document_;
+  QCustomPlot* plot_;
+  QLabel* caption_;
+  RefreshThrottle throttle_;
+  int markedConvergence_ = -1;
+  QList<QMetaObject::Connection> connections_;
+};
+
+}  // namespace variate::ui

@@ -1,0 +1,164 @@
+#include "ui/docks/sampler_stats_panel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "ui/document/project_document.h"
+
+namespace variate::ui {
+namespace {
+
+constexpr int kMaxTreeDepth = 10;  // the studio samples with NUTS's default
+
+QString duration(double seconds) {
+  if (seconds < 60) return QObject::tr("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
+  if (seconds < 3600) return QObject::tr("%1 min %2 s").arg(int(seconds) / 60).arg(int(seconds) % 60);
+  return QObject::tr("%1 h %2 min").arg(int(seconds) / 3600).arg(int(seconds) % 3600 / 60);
+}
+
+}  // namespace
+
+SamplerStatsPanel::SamplerStatsPanel(QWidget* parent) : QWidget(parent), table_(new QTableWidget), note_(new QLabel) {
+  table_->setObjectName("samplerStatsTable");
+  table_->setColumnCount(10);
+  table_->setHorizontalHeaderLabels({tr("Chain"), tr("Phase"), tr("Iteration"), tr("Step size"),
+                                     tr("Tree depth"), tr("Max depth hits"), tr("Divergences"),
+                                     tr("Acceptance"), tr("Draws/s"), tr("Time left")});
+  table_->verticalHeader()->setVisible(false);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addWidget(note_);
+  layout->addWidget(table_);
+  note_->setText(tr("ADVI draws come from the fitted approximation: there are no sampler statistics."));
+  note_->setWordWrap(true);
+  note_->hide();
+  timer_.setInterval(250);
+  connect(&timer_, &QTimer::timeout, this, [this] {
+    if (dirty_) refresh();
+  });
+  timer_.start();
+}
+
+void SamplerStatsPanel::setDocument(ProjectDocument* document) {
+  for (const auto& connection : connections_) disconnect(connection);
+  connections_.clear();
+  document_ = document;
+  if (document) {
+    RunList* runs = document->runs();
+    const auto mark = [this] { dirty_ = true; };
+    const auto restart = [this] {
+      recount();
+      dirty_ = true;
+    };
+    connections_ << connect(runs, &RunList::currentChanged, this, restart);
+    connections_ << connect(runs, &RunList::drawsReset, this, restart);
+    connections_ << connect(runs, &RunList::drawsAppended, this, [this](qint64 id, const DrawBlocks& blocks) {
+      if (!document_ || id != document_->runs()->currentId()) return;
+      for (const auto& block : blocks) add(*block);
+      dirty_ = true;
+    });
+    connections_ << connect(runs, &RunList::chainStateChanged, this, mark);
+    connections_ << connect(runs, &RunList::runChanged, this, mark);
+  }
+  recount();
+  refresh();
+}
+
+void SamplerStatsPanel::add(const DrawBlock& block) {
+  if (block.chain >= static_cast<int>(totals_.size())) totals_.resize(block.chain + 1);
+  Totals& t = totals_[block.chain];
+  for (int r = 0; r < block.rows(); ++r) {
+    const SamplerRow& row = block.stats[r];
+    if (block.firstIteration + r < block.warmupIterations) {
+      ++t.warmupRows;
+      t.warmupDepth += row.treeDepth;
+      t.warmupAccept += row.acceptStat;
+      t.warmupDivergences += row.divergent;
+    } else {
+      ++t.samplingRows;
+      t.depth += row.treeDepth;
+      t.accept += row.acceptStat;
+      t.divergences += row.divergent;
+      t.maxDepthHits += row.treeDepth >= kMaxTreeDepth;
+    }
+    t.lastStepSize = row.stepSize;
+  }
+  t.rows += block.rows();
+}
+
+void SamplerStatsPanel::recount() {
+  totals_.clear();
+  const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  if (!run) return;
+  for (const auto& chain : run->chains) {
+    for (const auto& block : chain.blocks()) add(*block);
+  }
+}
+
+ChainStatistics SamplerStatsPanel::statistics(int chain) const {
+  ChainStatistics s;
+  const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  if (!run || chain >= static_cast<int>(run->chains.size()) || chain >= static_cast<int>(totals_.size())) return s;
+  const Totals& t = totals_[chain];
+  s.iterations = run->chains[chain].iterations();
+  s.warmup = run->chains[chain].warmupIterations();
+  s.divergences = t.divergences;
+  s.warmupDivergences = t.warmupDivergences;
+  s.maxDepthHits = t.maxDepthHits;
+  // Post-warmup means, or warmup ones while there are no sampling draws yet.
+  const bool sampling = t.samplingRows > 0;
+  const int n = sampling ? t.samplingRows : t.warmupRows;
+  if (n > 0) {
+    s.meanTreeDepth = (sampling ? t.depth : t.warmupDepth) / n;
+    s.meanAccept = (sampling ? t.accept : t.warmupAccept) / n;
+  }
+  s.stepSize = t.lastStepSize;
+  const ChainState& state = run->chainStates[chain];
+  if (state.stepSize) s.stepSize = *state.stepSize;
+  return s;
+}
+
+void SamplerStatsPanel::refresh() {
+  dirty_ = false;
+  const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  const bool advi = run && run->config.method == InferenceMethod::Advi;
+  note_->setVisible(advi);
+  const int chains = run && !advi ? static_cast<int>(run->chains.size()) : 0;
+  table_->setRowCount(chains);
+  for (int c = 0; c < chains; ++c) {
+    const ChainStatistics s = statistics(c);
+    const ChainState& state = run->chainStates[c];
+    const bool done = state.finished || !run->isActive();
+    const QString phase = done ? tr("done") : s.iterations < s.warmup ? tr("warmup") : tr("sampling");
+    const auto rate = run->drawsPerSecond(c);
+    const auto left = run->secondsLeft(c);
+    const QStringList cells = {
+        QString::number(c + 1),
+        phase,
+        QString("%1 / %2").arg(s.iterations).arg(std::max(run->plannedIterations(), s.iterations)),
+        QString::number(s.stepSize, 'g', 3),
+        QString::number(s.meanTreeDepth, 'f', 2),
+        QString::number(s.maxDepthHits),
+        s.warmupDivergences ? tr("%1 (+%2 in warmup)").arg(s.divergences).arg(s.warmupDivergences)
+                            : QString::number(s.divergences),
+        QString::number(s.meanAccept, 'f', 3),
+        rate && !done ? QString::number(*rate, 'f', 0) : QStringLiteral("–"),
+        left && !done ? duration(*left) : QStringLiteral("–")};
+    for (int column = 0; column < cells.size(); ++column) {
+      auto* item = table_->item(c, column);
+      if (!item) {
+        item = new QTableWidgetItem;
+        item->setTextAlignment(column == 1 ? Qt::AlignCenter : Qt::AlignRight | Qt::AlignVCenter);
+        table_->setItem(c, column, item);
+      }
+      item->setText(cells[column]);
+      item->setBackground(column == 6 && s.divergences > 0 ? QColor("#ffcdd2") : QBrush());
+    }
+  }
+}
+
+}  // namespace variate::ui

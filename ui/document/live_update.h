@@ -1,0 +1,45 @@
+#pragma once
+/// What the engine thread hands the UI in one go: draw blocks, adaptation results, chain
+/// ends and ELBO points that piled up since the UI last took them. Immutable once posted.
+
+#include <vector>
+
+#include <QMetaType>
+
+#include "ui/document/draw_block.h"
+#include "ui/document/elbo_trace.h"
+
+namespace variate::ui {
+
+struct ChainAdaptation {
+  int chain = 0;
+  double stepSize = 0;
+  std::vector<double> inverseMetric;
+};
+
+struct ChainEnd {
+  int chain = 0;
+  std::vector<double> lastPosition;  // unconstrained
+  double stepSize = 0;
+  std::vector<double> inverseMetric;
+  bool stoppedEarly = false;
+  double secondsWarmup = 0;
+  double secondsSampling = 0;
+};
+
+struct LiveUpdate {
+  DrawBlocks blocks;
+  std::vector<ChainAdaptation> adaptations;
+  std::vector<ChainEnd> chainEnds;
+  std::vector<ElboPoint> elbo;
+  int elboConvergedAt = -1;
+
+  bool empty() const {
+    return blocks.empty() && adaptations.empty() && chainEnds.empty() && elbo.empty() &&
+           elboConvergedAt < 0;
+  }
+};
+
+}  // namespace variate::ui
+
+Q_DECLARE_METATYPE(variate::ui::LiveUpdate)

@@ -1,0 +1,296 @@
+#include "ui/document/project_document.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QPlainTextDocumentLayout>
+#include <QSettings>
+
+#include <variate/store/project.h>
+
+#include "ui/document/commands/rename_run_command.h"
+#include "ui/document/commands/select_data_set_command.h"
+#include "ui/document/commands/set_run_config_command.h"
+#include "ui/document/commands/text_edit_command.h"
+#include "ui/engine/run_records.h"
+#include "ui/engine/run_request.h"
+
+namespace variate::ui {
+namespace {
+
+QString readFile(const QString& path, QString* error) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    *error = QObject::tr("Cannot read %1: %2").arg(path, file.errorString());
+    return {};
+  }
+  return QString::fromUtf8(file.readAll());
+}
+
+// The run configuration is a setting of the project on this machine, keyed by its path.
+QString configKey(const QString& path) {
+  return "projectRunConfig/" + QString(QFileInfo(path).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding));
+}
+
+}  // namespace
+
+ProjectDocument::ProjectDocument(std::unique_ptr<store::Project> project)
+    : project_(std::move(project)), path_(QString::fromStdString(project_->path())) {
+  model_.setDocumentLayout(new QPlainTextDocumentLayout(&model_));  // the editor is a QPlainTextEdit
+  model_.setUndoRedoEnabled(true);
+  connect(&model_, &QTextDocument::undoCommandAdded, this, &ProjectDocument::onTextCommandAdded);
+  connect(&undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+}
+
+ProjectDocument::~ProjectDocument() = default;
+
+std::unique_ptr<ProjectDocument> ProjectDocument::open(const QString& path, QString* error) {
+  try {
+    auto project = std::make_unique<store::Project>(path.toStdString(), store::Project::OpenMode::existing);
+    std::unique_ptr<ProjectDocument> document(new ProjectDocument(std::move(project)));
+    document->load();
+    return document;
+  } catch (const std::exception& e) {
+    *error = QString::fromStdString(e.what());
+    return nullptr;
+  }
+}
+
+std::unique_ptr<ProjectDocument> ProjectDocument::create(const QString& path, const QString& modelName,
+                                                         const QString& modelText,
+                                                         const QList<QPair<QString, QString>>& dataSets,
+                                                         QString* error) {
+  if (QFileInfo::exists(path)) {
+    *error = tr("%1 exists already; open it or choose another name").arg(path);
+    return nullptr;
+  }
+  try {
+    auto project = std::make_unique<store::Project>(path.toStdString(), store::Project::OpenMode::create);
+    project->save_model(modelName.toStdString(), modelText.toStdString());
+    for (const auto& [name, json] : dataSets) project->save_data_set(name.toStdString(), json.toStdString());
+    std::unique_ptr<ProjectDocument> document(new ProjectDocument(std::move(project)));
+    document->load();
+    return document;
+  } catch (const std::exception& e) {
+    QFile::remove(path);  // a half-made project is no use
+    *error = QString::fromStdString(e.what());
+    return nullptr;
+  }
+}
+
+std::unique_ptr<ProjectDocument> ProjectDocument::openModelFile(const QString& path, QString* error) {
+  const QFileInfo model(path);
+  const QString projectPath = model.absolutePath() + "/" + model.completeBaseName() + ".variate";
+  if (QFileInfo::exists(projectPath)) return open(projectPath, error);
+  const QString text = readFile(path, error);
+  if (!error->isEmpty()) return nullptr;
+  QList<QPair<QString, QString>> dataSets;
+  const QString dataPath = model.absolutePath() + "/data.json";
+  if (QFileInfo::exists(dataPath)) {
+    const QString json = readFile(dataPath, error);
+    if (!error->isEmpty()) return nullptr;
+    dataSets << qMakePair(QString("data"), json);
+  }
+  return create(projectPath, model.completeBaseName(), text, dataSets, error);
+}
+
+void ProjectDocument::load() {
+  if (const auto version = project_->latest_model_version()) {
+    modelName_ = QString::fromStdString(version->model_name);
+    model_.setPlainText(QString::fromStdString(version->text));
+  }
+  model_.clearUndoRedoStacks();
+  loadDataSets();
+  const auto records = project_->runs();
+  for (const auto& record : records) runs_.add(runFromRecord(record));
+  if (!records.empty()) {  // data set and configuration of the latest run
+    const auto& last = records.back();
+    for (int i = 0; i < dataSets_.size(); ++i) {
+      if (last.data_set_id && dataSets_[i].id == *last.data_set_id) currentDataSet_ = i;
+    }
+    config_ = runs_.run(last.id)->config;
+  }
+  const QVariant saved = QSettings().value(configKey(path_));
+  if (saved.isValid()) config_ = RunConfig::fromJson(QJsonDocument::fromJson(saved.toByteArray()).object());
+  for (auto id : project_->interrupted_at_open()) {
+    openingNotes_ << (tr("Run %1 was interrupted (its writer stopped before it finished); its draws up to then are kept.").arg(id));
+  }
+  undo_.clear();
+}
+
+void ProjectDocument::loadDataSets() {
+  const QString currentName = currentDataSet() ? currentDataSet()->name : QString();
+  dataSets_.clear();
+  for (const auto& set : project_->data_sets()) {
+    dataSets_ << describeDataSet(set.id, QString::fromStdString(set.name), QString::fromStdString(set.json_text));
+  }
+  currentDataSet_ = dataSets_.isEmpty() ? -1 : 0;
+  for (int i = 0; i < dataSets_.size(); ++i) {
+    if (dataSets_[i].name == currentName) currentDataSet_ = i;
+  }
+  emit dataSetsChanged();
+  emit currentDataSetChanged(currentDataSet_);
+}
+
+QString ProjectDocument::displayName() const { return QFileInfo(path_).fileName(); }
+
+void ProjectDocument::onTextCommandAdded() { undo_.push(new TextEditCommand(&model_)); }
+
+void ProjectDocument::setModelText(const QString& text) {
+  if (text == modelText()) return;
+  QTextCursor cursor(&model_);
+  cursor.select(QTextCursor::Document);
+  cursor.insertText(text);  // one text undo step, hence one command
+}
+
+void ProjectDocument::setModelCheck(const ModelCheck& check) {
+  check_ = check;
+  emit modelChecked(check_);
+}
+
+const DataSetEntry* ProjectDocument::currentDataSet() const {
+  return currentDataSet_ >= 0 && currentDataSet_ < dataSets_.size() ? &dataSets_[currentDataSet_] : nullptr;
+}
+
+void ProjectDocument::selectDataSet(int index) {
+  if (index == currentDataSet_ || index < 0 || index >= dataSets_.size()) return;
+  undo_.push(new SelectDataSetCommand(this, currentDataSet_, index, dataSets_[index].name));
+}
+
+void ProjectDocument::applyDataSetIndex(int index) {
+  currentDataSet_ = index;
+  emit currentDataSetChanged(index);
+}
+
+bool ProjectDocument::importDataSet(const QString& filePath, QString* error) {
+  const QString json = readFile(filePath, error);
+  if (!error->isEmpty()) return false;
+  const QString name = QFileInfo(filePath).completeBaseName();
+  const DataSetEntry entry = describeDataSet(-1, name, json);
+  if (!entry.error.isEmpty()) {
+    *error = entry.error;
+    return false;
+  }
+  try {
+    project_->save_data_set(name.toStdString(), json.toStdString());
+  } catch (const std::exception& e) {
+    *error = QString::fromStdString(e.what());
+    return false;
+  }
+  loadDataSets();
+  for (int i = 0; i < dataSets_.size(); ++i) {
+    if (dataSets_[i].name == name) selectDataSet(i);
+  }
+  log(tr("Imported data set %1 from %2").arg(name, filePath));
+  return true;
+}
+
+void ProjectDocument::setRunConfig(const RunConfig& config) {
+  if (config == config_) return;
+  undo_.push(new SetRunConfigCommand(this, config_, config));
+}
+
+void ProjectDocument::applyRunConfig(const RunConfig& config) {
+  config_ = config;
+  QSettings().setValue(configKey(path_), QJsonDocument(config.toJson()).toJson(QJsonDocument::Compact));
+  emit runConfigChanged(config_);
+}
+
+bool ProjectDocument::prepareRun(RunRequest* request, QString* error) {
+  try {
+    const auto version = project_->save_model(modelName_.toStdString(), modelText().toStdString());
+    request->projectPath = path_;
+    request->config = config_;
+    request->modelName = modelName_;
+    request->modelText = modelText();
+    request->modelVersionId = version.id;
+    if (const DataSetEntry* data = currentDataSet()) {
+      request->dataSetName = data->name;
+      request->dataJson = data->json;
+      request->dataSetId = data->id;
+    }
+    return true;
+  } catch (const std::exception& e) {
+    *error = QString::fromStdString(e.what());
+    return false;
+  }
+}
+
+void ProjectDocument::renameRun(qint64 id, const QString& name) {
+  const RunPtr run = runs_.run(id);
+  if (!run || run->name == name || name.trimmed().isEmpty()) return;
+  undo_.push(new RenameRunCommand(this, id, run->name, name.trimmed()));
+}
+
+void ProjectDocument::applyRunName(qint64 id, const QString& name) {
+  try {
+    project_->rename_run(id, name.toStdString());
+    runs_.setName(id, name);
+  } catch (const std::exception& e) {
+    log(QString::fromStdString(e.what()));
+  }
+}
+
+bool ProjectDocument::deleteRun(qint64 id, QString* error) {
+  try {
+    project_->delete_run(id);
+  } catch (const std::exception& e) {
+    *error = QString::fromStdString(e.what());
+    return false;
+  }
+  runs_.remove(id);
+  return true;
+}
+
+void ProjectDocument::refreshRun(qint64 id) {
+  try {
+    const RunPtr updated = runFromRecord(project_->run(id));
+    const RunPtr run = runs_.run(id);
+    if (!run) return;
+    run->status = updated->status;
+    run->message = updated->message;
+    run->started = updated->started;
+    run->ended = updated->ended;
+    emit runs_.runChanged(id);
+  } catch (const std::exception& e) {
+    log(QString::fromStdString(e.what()));
+  }
+}
+
+bool ProjectDocument::save(QString* error) {
+  try {
+    project_->save_model(modelName_.toStdString(), modelText().toStdString());
+  } catch (const std::exception& e) {
+    *error = QString::fromStdString(e.what());
+    return false;
+  }
+  undo_.setClean();
+  return true;
+}
+
+bool ProjectDocument::saveAs(const QString& path, QString* error) {
+  if (QFileInfo(path).absoluteFilePath() == QFileInfo(path_).absoluteFilePath()) return save(error);
+  if (QFileInfo::exists(path) && !QFile::remove(path)) {
+    *error = tr("Cannot replace %1").arg(path);
+    return false;
+  }
+  project_.reset();  // the last connection checkpoints the write-ahead log into the file
+  const bool copied = QFile::copy(path_, path);
+  try {
+    project_ = std::make_unique<store::Project>((copied ? path : path_).toStdString());
+  } catch (const std::exception& e) {
+    *error = QString::fromStdString(e.what());
+    return false;
+  }
+  if (!copied) {
+    *error = tr("Cannot write %1").arg(path);
+    return false;
+  }
+  path_ = path;
+  emit filePathChanged(path_);
+  return save(error);
+}
+
+void ProjectDocument::log(const QString& message) { emit logged(message); }
+
+}  // namespace variate::ui

@@ -1,0 +1,130 @@
+#pragma once
+/// One open project (`*.variate`): its model text, data sets, run configuration and runs,
+/// with the undo stack every user edit goes through. Views are thin: they are given the
+/// document and listen to its signals (Tiled's MapDocument; STYLE.md, "UI model").
+///
+///   QString error;
+///   auto document = ProjectDocument::open("eight_schools.variate", &error);
+///   if (!document) showError(error);
+
+#include <memory>
+
+#include <QObject>
+#include <QTextDocument>
+#include <QUndoStack>
+
+#include "ui/document/data_set_entry.h"
+#include "ui/document/model_check.h"
+#include "ui/document/run_config.h"
+#include "ui/document/run_list.h"
+
+namespace variate::store { class Project; }
+
+namespace variate::ui {
+
+struct RunRequest;
+
+class ProjectDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  ~ProjectDocument() override;
+
+  /// Opens an existing project; nullptr with a message naming the file on any problem (a
+  /// file that is not a Variate project is left untouched).
+  static std::unique_ptr<ProjectDocument> open(const QString& path, QString* error);
+  /// Creates a project file (which must not exist) holding a model and data sets.
+  static std::unique_ptr<ProjectDocument> create(const QString& path, const QString& modelName,
+                                                 const QString& modelText,
+                                                 const QList<QPair<QString, QString>>& dataSets,
+                                                 QString* error);
+  /// Opens MODEL.vmod as a project: MODEL.variate next to it when that exists, otherwise
+  /// a new one there with the model and a sibling data.json (if any).
+  static std::unique_ptr<ProjectDocument> openModelFile(const QString& path, QString* error);
+
+  QString filePath() const { return path_; }
+  /// "eight_schools.variate".
+  QString displayName() const;
+  bool isModified() const { return !undo_.isClean(); }
+  QUndoStack* undoStack() { return &undo_; }
+  /// The document's own connection to the file (UI thread only).
+  store::Project& project() { return *project_; }
+
+  // Model
+  QString modelName() const { return modelName_; }
+  QTextDocument* modelDocument() { return &model_; }
+  QString modelText() const { return model_.toPlainText(); }
+  /// Replaces the whole text as one undoable edit.
+  void setModelText(const QString& text);
+  const ModelCheck& modelCheck() const { return check_; }
+  void setModelCheck(const ModelCheck& check);
+
+  // Data
+  const QList<DataSetEntry>& dataSets() const { return dataSets_; }
+  int currentDataSetIndex() const { return currentDataSet_; }
+  const DataSetEntry* currentDataSet() const;
+  /// Undoable.
+  void selectDataSet(int index);
+  /// Stores a CmdStan JSON file in the project and selects it; false with a message.
+  bool importDataSet(const QString& filePath, QString* error);
+
+  // Runs
+  const RunConfig& runConfig() const { return config_; }
+  /// Undoable; does nothing when unchanged.
+  void setRunConfig(const RunConfig& config);
+  RunList* runs() { return &runs_; }
+  /// Saves the model text as a model version if it changed, and fills `request` for a
+  /// run of the current configuration (or of `config` when given).
+  bool prepareRun(RunRequest* request, QString* error);
+  /// Undoable: renames a run in the file.
+  void renameRun(qint64 id, const QString& name);
+  /// Deletes a run and its draws from the file (not undoable: callers confirm first).
+  bool deleteRun(qint64 id, QString* error);
+  /// Reads the run records of the file again (statuses, timing) without their draws.
+  void refreshRun(qint64 id);
+  /// What opening found worth telling (runs marked interrupted).
+  QStringList openingNotes() const { return openingNotes_; }
+
+  /// Saves the model text as a new version; false with a message.
+  bool save(QString* error);
+  /// Copies the project (runs included) to `path`, saves the text there and continues
+  /// there.
+  bool saveAs(const QString& path, QString* error);
+
+  /// For the undo commands: apply without pushing a command.
+  void applyRunConfig(const RunConfig& config);
+  void applyDataSetIndex(int index);
+  void applyRunName(qint64 id, const QString& name);
+
+ signals:
+  void filePathChanged(const QString& path);
+  void modifiedChanged(bool modified);
+  void modelChecked(const variate::ui::ModelCheck& check);
+  void dataSetsChanged();
+  void currentDataSetChanged(int index);
+  void runConfigChanged(const variate::ui::RunConfig& config);
+  void logged(const QString& message);
+
+ public slots:
+  void log(const QString& message);
+
+ private:
+  explicit ProjectDocument(std::unique_ptr<store::Project> project);
+  void load();
+  void loadDataSets();
+  void onTextCommandAdded();
+
+  std::unique_ptr<store::Project> project_;
+  QString path_;
+  QString modelName_ = "model";
+  QTextDocument model_;
+  ModelCheck check_;
+  QList<DataSetEntry> dataSets_;
+  int currentDataSet_ = -1;
+  RunConfig config_;
+  RunList runs_;
+  QUndoStack undo_;
+  QStringList openingNotes_;
+};
+
+}  // namespace variate::ui

@@ -1,0 +1,62 @@
+#include "ui/document/run_data.h"
+
+#include <algorithm>
+
+namespace variate::ui {
+
+namespace {
+const char* const kStatusNames[] = {"running", "paused", "finished", "stopped", "interrupted", "failed"};
+}
+
+QString statusName(RunStatus status) { return kStatusNames[static_cast<int>(status)]; }
+
+RunStatus statusFromName(const QString& name) {
+  for (int i = 0; i < 6; ++i) {
+    if (name == kStatusNames[i]) return static_cast<RunStatus>(i);
+  }
+  return RunStatus::Interrupted;
+}
+
+int RunData::plannedIterations() const {
+  if (config.method == InferenceMethod::Advi) return config.outputDraws;
+  return config.warmup + config.draws;  // "run more draws" adds to draws
+}
+
+int RunData::samplingDrawsPerChain() const {
+  if (chains.empty()) return 0;
+  int shortest = chains.front().samplingIterations();
+  for (const auto& chain : chains) shortest = std::min(shortest, chain.samplingIterations());
+  return shortest;
+}
+
+void RunData::append(const DrawBlockPtr& block, qint64 nowMs) {
+  if (block->chain >= static_cast<int>(chains.size())) {
+    chains.resize(block->chain + 1);
+    chainStates.resize(block->chain + 1);
+  }
+  ChainState& state = chainStates[block->chain];
+  if (state.firstDrawMs < 0) {
+    state.firstDrawMs = nowMs;
+    state.iterationsAtFirstDraw = block->firstIteration + block->rows();
+  }
+  state.lastDrawMs = nowMs;
+  chains[block->chain].append(block);
+}
+
+std::optional<double> RunData::drawsPerSecond(int chain) const {
+  if (chain >= static_cast<int>(chains.size())) return std::nullopt;
+  const ChainState& state = chainStates[chain];
+  const int done = chains[chain].iterations() - state.iterationsAtFirstDraw;
+  const double seconds = (state.lastDrawMs - state.firstDrawMs) / 1000.0;
+  if (done <= 0 || seconds <= 0.05) return std::nullopt;
+  return done / seconds;
+}
+
+std::optional<double> RunData::secondsLeft(int chain) const {
+  const auto rate = drawsPerSecond(chain);
+  if (!rate) return std::nullopt;
+  const int left = plannedIterations() - chains[chain].iterations();
+  return std::max(0, left) / *rate;
+}
+
+}  // namespace variate::ui

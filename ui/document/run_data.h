@@ -1,0 +1,85 @@
+#pragma once
+/// One inference run as the studio holds it in memory: configuration, status, the draws
+/// of every chain (immutable blocks), per-chain progress, the ELBO trace of a variational
+/// run, and the latest posterior summary. Lives on the UI thread; snapshots of its chains
+/// can be read elsewhere.
+
+#include <optional>
+#include <vector>
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <variate/diagnostics/summary.h>
+
+#include "ui/document/chain_draws.h"
+#include "ui/document/elbo_trace.h"
+#include "ui/document/run_config.h"
+
+namespace variate::ui {
+
+enum class RunStatus { Running, Paused, Finished, Stopped, Interrupted, Failed };
+
+/// "running", "paused", "finished", "stopped", "interrupted", "failed" (as projects store it).
+QString statusName(RunStatus status);
+RunStatus statusFromName(const QString& name);
+
+/// Where a chain stands, for "run more draws" and the sampler-statistics panel.
+struct ChainState {
+  std::optional<double> stepSize;            // adapted (known once warmup ended)
+  std::vector<double> inverseMetric;         // adapted
+  std::vector<double> lastPosition;          // unconstrained, once the chain finished
+  bool finished = false;
+  qint64 firstDrawMs = -1;                   // clock of the first draw seen (ms since epoch)
+  qint64 lastDrawMs = -1;
+  int iterationsAtFirstDraw = 0;
+};
+
+/// The posterior summary of a run and what it was computed from.
+struct RunSummary {
+  std::vector<diagnostics::ParameterSummary> rows;
+  int drawsPerChain = 0;
+  bool fromWarmup = false;  // no sampling draws yet: computed on the warmup draws
+};
+
+class RunData {
+ public:
+  qint64 id = -1;  // in the project file
+  QString name;
+  RunConfig config;
+  RunStatus status = RunStatus::Running;
+  QString message;  // why it failed, or a note
+  QDateTime started;
+  QDateTime ended;
+  qint64 modelVersion = -1;
+  qint64 dataSetId = -1;  // -1: the model reads no data
+  /// Output columns, bracketed ("theta[1]"): parameters first, then derived quantities.
+  QStringList columnNames;
+  int parameterColumns = 0;
+  std::vector<ChainDraws> chains;
+  std::vector<ChainState> chainStates;
+  ElboTrace elbo;
+  RunSummary summary;
+  /// Live runs have their draws from the start; runs read from the project get them on demand.
+  bool drawsLoaded = false;
+
+  bool isActive() const { return status == RunStatus::Running || status == RunStatus::Paused; }
+  /// Iterations every chain will make (warmup + draws for NUTS).
+  int plannedIterations() const;
+  /// Draws per chain of the shortest chain, warmup excluded.
+  int samplingDrawsPerChain() const;
+  /// Draws per second of a chain over the iterations seen live, and its expected
+  /// seconds to finish (nullopt when not measurable yet).
+  std::optional<double> drawsPerSecond(int chain) const;
+  std::optional<double> secondsLeft(int chain) const;
+
+  /// Adds a block to its chain, noting the clock for the rate and the ETA.
+  void append(const DrawBlockPtr& block, qint64 nowMs);
+  int columnIndex(const QString& name) const { return columnNames.indexOf(name); }
+};
+
+}  // namespace variate::ui
+
+Q_DECLARE_METATYPE(variate::ui::RunSummary)

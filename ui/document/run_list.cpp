@@ -1,0 +1,113 @@
+#include "ui/document/run_list.h"
+
+#include <QDateTime>
+
+namespace variate::ui {
+
+RunPtr RunList::run(qint64 id) const {
+  const auto it = runs_.find(id);
+  return it == runs_.end() ? nullptr : it->second;
+}
+
+void RunList::add(RunPtr run) {
+  const qint64 id = run->id;
+  const bool replaced = runs_.count(id) > 0;
+  runs_[id] = std::move(run);
+  if (!replaced) order_ << id;
+  if (replaced) emit runChanged(id); else emit runAdded(id);
+  setCurrent(id);
+}
+
+void RunList::remove(qint64 id) {
+  if (!runs_.erase(id)) return;
+  order_.removeAll(id);
+  if (comparison_ == id) setComparison(-1);
+  if (current_ == id) setCurrent(order_.isEmpty() ? -1 : order_.last());
+  emit runRemoved(id);
+}
+
+void RunList::clear() {
+  const QList<qint64> ids = order_;
+  for (qint64 id : ids) remove(id);
+}
+
+void RunList::setCurrent(qint64 id) {
+  if (id == current_ || (id >= 0 && !run(id))) return;
+  current_ = id;
+  if (comparison_ == id && id >= 0) setComparison(-1);
+  emit currentChanged(id);
+}
+
+void RunList::setComparison(qint64 id) {
+  if (id == comparison_ || (id >= 0 && !run(id))) return;
+  comparison_ = id == current_ ? -1 : id;
+  emit comparisonChanged(comparison_);
+}
+
+void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
+  const RunPtr target = run(id);
+  if (!target) return;
+  const qint64 now = QDateTime::currentMSecsSinceEpoch();
+  for (const auto& block : update.blocks) target->append(block, now);
+  for (const auto& adaptation : update.adaptations) {
+    if (adaptation.chain >= static_cast<int>(target->chainStates.size())) {
+      target->chainStates.resize(adaptation.chain + 1);
+      target->chains.resize(adaptation.chain + 1);
+    }
+    ChainState& state = target->chainStates[adaptation.chain];
+    state.stepSize = adaptation.stepSize;
+    state.inverseMetric = adaptation.inverseMetric;
+  }
+  for (const auto& end : update.chainEnds) {
+    if (end.chain >= static_cast<int>(target->chainStates.size())) {
+      target->chainStates.resize(end.chain + 1);
+      target->chains.resize(end.chain + 1);
+    }
+    ChainState& state = target->chainStates[end.chain];
+    state.finished = true;
+    state.lastPosition = end.lastPosition;
+    state.stepSize = end.stepSize;
+    state.inverseMetric = end.inverseMetric;
+  }
+  target->elbo.points.insert(target->elbo.points.end(), update.elbo.begin(), update.elbo.end());
+  if (update.elboConvergedAt >= 0) target->elbo.convergedAt = update.elboConvergedAt;
+
+  if (!update.blocks.empty()) emit drawsAppended(id, update.blocks);
+  for (const auto& adaptation : update.adaptations) emit chainStateChanged(id, adaptation.chain);
+  for (const auto& end : update.chainEnds) emit chainStateChanged(id, end.chain);
+  if (!update.elbo.empty() || update.elboConvergedAt >= 0) emit elboAppended(id);
+}
+
+void RunList::setStatus(qint64 id, RunStatus status, const QString& message) {
+  const RunPtr target = run(id);
+  if (!target) return;
+  target->status = status;
+  if (!message.isEmpty()) target->message = message;
+  if (!target->isActive() && !target->ended.isValid()) target->ended = QDateTime::currentDateTime();
+  emit runChanged(id);
+}
+
+void RunList::setName(qint64 id, const QString& name) {
+  const RunPtr target = run(id);
+  if (!target || target->name == name) return;
+  target->name = name;
+  emit runChanged(id);
+}
+
+void RunList::setSummary(qint64 id, RunSummary summary) {
+  const RunPtr target = run(id);
+  if (!target) return;
+  target->summary = std::move(summary);
+  emit summaryChanged(id);
+}
+
+void RunList::setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states) {
+  const RunPtr target = run(id);
+  if (!target) return;
+  target->chains = std::move(chains);
+  target->chainStates = std::move(states);
+  target->chainStates.resize(target->chains.size());
+  emit drawsReset(id);
+}
+
+}  // namespace variate::ui

@@ -1,0 +1,71 @@
+#pragma once
+/// The runs of an open project, in the order they were made, with the current run and
+/// the one it is compared with. Owned by the project document; views listen to its
+/// signals. Live runs grow here as the engine controller's batches arrive.
+
+#include <map>
+#include <memory>
+
+#include <QObject>
+
+#include "ui/document/live_update.h"
+#include "ui/document/run_data.h"
+
+namespace variate::ui {
+
+using RunPtr = std::shared_ptr<RunData>;
+
+class RunList : public QObject {
+  Q_OBJECT
+
+ public:
+  using QObject::QObject;
+
+  QList<qint64> ids() const { return order_; }
+  int size() const { return order_.size(); }
+  /// nullptr when there is no such run.
+  RunPtr run(qint64 id) const;
+  RunPtr current() const { return run(current_); }
+  RunPtr comparison() const { return run(comparison_); }
+  qint64 currentId() const { return current_; }
+  qint64 comparisonId() const { return comparison_; }
+
+  /// Adds a run (replacing one with the same id) and makes it current.
+  void add(RunPtr run);
+  void remove(qint64 id);
+  void clear();
+  void setCurrent(qint64 id);
+  /// -1 to compare with nothing.
+  void setComparison(qint64 id);
+
+  /// Appends a live batch to the run and signals what changed.
+  void applyLiveUpdate(qint64 id, const LiveUpdate& update);
+  void setStatus(qint64 id, RunStatus status, const QString& message = QString());
+  void setName(qint64 id, const QString& name);
+  void setSummary(qint64 id, RunSummary summary);
+  /// Draws read back from the project replace the run's chains.
+  void setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states);
+
+ signals:
+  void runAdded(qint64 id);
+  void runRemoved(qint64 id);
+  /// Status, name or timing changed.
+  void runChanged(qint64 id);
+  /// The batches of one live update, in chain order of arrival.
+  void drawsAppended(qint64 id, const variate::ui::DrawBlocks& blocks);
+  /// The run's draws were replaced wholesale (read back from the project).
+  void drawsReset(qint64 id);
+  void chainStateChanged(qint64 id, int chain);
+  void elboAppended(qint64 id);
+  void summaryChanged(qint64 id);
+  void currentChanged(qint64 id);
+  void comparisonChanged(qint64 id);
+
+ private:
+  std::map<qint64, RunPtr> runs_;
+  QList<qint64> order_;
+  qint64 current_ = -1;
+  qint64 comparison_ = -1;
+};
+
+}  // namespace variate::ui

@@ -1,0 +1,61 @@
+#include "ui/engine/compiled_request.h"
+
+#include <ATen/Context.h>
+
+#include <QJsonDocument>
+
+#include <variate/core/checks.h>
+#include <variate/core/shape.h>
+#include <variate/io/data_file.h>
+
+namespace variate::ui {
+
+CompiledRequest compileRequest(const RunRequest& request) {
+  std::optional<Data> data;
+  if (!request.dataJson.isEmpty()) {
+    data = io::parse_json_data(request.dataJson.toStdString(), request.dataSetName.toStdString());
+  }
+  CompiledRequest compiled;
+  compiled.result = model::compile_model(
+      model::Source(request.modelName.toStdString() + ".vmod", request.modelText.toStdString()),
+      data ? &*data : nullptr);
+  if (!compiled.result.ok()) throw ArgumentError(compiled.result.report());
+  if (!compiled.result.model) {
+    throw ArgumentError("model '" + request.modelName.toStdString() +
+                        "' declares data: add a data set to the project");
+  }
+  const model::CompiledModel& model = *compiled.result.model;
+  compiled.columns = std::make_unique<model::OutputColumns>(model);
+  for (const auto& name : compiled.columns->names(io::NameStyle::Bracketed)) {
+    compiled.bracketedNames << QString::fromStdString(name);
+  }
+  compiled.stanNames = compiled.columns->names(io::NameStyle::StanCsv);
+  for (const auto& parameter : model.layout().parameters()) {
+    compiled.parameterColumns += static_cast<int>(numel(parameter.shape));
+  }
+  return compiled;
+}
+
+store::RunSpec runSpec(const RunRequest& request, std::vector<std::string> columns) {
+  store::RunSpec spec;
+  spec.name = request.runName.toStdString();
+  spec.method = request.config.method == InferenceMethod::Advi ? store::RunMethod::advi
+                                                                : store::RunMethod::nuts;
+  QJsonObject config = request.config.toJson();
+  config["max_depth"] = 10;
+  spec.config_json = QJsonDocument(config).toJson(QJsonDocument::Compact).toStdString();
+  spec.model_version_id = request.modelVersionId;
+  if (request.dataSetId) spec.data_set_id = *request.dataSetId;
+  spec.seed = request.config.seed;
+  spec.columns = std::move(columns);
+  return spec;
+}
+
+void checkDevice(const QString& device) {
+  if (device == "cpu") return;
+  throw ArgumentError("device '" + device.toStdString() + "': " +
+                      (at::hasCUDA() ? "this LibTorch build has CUDA, but Variate runs models on the CPU only so far"
+                                     : "this LibTorch build runs on the CPU only (no CUDA)"));
+}
+
+}  // namespace variate::ui

@@ -1,0 +1,80 @@
+#include "ui/engine/engine_controller.h"
+
+#include "ui/engine/background_priority.h"
+#include "ui/engine/inference_worker.h"
+
+namespace variate::ui {
+
+EngineController::EngineController(QObject* parent)
+    : QObject(parent),
+      mailbox_([this] { QMetaObject::invokeMethod(this, &EngineController::drain, Qt::QueuedConnection); }) {
+  qRegisterMetaType<RunRequest>();
+  qRegisterMetaType<RunStart>();
+  qRegisterMetaType<RunOutcome>();
+  qRegisterMetaType<LiveUpdate>();
+  thread_.setObjectName("variate-engine");
+  worker_ = new InferenceWorker(control_, mailbox_);
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(&thread_, &QThread::started, worker_, &lowerCurrentThreadPriority, Qt::DirectConnection);
+  connect(worker_, &InferenceWorker::started, this, &EngineController::onStarted);
+  connect(worker_, &InferenceWorker::ended, this, &EngineController::onEnded);
+  connect(worker_, &InferenceWorker::logged, this, &EngineController::logMessage);
+  thread_.start();
+}
+
+EngineController::~EngineController() {
+  control_.requestStop();
+  thread_.quit();
+  thread_.wait();
+}
+
+bool EngineController::start(const RunRequest& request) {
+  if (running_) return false;
+  control_.reset();
+  mailbox_.take();  // nothing of an earlier run may leak into this one
+  running_ = true;
+  currentRun_ = -1;
+  QMetaObject::invokeMethod(worker_, [worker = worker_, request] { worker->run(request); }, Qt::QueuedConnection);
+  return true;
+}
+
+void EngineController::pause() {
+  if (!running_ || control_.paused()) return;
+  control_.setPaused(true);
+  emit pausedChanged(true);
+}
+
+void EngineController::resume() {
+  if (!control_.paused()) return;
+  control_.setPaused(false);
+  emit pausedChanged(false);
+}
+
+void EngineController::stop() {
+  if (!running_) return;
+  const bool wasPaused = control_.paused();
+  control_.requestStop();
+  if (wasPaused) emit pausedChanged(false);
+}
+
+void EngineController::drain() {
+  LiveUpdate update = mailbox_.take();
+  if (update.empty() || currentRun_ < 0) return;
+  emit liveUpdate(currentRun_, update);
+}
+
+void EngineController::onStarted(const RunStart& start) {
+  currentRun_ = start.runId;
+  emit runStarted(start);
+}
+
+void EngineController::onEnded(const RunOutcome& outcome) {
+  drain();  // the last blocks were posted before the run ended
+  running_ = false;
+  currentRun_ = -1;
+  control_.reset();
+  emit runEnded(outcome);
+}
+
+}  // namespace variate::ui

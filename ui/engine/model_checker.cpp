@@ -1,0 +1,119 @@
+#include "ui/engine/model_checker.h"
+
+#include <variate/core/shape.h>
+#include <variate/io/data_file.h>
+#include <variate/model/compile.h>
+
+namespace variate::ui {
+namespace {
+
+ModelMark markOf(const model::Source& source, const model::Diagnostic& diagnostic) {
+  ModelMark mark;
+  mark.severity = diagnostic.severity == model::Severity::error     ? ModelMark::Severity::Error
+                  : diagnostic.severity == model::Severity::warning ? ModelMark::Severity::Warning
+                                                                    : ModelMark::Severity::Note;
+  const model::Location begin = source.location(diagnostic.span.begin);
+  const model::Location end = source.location(std::max(diagnostic.span.end, diagnostic.span.begin + 1));
+  mark.line = static_cast<int>(begin.line);
+  mark.column = static_cast<int>(begin.column);
+  mark.endLine = static_cast<int>(end.line);
+  mark.endColumn = static_cast<int>(end.column);
+  mark.message = QString::fromStdString(diagnostic.message);
+  return mark;
+}
+
+QString withShape(const std::string& name, const Shape& shape) {
+  QString text = QString::fromStdString(name);
+  if (shape.empty()) return text;
+  QStringList extents;
+  for (auto extent : shape) extents << QString::number(extent);
+  return text + "[" + extents.join(", ") + "]";
+}
+
+}  // namespace
+
+ModelChecker::ModelChecker(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<ModelCheck>();
+  debounce_.setSingleShot(true);
+  debounce_.setInterval(300);
+  connect(&debounce_, &QTimer::timeout, this, &ModelChecker::dispatch);
+  thread_.setObjectName("variate-checker");
+  worker_ = new ModelCheckWorker;
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &ModelCheckWorker::checked, this, &ModelChecker::deliver);
+  thread_.start();
+}
+
+ModelChecker::~ModelChecker() {
+  thread_.quit();
+  thread_.wait();
+}
+
+void ModelChecker::request(const QString& fileName, const QString& text, const QString& dataJson) {
+  fileName_ = fileName;
+  text_ = text;
+  dataJson_ = dataJson;
+  ++generation_;  // answers to earlier requests are now stale
+  debounce_.start();
+}
+
+void ModelChecker::requestNow(const QString& fileName, const QString& text, const QString& dataJson) {
+  request(fileName, text, dataJson);
+  debounce_.stop();
+  dispatch();
+}
+
+void ModelChecker::dispatch() {
+  QMetaObject::invokeMethod(
+      worker_, [worker = worker_, generation = generation_, file = fileName_, text = text_, data = dataJson_] {
+        worker->check(generation, file, text, data);
+      },
+      Qt::QueuedConnection);
+}
+
+void ModelChecker::deliver(const ModelCheck& check) {
+  if (check.generation == generation_) emit checked(check);
+}
+
+void ModelCheckWorker::check(quint64 generation, const QString& fileName, const QString& text,
+                             const QString& dataJson) {
+  ModelCheck result;
+  result.generation = generation;
+  try {
+    if (dataJson != dataText_) {
+      dataText_ = dataJson;
+      data_.reset();
+      dataError_.clear();
+      try {
+        if (!dataJson.isEmpty()) {
+          data_ = std::make_shared<Data>(io::parse_json_data(dataJson.toStdString(), "data"));
+        }
+      } catch (const std::exception& e) {
+        dataError_ = QString::fromStdString(e.what());
+      }
+    }
+    const model::CompileResult compiled = model::compile_model(
+        model::Source(fileName.toStdString(), text.toStdString()), static_cast<const Data*>(data_.get()));
+    for (const auto& diagnostic : compiled.diagnostics) result.marks << markOf(*compiled.source, diagnostic);
+    result.report = QString::fromStdString(compiled.report());
+    if (!dataError_.isEmpty()) result.report += "data: " + dataError_ + "\n";
+    if (compiled.model) {
+      result.compiled = true;
+      for (const auto& parameter : compiled.model->layout().parameters()) {
+        result.parameters << withShape(parameter.name, parameter.shape);
+      }
+      for (const auto& name : compiled.model->derived_names()) {
+        result.derived << withShape(name, compiled.model->shape(name));
+      }
+    }
+  } catch (const std::exception& e) {  // compile_model reports problems; this is a backstop
+    ModelMark mark;
+    mark.message = QString::fromStdString(e.what());
+    result.marks << mark;
+    result.report = mark.message;
+  }
+  emit checked(result);
+}
+
+}  // namespace variate::ui

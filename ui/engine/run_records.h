@@ -1,0 +1,36 @@
+#pragma once
+/// Runs as the project file records them, turned into the studio's run objects.
+
+#include <memory>
+
+#include <variate/store/project_records.h>
+
+#include "ui/document/run_data.h"
+
+namespace variate::store { class Project; }
+
+namespace variate::ui {
+
+/// A run's record without its draws (drawsLoaded is false).
+std::shared_ptr<RunData> runFromRecord(const store::RunInfo& info);
+
+/// Draws and chain states of a run read back from the project.
+struct LoadedDraws {
+  std::vector<ChainDraws> chains;
+  std::vector<ChainState> states;
+};
+
+/// Reads every chain of `run` (warmup rows included).
+/// @throws store::ProjectError when the file cannot be read.
+LoadedDraws readDraws(const store::Project& project, const store::RunInfo& run);
+
+/// ELBO trace of a variational run.
+ElboTrace readElbo(const store::Project& project, store::Id run);
+
+/// Stan CSV column name to the bracketed form the studio shows ("theta.1" -> "theta[1]").
+QString bracketedName(const std::string& stanName);
+
+/// How many leading columns of a run's rows are the method's own (lp__, accept_stat__...).
+int methodColumnCount(const store::RunInfo& info);
+
+}  // namespace variate::ui

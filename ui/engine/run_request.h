@@ -1,0 +1,42 @@
+#pragma once
+/// Everything the engine thread needs to start a run, as plain values copied off the
+/// document: the worker never touches the document.
+
+#include <optional>
+#include <vector>
+
+#include <QMetaType>
+#include <QString>
+
+#include "ui/document/run_config.h"
+
+namespace variate::ui {
+
+/// Where an adapted chain left off, for "run more draws".
+struct ChainResume {
+  std::vector<double> position;  // unconstrained
+  double stepSize = 0;
+  std::vector<double> inverseMetric;
+  int iterations = 0;  // rows the chain has already: the new draws follow them
+  int warmup = 0;      // of those, warmup
+};
+
+struct RunRequest {
+  QString projectPath;
+  QString runName;  // empty: the project names it "run N"
+  RunConfig config;
+  QString modelName;
+  QString modelText;
+  qint64 modelVersionId = 0;
+  QString dataSetName;
+  QString dataJson;  // empty when the model reads no data
+  std::optional<qint64> dataSetId;
+  /// "Run more draws": the run that grows (its draws are appended) and one start per
+  /// chain (warmup is skipped).
+  qint64 continues = -1;
+  std::vector<ChainResume> resume;
+};
+
+}  // namespace variate::ui
+
+Q_DECLARE_METATYPE(variate::ui::RunRequest)
