@@ -29,6 +29,14 @@ std::vector<std::string> OutputColumns::names(io::NameStyle style) const {
 
 std::vector<std::vector<double>> OutputColumns::rows(
     const std::vector<std::vector<double>>& positions) const {
+  std::vector<std::vector<double>> result;
+  result.reserve(positions.size());
+  for (const auto& position : positions) result.push_back(batch_rows({position}).front());
+  return result;
+}
+
+std::vector<std::vector<double>> OutputColumns::batch_rows(
+    const std::vector<std::vector<double>>& positions) const {
   const auto n = static_cast<int64_t>(positions.size());
   if (n == 0) return {};
   const int64_t d = model_.layout().dimension();

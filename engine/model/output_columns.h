@@ -19,10 +19,13 @@ class OutputColumns {
   std::vector<std::string> names(io::NameStyle style) const;
   size_t size() const { return size_; }
 
-  /// One row per unconstrained position, computed in one batched evaluation.
+  /// One row per unconstrained position. Each row is computed on its own: a batched
+  /// evaluation can round differently with the batch's size, and batches are cut by time,
+  /// so the same seed would not give the same files.
   std::vector<std::vector<double>> rows(const std::vector<std::vector<double>>& positions) const;
 
  private:
+  std::vector<std::vector<double>> batch_rows(const std::vector<std::vector<double>>& positions) const;
   struct Block {
     std::string name;
     Shape shape;

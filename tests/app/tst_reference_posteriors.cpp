@@ -28,8 +28,8 @@ struct Variant {
   QStringList posteriors;
 };
 const std::vector<Variant> kVariants = {
-    {"threads", {}, {"eight_schools-eight_schools_noncentered", "kidiq-kidscore_momhsiq", "sblrc-blr"}},
-    {"float32", {"--batched-chains", "--dtype", "float32"}, {"earnings-logearn_interaction", "sblrc-blr"}},
+    {"threads", {}, {"arK-arK", "eight_schools-eight_schools_noncentered", "sblrc-blr"}},
+    {"float32", {"--batched-chains", "--dtype", "float32"}, {"arK-arK", "kidiq-kidscore_momhsiq", "sblrc-blr"}},
 };
 
 json read_json(const QString& path) {

@@ -27,6 +27,8 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
   // Sized to the contents when the rows change, not at every live update (which would
   // measure every cell several times a second).
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  // Wide enough for any value in the table's format, so live values never get elided.
+  view_->horizontalHeader()->setMinimumSectionSize(view_->fontMetrics().horizontalAdvance("-0.000e+00") + 12);
   connect(model_, &QAbstractItemModel::modelReset, view_, &QTableView::resizeColumnsToContents);
   view_->setAlternatingRowColors(true);
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -64,9 +66,10 @@ void DiagnosticsPanel::refresh() {
   }
   model_->setSummaries(run->summary, other ? &other->summary : nullptr, run->name, other ? other->name : QString());
   const RunSummary& s = run->summary;
-  QString text = s.rows.empty()
-                     ? tr("%1: no draws summarized yet").arg(run->name)
-                     : tr("%1: %2 × %3 %4 draws%5")
+  const bool advi = run->config.method == InferenceMethod::Advi;
+  QString text = s.rows.empty() ? tr("%1: no draws summarized yet").arg(run->name)
+                 : advi         ? tr("%1: %2 draws from the fitted approximation").arg(run->name).arg(s.drawsPerChain)
+                                : tr("%1: %2 × %3 %4 draws%5")
                            .arg(run->name)
                            .arg(run->chains.size() == 1 ? tr("1 chain") : tr("%1 chains").arg(run->chains.size()))
                            .arg(s.drawsPerChain)
