@@ -66,8 +66,8 @@ void print_nuts_section(const BenchOptions& options, const LogisticModels& model
                                        std::to_string(stan->nuts_divergent), "1 x 1"},
         44, 12);
   }
-  std::printf("  per-leapfrog cost beyond one (a) float64 gradient: %s ms\n",
-              number(summary.nuts_ms64 - summary.gradient_ms64).c_str());
+  std::printf("  1-chain float64 ms/leapfrog over (a)'s float64 ms per gradient: %s\n",
+              ratio(summary.nuts_ms64, summary.gradient_ms64).c_str());
 }
 
 void print_eight_schools_section(const BenchOptions& options, bool stan, Summary& summary,

@@ -18,11 +18,22 @@ constexpr double kHalfLog2Pi = 0.91893853320467274178;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// A [B, *point] gradient summed back to the input's shape and dtype.
-at::Tensor reduce_to(const at::Tensor& gradient, const std::vector<int64_t>& shape, bool batched_input,
-                     at::ScalarType dtype) {
-  const at::Tensor g = batched_input ? gradient : gradient.sum(0);
-  return g.reshape(shape).to(dtype);
+// Column `column` (width `width`) of the [B, 2 + K] derivatives scaled by the incoming
+// gradient g [B] (or [1]), summed over the points unless the input was batched, in the
+// input's shape and dtype.
+at::Tensor input_gradient(const at::Tensor& derivatives, const double* g, int64_t g_stride, int64_t column,
+                          int64_t width, const std::vector<int64_t>& shape, bool batched_input,
+                          at::ScalarType dtype) {
+  const int64_t B = derivatives.size(0);
+  const int64_t stride = derivatives.size(1);
+  const double* d = derivatives.data_ptr<double>();
+  at::Tensor result = at::zeros({batched_input ? B : 1, width}, at::TensorOptions().dtype(at::kDouble));
+  double* out = result.data_ptr<double>();
+  for (int64_t b = 0; b < B; ++b) {
+    double* row = out + (batched_input ? b * width : 0);
+    for (int64_t k = 0; k < width; ++k) row[k] += g[b * g_stride] * d[b * stride + column + k];
+  }
+  return result.reshape(shape).to(dtype);
 }
 
 // Derivatives are computed with the value and saved; backward only scales them. The
@@ -83,16 +94,18 @@ struct GlmFunction : public torch::autograd::Function<GlmFunction> {
 
   static variable_list backward(AutogradContext* ctx, variable_list grad_outputs) {
     auto& saved = ctx->saved_data;
-    const at::Tensor derivatives = saved["derivatives"].toTensor();  // [B, 2 + K]
-    const at::Tensor scaled = derivatives * grad_outputs[0].to(at::kDouble).reshape({-1, 1});
+    const at::Tensor derivatives = saved["derivatives"].toTensor();  // [B, 2 + K]: alpha, sigma, beta
+    const at::Tensor g = grad_outputs[0].to(at::kDouble).contiguous();  // [] or [B]
+    const int64_t g_stride = g.dim() == 1 ? 1 : 0;
     const c10::List<bool> batched = saved["batched"].toBoolList();
     const std::vector<int64_t> dtypes = saved["dtypes"].toIntVector();
     const auto dtype = [&](size_t i) { return static_cast<at::ScalarType>(dtypes[i]); };
+    const int64_t K = derivatives.size(1) - 2;
+    const double* gp = g.data_ptr<double>();
     variable_list result(7);
-    result[0] = reduce_to(scaled.select(1, 0), saved["alpha_shape"].toIntVector(), batched[0], dtype(0));
-    result[1] = reduce_to(scaled.narrow(1, 2, scaled.size(1) - 2), saved["beta_shape"].toIntVector(), batched[1],
-                          dtype(1));
-    result[2] = reduce_to(scaled.select(1, 1), saved["sigma_shape"].toIntVector(), batched[2], dtype(2));
+    result[0] = input_gradient(derivatives, gp, g_stride, 0, 1, saved["alpha_shape"].toIntVector(), batched[0], dtype(0));
+    result[1] = input_gradient(derivatives, gp, g_stride, 2, K, saved["beta_shape"].toIntVector(), batched[1], dtype(1));
+    result[2] = input_gradient(derivatives, gp, g_stride, 1, 1, saved["sigma_shape"].toIntVector(), batched[2], dtype(2));
     return result;
   }
 };

@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include "ui/app/cpp_export.h"
 #include "ui/app/draws_csv.h"
 #include "ui/app/help_dialog.h"
 #include "ui/app/recent_files.h"
@@ -83,6 +84,7 @@ void MainWindow::connectActions() {
   connect(a.exportDraws, &QAction::triggered, this, [this] {
     if (document_) exportDraws(document_->runs()->currentId());
   });
+  connect(a.exportCpp, &QAction::triggered, this, &MainWindow::chooseExportCpp);
   connect(a.quit, &QAction::triggered, this, &QWidget::close);
   connect(a.undo, &QAction::triggered, this, [this] {
     if (document_) document_->undoStack()->undo();
@@ -157,7 +159,7 @@ void MainWindow::updateActions() {
   const bool running = coordinator_->isRunning();
   const RunPtr current = open ? document_->runs()->current() : nullptr;
   const StudioActions& a = actions_;
-  for (QAction* action : {a.save, a.saveAs, a.importData, a.exportTraces, a.exportDensity, a.exportElbo}) {
+  for (QAction* action : {a.save, a.saveAs, a.importData, a.exportTraces, a.exportDensity, a.exportElbo, a.exportCpp}) {
     action->setEnabled(open);
   }
   a.saveAs->setEnabled(open && !running);
@@ -274,6 +276,38 @@ void MainWindow::exportDraws(qint64 runId) {
   const QString path = QFileDialog::getSaveFileName(this, tr("Export draws"), run->name + ".csv", tr("CSV (*.csv)"));
   QString error;
   if (!path.isEmpty() && !writeDrawsCsv(*run, path, &error)) showError(tr("Export draws"), error);
+}
+
+void MainWindow::chooseExportCpp() {
+  if (!document_) return;
+  const QString directory = QFileDialog::getExistingDirectory(this, tr("Export the model as a C++ program into"));
+  if (directory.isEmpty()) return;
+  QStringList existing;
+  for (const QString& file : cppExportFiles()) {
+    if (QFileInfo::exists(directory + "/" + file)) existing << file;
+  }
+  if (!existing.isEmpty() && !quietErrors_ &&
+      QMessageBox::question(this, tr("Export C++"), tr("%1 already holds %2. Replace them?").arg(directory, existing.join(", "))) !=
+          QMessageBox::Yes) {
+    return;
+  }
+  exportCpp(directory);
+}
+
+bool MainWindow::exportCpp(const QString& directory) {
+  if (!document_) return false;
+  QString program;
+  QString error;
+  const QString sourceName = document_->modelName() + ".vmod";
+  if (!exportModelAsCpp(document_->modelText(), document_->modelName(), sourceName, directory, &program, &error)) {
+    showError(tr("Export C++"), error);
+    return false;
+  }
+  docks_.log->append(tr("Exported %1 as the C++ program %2 into %3 (%4); build it with cmake -S %3 -B %3/build "
+                        "-DVariate_DIR=<a Variate build or install>")
+                         .arg(sourceName, program, directory, cppExportFiles().join(", ")));
+  statusBar()->showMessage(tr("Exported %1 into %2").arg(program, directory), 5000);
+  return true;
 }
 
 void MainWindow::run() {

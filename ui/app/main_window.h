@@ -31,6 +31,10 @@ class MainWindow : public QMainWindow {
   bool openPath(const QString& path);
   /// Creates a project file with an example model; false with lastError() set.
   bool newProject(const QString& path);
+  /// Writes the editor's model as a standalone C++ program into `directory` (File →
+  /// Export → C++); false with lastError() set when the model has errors or a file
+  /// cannot be written.
+  bool exportCpp(const QString& directory);
   QString lastError() const { return lastError_; }
   /// Errors go to lastError() and the log only, not to a message box (for tests).
   void setQuietErrors(bool quiet) { quietErrors_ = quiet; }
@@ -61,6 +65,7 @@ class MainWindow : public QMainWindow {
   void chooseImportData();
   void exportPlot(const QString& dockName);
   void exportDraws(qint64 runId);
+  void chooseExportCpp();
   void run();
   void runMore(qint64 runId);
   void deleteRun(qint64 runId);

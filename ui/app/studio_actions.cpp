@@ -32,6 +32,8 @@ StudioActions StudioActions::create(QMainWindow* w) {
   a.exportDensity = action(w, QObject::tr("Density Plot…"), "", QKeySequence(), QObject::tr("Export the density plot"));
   a.exportElbo = action(w, QObject::tr("ELBO Plot…"), "", QKeySequence(), QObject::tr("Export the ELBO plot"));
   a.exportDraws = action(w, QObject::tr("Draws as CSV…"), "", QKeySequence(), QObject::tr("Export the current run's draws as CSV"));
+  a.exportCpp = action(w, QObject::tr("Model as &C++ Program…"), "", QKeySequence(),
+                       QObject::tr("Write the model as a standalone C++ program (model.h, main.cpp, CMakeLists.txt)"));
   a.quit = action(w, QObject::tr("&Quit"), "", QKeySequence::Quit, QObject::tr("Quit Variate Studio"));
   a.undo = action(w, QObject::tr("&Undo"), "", QKeySequence::Undo, QObject::tr("Undo the last edit"));
   a.redo = action(w, QObject::tr("&Redo"), "", QKeySequence::Redo, QObject::tr("Redo the last undone edit"));
@@ -58,6 +60,8 @@ StudioActions StudioActions::create(QMainWindow* w) {
   file->addAction(a.importData);
   QMenu* exportMenu = file->addMenu(QIcon(":/icons/export.svg"), QObject::tr("&Export"));
   exportMenu->addActions({a.exportTraces, a.exportDensity, a.exportElbo, a.exportDraws});
+  exportMenu->addSeparator();
+  exportMenu->addAction(a.exportCpp);
   file->addSeparator();
   file->addAction(a.quit);
   QMenu* edit = bar->addMenu(QObject::tr("&Edit"));

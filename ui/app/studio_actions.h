@@ -21,6 +21,7 @@ struct StudioActions {
   QAction* exportDensity;
   QAction* exportElbo;
   QAction* exportDraws;
+  QAction* exportCpp;
   QAction* quit;
   QAction* undo;
   QAction* redo;

@@ -1,0 +1,44 @@
+#include "ui/app/cpp_export.h"
+
+#include <variate/core/checks.h>
+#include <variate/export/cpp_program.h>
+#include <variate/export/cpp_names.h>
+#include <variate/model/checker.h>
+#include <variate/model/model_error.h>
+#include <variate/model/parser.h>
+
+namespace variate::ui {
+
+QStringList cppExportFiles() { return {"model.h", "main.cpp", "CMakeLists.txt", "README.md"}; }
+
+bool exportModelAsCpp(const QString& modelText, const QString& modelName, const QString& sourceName,
+                      const QString& directory, QString* programName, QString* error) {
+  const model::Source source(sourceName.toStdString(), modelText.toStdString());
+  model::ParseResult parsed = model::parse(source);
+  model::Diagnostics diagnostics = parsed.diagnostics;
+  if (!parsed.ok()) {
+    *error = QString::fromStdString(diagnostics.format(source)).trimmed();
+    return false;
+  }
+  const model::CheckedModel checked = model::check(std::move(parsed.program), source, diagnostics);
+  if (diagnostics.has_errors()) {
+    *error = QString::fromStdString(diagnostics.format(source)).trimmed();
+    return false;
+  }
+  try {
+    const codegen::CppProgram program =
+        codegen::export_cpp_program(checked, source, codegen::identifier_from(modelName.toStdString()));
+    codegen::write_cpp_program(program, directory.toStdString());
+    if (programName) *programName = QString::fromStdString(program.name);
+    return true;
+  } catch (const model::ModelError& e) {
+    model::Diagnostics located;
+    located.error(e.span(), e.what());
+    *error = QString::fromStdString(located.format(source)).trimmed();
+  } catch (const ArgumentError& e) {
+    *error = QString::fromStdString(e.what());
+  }
+  return false;
+}
+
+}  // namespace variate::ui
