@@ -140,8 +140,11 @@ Value Evaluator::matmul(const Expr& expr, const Value& lhs, const Value& rhs) {
                                     variate::to_string(lhs.point_shape()) + " and " +
                                     variate::to_string(rhs.point_shape()) + " in " + quoted(expr));
   }
-  const at::Tensor a = floating(lhs.tensor);
-  const at::Tensor b = floating(rhs.tensor);
+  // '@' promotes like the elementwise operators (at::matmul itself does not): in a float32
+  // model, a float32 matrix times a float64 one (eye(N) is float64) computes in float64.
+  const at::ScalarType type = at::promote_types(floating(lhs.tensor).scalar_type(), floating(rhs.tensor).scalar_type());
+  const at::Tensor a = lhs.tensor.to(type);
+  const at::Tensor b = rhs.tensor.to(type);
   const bool batched = lhs.batched || rhs.batched;
   at::Tensor result;
   if (ra == 2 && rb == 1) {

@@ -99,12 +99,15 @@ Value gp_exp_quad_cov(const Expr& call, const std::vector<Value>& args, bool che
     require_rank(call, args, 1, 0, "a scalar (the marginal standard deviation alpha)");
     require_rank(call, args, 2, 0, "a scalar (the length-scale rho)");
   }
+  // Covariance matrices are computed in float64 whatever the model's dtype: a Gaussian
+  // process's has eigenvalues far below float32's rounding of its entries, so in float32
+  // its Cholesky factor fails (every transition diverges), and at N x N it is cheap.
   const Value& x = args[0];
-  const at::Tensor xt = floating(x);
+  const at::Tensor xt = x.tensor.to(at::kDouble);
   const at::Tensor difference = xt.unsqueeze(-1) - xt.unsqueeze(-2);
   const Value squared{difference.square(), x.batched, false};
-  const at::Tensor alpha = lift({floating(args[1]), args[1].batched, false}, 2);
-  const at::Tensor rho = lift({floating(args[2]), args[2].batched, false}, 2);
+  const at::Tensor alpha = lift({args[1].tensor.to(at::kDouble), args[1].batched, false}, 2);
+  const at::Tensor rho = lift({args[2].tensor.to(at::kDouble), args[2].batched, false}, 2);
   const Value scaled{lift(squared, 2), x.batched, false};
   const bool batched = x.batched || args[1].batched || args[2].batched;
   return {alpha.square() * at::exp(-0.5 * scaled.tensor / rho.square()), batched, false};
@@ -118,8 +121,9 @@ Value cholesky(const Expr& call, const std::vector<Value>& args, bool checking) 
                                                  to_string(m.point_shape()));
   }
   // A matrix that is not positive definite gives NaN (a divergence for samplers), not an
-  // exception, except while the model is being checked.
-  const auto [factor, info] = at::linalg_cholesky_ex(floating(m));
+  // exception, except while the model is being checked. Factored in float64 whatever the
+  // model's dtype (see gp_exp_quad_cov).
+  const auto [factor, info] = at::linalg_cholesky_ex(m.tensor.to(at::kDouble));
   if (checking && info.ne(0).any().item<bool>()) {
     throw ModelError(call.span, "cholesky: the matrix is not positive definite");
   }

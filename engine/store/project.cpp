@@ -231,6 +231,21 @@ void Project::set_canvas_layout(Id version_id, const std::string& layout_json) {
   transaction.commit();
 }
 
+std::optional<std::string> Project::setting(const std::string& key) const {
+  Statement s(*db_, "SELECT value FROM settings WHERE key = ?");
+  s.bind(1, key);
+  if (!s.step()) return std::nullopt;
+  return s.read_text(0);
+}
+
+void Project::set_setting(const std::string& key, const std::string& value) {
+  if (key.empty()) db_->fail_plain("a setting needs a key");
+  Transaction transaction(*db_);
+  Statement s(*db_, "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  s.bind(1, key).bind(2, value).run();
+  transaction.commit();
+}
+
 DataSet Project::save_data_set(const std::string& name, const std::string& json_text) {
   if (name.empty()) db_->fail_plain("a data set needs a name");
   const auto parsed = nlohmann::json::parse(json_text, nullptr, false);

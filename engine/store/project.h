@@ -79,6 +79,13 @@ class Project {
   /// Stores the canvas layout (JSON) of one version.
   void set_canvas_layout(Id version_id, const std::string& layout_json);
 
+  // --- Settings -----------------------------------------------------------------------
+
+  /// A setting stored in the file (e.g. the studio's run configuration), or nothing.
+  std::optional<std::string> setting(const std::string& key) const;
+  /// Stores a setting, replacing its value. @throws ProjectError for an empty key.
+  void set_setting(const std::string& key, const std::string& value);
+
   // --- Data sets ----------------------------------------------------------------------
 
   /// Saves CmdStan JSON under `name`; returns the newest data set of that name when its

@@ -82,6 +82,12 @@ ALTER TABLE runs ADD COLUMN owner_start_time INTEGER;
 ALTER TABLE runs ADD COLUMN heartbeat_at REAL;
 ALTER TABLE model_versions ADD COLUMN canvas_layout_json TEXT NOT NULL DEFAULT '';
 )sql",
+    // 3: the project's own settings (the studio's run configuration travels with the file).
+    R"sql(
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL);
+)sql",
 };
 
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
@@ -109,6 +115,7 @@ std::vector<std::string> schema_tables(int version) {
   if (version >= 1) {
     tables = {"models", "model_versions", "data_sets", "runs", "chains", "draw_blocks", "elbo_trace"};
   }
+  if (version >= 3) tables.push_back("settings");
   return tables;
 }
 

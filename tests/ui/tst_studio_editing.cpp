@@ -86,6 +86,31 @@ class TestStudioEditing : public QObject {
     QCOMPARE(draws->value(), 1000);
   }
 
+  // The run configuration is stored in the project file: it comes back when the file is
+  // opened on a machine that has never seen it, or under another name.
+  void runConfigTravelsWithTheFile() {
+    QTemporaryDir dir;
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    QString path;
+    {
+      MainWindow window;
+      window.setQuietErrors(true);
+      QVERIFY(window.openPath(folder + "/eight_schools.vmod"));
+      window.docks().runConfig->drawsBox()->setValue(2500);
+      window.docks().runConfig->chainsBox()->setValue(3);
+      path = window.document()->filePath();
+    }
+    QSettings().clear();  // another machine
+    const QString moved = dir.path() + "/moved.variate";
+    QVERIFY(QFile::rename(path, moved));
+    MainWindow window;
+    window.setQuietErrors(true);
+    QVERIFY(window.openPath(moved));
+    QCOMPARE(window.document()->runConfig().draws, 2500);
+    QCOMPARE(window.document()->runConfig().chains, 3);
+    QCOMPARE(window.docks().runConfig->drawsBox()->value(), 2500);
+  }
+
   void dataPanelShowsValues() {
     QTemporaryDir dir;
     MainWindow window;

@@ -45,6 +45,9 @@ R-hat ≥ 1.01 or ESS &lt; 400; side by side with a compared run.</li>
 <li><b>Density</b>, <b>Sampler</b> (step size, tree depth, divergences, acceptance, draws/s, time left),
 <b>ELBO</b> (ADVI), <b>Runs</b> (right-click to compare, rename, continue or export), <b>Log</b>.</li></ul>
 <p>Panels can be moved, tabbed, floated and closed; View ▸ Reset Layout brings them back.</p>
+<p><b>File ▸ Export ▸ Model as C++ Program</b> writes model.h (the model on the engine's C++ API), main.cpp
+(NUTS, ADVI and the log density from the command line), CMakeLists.txt and a README into a folder:
+the same program as <code>variate export MODEL.vmod --cpp DIR</code>.</p>
 <h3>Shortcuts</h3>
 <table cellpadding="3">
 <tr><td>F5</td><td>Run</td></tr><tr><td>F6</td><td>Pause / resume</td></tr>

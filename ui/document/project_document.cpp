@@ -27,8 +27,12 @@ QString readFile(const QString& path, QString* error) {
   return QString::fromUtf8(file.readAll());
 }
 
-// The run configuration is a setting of the project on this machine, keyed by its path.
-QString configKey(const QString& path) {
+// The run configuration is stored in the project file under this key.
+constexpr const char* kRunConfigSetting = "studio.run_config";
+
+// Where studios before the project's settings table kept it: this machine's settings,
+// keyed by the file's path. Read once, when the file has none yet.
+QString legacyConfigKey(const QString& path) {
   return "projectRunConfig/" + QString(QFileInfo(path).absoluteFilePath().toUtf8().toBase64(QByteArray::Base64UrlEncoding));
 }
 
@@ -110,8 +114,12 @@ void ProjectDocument::load() {
     }
     config_ = runs_.run(last.id)->config;
   }
-  const QVariant saved = QSettings().value(configKey(path_));
-  if (saved.isValid()) config_ = RunConfig::fromJson(QJsonDocument::fromJson(saved.toByteArray()).object());
+  if (const auto stored = project_->setting(kRunConfigSetting)) {
+    config_ = RunConfig::fromJson(QJsonDocument::fromJson(QByteArray::fromStdString(*stored)).object());
+  } else if (const QVariant legacy = QSettings().value(legacyConfigKey(path_)); legacy.isValid()) {
+    config_ = RunConfig::fromJson(QJsonDocument::fromJson(legacy.toByteArray()).object());
+    storeRunConfig();
+  }
   for (auto id : project_->interrupted_at_open()) {
     openingNotes_ << (tr("Run %1 was interrupted (its writer stopped before it finished); its draws up to then are kept.").arg(id));
   }
@@ -192,8 +200,17 @@ void ProjectDocument::setRunConfig(const RunConfig& config) {
 
 void ProjectDocument::applyRunConfig(const RunConfig& config) {
   config_ = config;
-  QSettings().setValue(configKey(path_), QJsonDocument(config.toJson()).toJson(QJsonDocument::Compact));
+  storeRunConfig();
   emit runConfigChanged(config_);
+}
+
+void ProjectDocument::storeRunConfig() {
+  try {
+    project_->set_setting(kRunConfigSetting, QJsonDocument(config_.toJson()).toJson(QJsonDocument::Compact).toStdString());
+  } catch (const store::ProjectError& e) {
+    // The configuration stays in effect for this session; the file keeps the old one.
+    log(tr("Could not store the run configuration in %1: %2").arg(displayName(), QString::fromUtf8(e.what())));
+  }
 }
 
 bool ProjectDocument::prepareRun(RunRequest* request, QString* error) {

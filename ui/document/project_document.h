@@ -113,6 +113,7 @@ class ProjectDocument : public QObject {
   void load();
   void loadDataSets();
   void onTextCommandAdded();
+  void storeRunConfig();
 
   std::unique_ptr<store::Project> project_;
   QString path_;

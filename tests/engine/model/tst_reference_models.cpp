@@ -18,11 +18,11 @@ QString reference_folder(const QString& name) {
   return QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reference/") + name + "/";
 }
 
-vm::CompileResult compile_reference(const QString& name) {
+vm::CompileResult compile_reference(const QString& name, const vm::CompileOptions& options = {}) {
   const std::string folder = reference_folder(name).toStdString();
   const auto data = variate::io::read_data_file(folder + "data.json");
   return vm::compile_model(
-      vm::Source(folder + "model.vmod", variate::io::read_text_file(folder + "model.vmod")), &data);
+      vm::Source(folder + "model.vmod", variate::io::read_text_file(folder + "model.vmod")), &data, options);
 }
 
 // Numbers of a nested JSON array in row-major order.
@@ -110,6 +110,34 @@ class TestReferenceModels : public QObject {
       QVERIFY2(std::abs(lp.item<double>() - lps[b].item<double>()) <= 1e-9 * std::max(1.0, std::abs(lp.item<double>())),
                qPrintable(QString("point %1: %2 vs batched %3").arg(b).arg(lp.item<double>()).arg(lps[b].item<double>())));
       QVERIFY(at::allclose(gradient, gradients[b], 1e-8, 1e-10));
+    }
+  }
+
+  // `--dtype float32` compiles every model, and its log density and gradient stay within
+  // float32 rounding of float64's, one point at a time and batched.
+  void float32MatchesFloat64_data() { compiles_data(); }
+  void float32MatchesFloat64() {
+    QFETCH(QString, name);
+    const auto wide = compile_reference(name);
+    QVERIFY2(wide.ok(), wide.report().c_str());
+    vm::CompileOptions options;
+    options.dtype = at::kFloat;
+    const auto narrow = compile_reference(name, options);
+    QVERIFY2(narrow.ok(), narrow.report().c_str());
+    const auto target64 = wide.model->target();
+    const auto target32 = narrow.model->target();
+    QCOMPARE(target32.dimension(), target64.dimension());
+    at::manual_seed(12);
+    const at::Tensor thetas = at::rand({3, target64.dimension()}, at::kDouble) - 0.5;
+    for (const at::Tensor& theta : {thetas[0], thetas}) {
+      const auto [lp64, g64] = target64.log_density_and_gradient(theta);
+      const auto [lp32, g32] = target32.log_density_and_gradient(theta);
+      QCOMPARE(lp32.scalar_type(), at::kDouble);
+      QCOMPARE(lp32.sizes(), lp64.sizes());
+      const double lp_error = ((lp32 - lp64).abs() / lp64.abs().clamp_min(1)).max().item<double>();
+      QVERIFY2(lp_error <= 1e-4, qPrintable(QString("log density off by %1 (relative)").arg(lp_error)));
+      const double g_error = ((g32.to(at::kDouble) - g64).abs().max() / g64.abs().max().clamp_min(1)).item<double>();
+      QVERIFY2(g_error <= 1e-3, qPrintable(QString("gradient off by %1 (relative to its largest)").arg(g_error)));
     }
   }
 };

@@ -278,6 +278,23 @@ class TestProject : public QObject {
     QCOMPARE(project.chain_draws(run, 0).rows, size_t{200000});
   }
 
+  void settingsRoundTripAcrossReopening() {
+    QTemporaryDir directory;
+    const std::string path = directory.filePath("p.variate").toStdString();
+    {
+      store::Project project(path, store::Project::OpenMode::create);
+      QVERIFY(!project.setting("studio.run_config"));
+      project.set_setting("studio.run_config", R"({"chains": 2})");
+      project.set_setting("studio.run_config", R"({"chains": 3})");  // replaced, not added
+      project.set_setting("other", "");
+      QVERIFY_THROWS_EXCEPTION(store::ProjectError, project.set_setting("", "x"));
+    }
+    store::Project project(path);
+    QCOMPARE(project.setting("studio.run_config").value_or("<none>"), std::string(R"({"chains": 3})"));
+    QCOMPARE(project.setting("other").value_or("<none>"), std::string());
+    QVERIFY(!project.setting("missing"));
+  }
+
   void statusAndMethodNamesRoundTrip() {
     for (auto status : {store::RunStatus::running, store::RunStatus::finished, store::RunStatus::stopped,
                         store::RunStatus::interrupted, store::RunStatus::failed}) {

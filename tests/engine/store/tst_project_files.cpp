@@ -238,6 +238,7 @@ class TestProjectFiles : public QObject {
       QVERIFY(project.interrupted_at_open() == std::vector<store::Id>{2});
       // The migrated file takes the new columns.
       project.set_canvas_layout(1, R"({"nodes": []})");
+      project.set_setting("studio.run_config", "{}");
       store::RunSpec spec;
       spec.model_version_id = 1;
       spec.columns = {"lp__", "mu"};
