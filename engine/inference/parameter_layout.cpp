@@ -91,16 +91,24 @@ ConstrainedPoint ParameterLayout::constrain(const at::Tensor& unconstrained) con
   }
   const int64_t batch = batched ? unconstrained.size(0) : 0;
   ConstrainedPoint point;
-  point.log_det_jacobian = batched ? at::zeros({batch}, unconstrained.options())
-                                   : at::zeros({}, unconstrained.options());
-  for (const auto& p : parameters_) {
-    const at::Tensor slice = unconstrained.narrow(-1, p.offset, p.size);
+  // One split (a single backward node) rather than a slice per parameter; unconstrained
+  // parameters add nothing to the log-Jacobian. Small models pay per tensor operation.
+  std::vector<int64_t> sizes;
+  for (const auto& p : parameters_) sizes.push_back(p.size);
+  const std::vector<at::Tensor> slices = at::split_with_sizes(unconstrained, sizes, -1);
+  for (size_t i = 0; i < parameters_.size(); ++i) {
+    const ParameterInfo& p = parameters_[i];
     const Shape shape = batched ? concat({batch}, p.unconstrained_shape) : p.unconstrained_shape;
-    const at::Tensor y = slice.reshape(shape);
+    const at::Tensor y = slices[i].reshape(shape);
     point.values[p.name] = p.bijector->forward(y);
+    if (p.support.kind() == Support::Kind::Real) continue;  // the identity bijector
     const at::Tensor log_det = p.bijector->forward_log_det_jacobian(y);
-    point.log_det_jacobian =
-        point.log_det_jacobian + (batched ? log_det.reshape({batch, -1}).sum(1) : log_det.sum());
+    const at::Tensor term = batched ? log_det.reshape({batch, -1}).sum(1) : log_det.sum();
+    point.log_det_jacobian = point.log_det_jacobian.defined() ? point.log_det_jacobian + term : term;
+  }
+  if (!point.log_det_jacobian.defined()) {
+    point.log_det_jacobian = batched ? at::zeros({batch}, unconstrained.options())
+                                     : at::zeros({}, unconstrained.options());
   }
   return point;
 }

@@ -24,7 +24,7 @@ std::pair<at::Tensor, at::Tensor> UnconstrainedTarget::log_density_and_gradient(
   const at::Tensor x = theta.detach().requires_grad_(true);
   const at::Tensor lp = log_density(x, jacobian);
   // Points of a batch are independent, so the gradient of the sum is each point's own.
-  const auto gradient = torch::autograd::grad({lp.sum()}, {x}, {}, false, false, true);
+  const auto gradient = torch::autograd::grad({lp.dim() == 0 ? lp : lp.sum()}, {x}, {}, false, false, true);
   at::Tensor g = gradient[0].defined() ? gradient[0] : at::zeros_like(x);
   return {lp.detach(), g.detach()};
 }
