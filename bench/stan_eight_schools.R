@@ -8,23 +8,9 @@ out_dir <- args[1]; stan_file <- args[2]; cache_dir <- args[3]
 chains <- as.integer(args[4]); cores <- as.integer(args[5])
 warmup <- as.integer(args[6]); draws <- as.integer(args[7]); seed <- as.integer(args[8])
 
-suppressPackageStartupMessages(library(rstan))
-rstan_options(boost_lib = "/usr/include")
+source(file.path(dirname(stan_file), "stan_cached_model.R"))
 
-key <- unname(tools::md5sum(stan_file))
-cache <- file.path(cache_dir, sprintf("eight_schools_noncentered_%s_rstan%s.rds", key,
-                                      as.character(packageVersion("rstan"))))
-start <- Sys.time()
-if (file.exists(cache)) {
-  model <- readRDS(cache)
-  cat("compiled cached", cache, "\n")
-} else {
-  model <- stan_model(stan_file, model_name = "eight_schools_noncentered")
-  dir.create(cache_dir, recursive = TRUE, showWarnings = FALSE)
-  saveRDS(model, cache)
-  cat("compiled fresh", cache, "\n")
-}
-cat("compile_s", as.numeric(Sys.time() - start, units = "secs"), "\n")
+model <- cached_stan_model(stan_file, "eight_schools_noncentered", cache_dir)
 
 data <- list(J = 8L, y = c(28, 8, -3, 7, -1, 1, 18, 12), sigma = c(15, 10, 16, 11, 9, 11, 10, 18))
 # Wall time of the whole run as a user waits for it: chains in parallel processes.

@@ -8,9 +8,7 @@ warmup <- as.integer(args[4]); draws <- as.integer(args[5])
 grad_warmup <- as.integer(args[6]); grad_repeats <- as.integer(args[7]); seed <- as.integer(args[8])
 max_treedepth <- as.integer(args[9])
 
-suppressPackageStartupMessages(library(rstan))
-# Debian's r-cran-bh is virtual: Boost lives in /usr/include.
-rstan_options(boost_lib = "/usr/include")
+source(file.path(dirname(stan_file), "stan_cached_model.R"))
 
 dims <- scan(file.path(data_dir, "dims.txt"), quiet = TRUE)
 N <- as.integer(dims[1]); D <- as.integer(dims[2])
@@ -18,21 +16,7 @@ X <- matrix(readBin(file.path(data_dir, "X.bin"), "double", n = N * D), nrow = N
 y <- readBin(file.path(data_dir, "y.bin"), "integer", n = N, size = 4)
 theta <- readBin(file.path(data_dir, "theta.bin"), "double", n = D)
 
-# Compile once per model text and rstan version; later runs load the cached model.
-key <- unname(tools::md5sum(stan_file))
-cache <- file.path(cache_dir, sprintf("logistic_regression_%s_rstan%s.rds", key,
-                                      as.character(packageVersion("rstan"))))
-start <- Sys.time()
-if (file.exists(cache)) {
-  model <- readRDS(cache)
-  cat("compiled cached", cache, "\n")
-} else {
-  model <- stan_model(stan_file, model_name = "logistic_regression")
-  dir.create(cache_dir, recursive = TRUE, showWarnings = FALSE)
-  saveRDS(model, cache)
-  cat("compiled fresh", cache, "\n")
-}
-cat("compile_s", as.numeric(Sys.time() - start, units = "secs"), "\n")
+model <- cached_stan_model(stan_file, "logistic_regression", cache_dir)
 
 # With no draws asked for, one iteration still gives grad_log_prob the fit it needs.
 fit <- sampling(model, data = list(N = N, D = D, X = X, y = y), chains = 1,

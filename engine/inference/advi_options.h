@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "variate/core/checked_option.h"
 #include "variate/core/checks.h"
 
 namespace variate {
@@ -20,20 +21,7 @@ AdviMethod advi_method_from_string(const std::string& name);
 
 class AdviOptions {
  public:
-#define VARIATE_ADVI_OPTION(type, name, default_value, check)                            \
- public:                                                                                \
-  AdviOptions& name(type value) {                                                       \
-    if (!(check)) {                                                                     \
-      throw ArgumentError("AdviOptions: argument '" #name "' must satisfy " #check ", got " + \
-                          std::to_string(value));                                       \
-    }                                                                                   \
-    name##_ = value;                                                                    \
-    return *this;                                                                       \
-  }                                                                                     \
-  type name() const { return name##_; }                                                 \
-                                                                                        \
- private:                                                                               \
-  type name##_ = default_value;
+#define VARIATE_ADVI_OPTION(type, name, default_value, check) VARIATE_CHECKED_OPTION(AdviOptions, type, name, default_value, check)
 
   VARIATE_ADVI_OPTION(uint64_t, seed, 0, true)
   /// Maximum number of optimization iterations (CmdStan's iter).

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "variate/core/checked_option.h"
 #include "variate/core/checks.h"
 #include "variate/inference/euclidean_metric.h"
 
@@ -22,20 +23,7 @@ struct ChainStart {
 
 class NutsOptions {
  public:
-#define VARIATE_OPTION(type, name, default_value, check)                                \
- public:                                                                                \
-  NutsOptions& name(type value) {                                                       \
-    if (!(check)) {                                                                     \
-      throw ArgumentError("NutsOptions: argument '" #name "' must satisfy " #check ", got " + \
-                          std::to_string(value));                                       \
-    }                                                                                   \
-    name##_ = value;                                                                    \
-    return *this;                                                                       \
-  }                                                                                     \
-  type name() const { return name##_; }                                                 \
-                                                                                        \
- private:                                                                               \
-  type name##_ = default_value;
+#define VARIATE_OPTION(type, name, default_value, check) VARIATE_CHECKED_OPTION(NutsOptions, type, name, default_value, check)
 
   VARIATE_OPTION(int, chains, 4, value >= 1)
   VARIATE_OPTION(int, warmup, 1000, value >= 0)

@@ -3,20 +3,14 @@
 
 #include <QtTest/QtTest>
 
+#include "run_program.h"
+
+using app_test::Outcome;
+
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  QString output;
-};
+Outcome run(const QStringList& arguments) { return app_test::run(arguments, 120000); }
 
-Outcome run(const QStringList& arguments) {
-  QProcess process;
-  process.setProcessChannelMode(QProcess::MergedChannels);
-  process.start(VARIATE_EXECUTABLE, arguments);
-  if (!process.waitForFinished(120000)) return {};
-  return {process.exitCode(), QString::fromUtf8(process.readAll())};
-}
 
 QString write(const QTemporaryDir& directory, const QString& name, const QByteArray& text) {
   const QString path = directory.filePath(name);

@@ -9,6 +9,8 @@
 
 #include <QtTest/QtTest>
 
+#include "run_program.h"
+
 #include "variate/diagnostics/summary.h"
 #include "variate/io/data_file.h"
 #include "variate/io/stan_csv_reader.h"
@@ -20,18 +22,10 @@ namespace {
 
 const QString kTests = QStringLiteral(QT_TESTCASE_SOURCEDIR "/");
 
-struct Outcome {
-  int exit_code = -1;
-  QString output;
-};
+using app_test::Outcome;
 
 Outcome run(const QString& program, const QStringList& arguments) {
-  QProcess process;
-  process.setProcessChannelMode(QProcess::MergedChannels);
-  process.start(program, arguments);
-  if (!process.waitForFinished(20 * 60 * 1000)) return {-1, "timed out: " + program};
-  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-          QString::fromUtf8(process.readAll())};
+  return app_test::run_program(program, arguments, 20 * 60 * 1000);
 }
 
 // Where the programs are built: one stable folder per model, so ccache finds its objects.

@@ -5,23 +5,13 @@
 
 #include <QtTest/QtTest>
 
+#include "run_program.h"
+
+using namespace app_test;
+
 namespace {
 
-const QString kEightSchools = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/");
 const QString kSblrc = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reference/sblrc-blr/");
-
-struct Outcome {
-  int exit_code;
-  QString output;
-};
-
-Outcome run(const QStringList& arguments) {
-  QProcess process;
-  process.setProcessChannelMode(QProcess::MergedChannels);
-  process.start(VARIATE_EXECUTABLE, arguments);
-  process.waitForFinished(-1);
-  return {process.exitCode(), QString::fromUtf8(process.readAll())};
-}
 
 QStringList fit_arguments(const QString& output, const QString& seed, const QString& method = "meanfield") {
   return {"fit", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",

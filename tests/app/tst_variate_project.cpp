@@ -7,27 +7,16 @@
 
 #include <sqlite3.h>
 
+#include "run_program.h"
 #include "variate/store/project.h"
 #include "variate/store/stored_run_summary.h"
 
 namespace store = variate::store;
 
+using namespace app_test;
+
 namespace {
 
-const QString kEightSchools = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/");
-
-struct Outcome {
-  int exit_code;
-  QString output;
-};
-
-Outcome run(const QStringList& arguments) {
-  QProcess process;
-  process.setProcessChannelMode(QProcess::MergedChannels);
-  process.start(VARIATE_EXECUTABLE, arguments);
-  process.waitForFinished(-1);
-  return {process.exitCode(), QString::fromUtf8(process.readAll())};
-}
 
 QStringList sample_arguments(const QString& project, const QString& warmup, const QString& draws) {
   return {"sample", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",

@@ -16,11 +16,8 @@ bool exportModelAsCpp(const QString& modelText, const QString& modelName, const 
   const model::Source source(sourceName.toStdString(), modelText.toStdString());
   model::ParseResult parsed = model::parse(source);
   model::Diagnostics diagnostics = parsed.diagnostics;
-  if (!parsed.ok()) {
-    *error = QString::fromStdString(diagnostics.format(source)).trimmed();
-    return false;
-  }
-  const model::CheckedModel checked = model::check(std::move(parsed.program), source, diagnostics);
+  const model::CheckedModel checked =
+      parsed.ok() ? model::check(std::move(parsed.program), source, diagnostics) : model::CheckedModel{};
   if (diagnostics.has_errors()) {
     *error = QString::fromStdString(diagnostics.format(source)).trimmed();
     return false;

@@ -17,11 +17,11 @@ namespace variate::ui {
 CanvasPanel::CanvasPanel(QWidget* parent) : QWidget(parent) {
   setObjectName("canvasPanel");
   palette_ = new NodePalette(this);
-  placeholder_ = new QLabel(tr("Open or create a project to build its model here."), this);
-  placeholder_->setAlignment(Qt::AlignCenter);
+  noProjectHint_ = new QLabel(tr("Open or create a project to build its model here."), this);
+  noProjectHint_->setAlignment(Qt::AlignCenter);
   splitter_ = new QSplitter(Qt::Horizontal, this);
   splitter_->addWidget(palette_);
-  splitter_->addWidget(placeholder_);
+  splitter_->addWidget(noProjectHint_);
   splitter_->setStretchFactor(1, 1);
   palette_->setMinimumWidth(150);
   // The canvas's keys, as buttons too; no shortcuts here, the canvas owns its keys.
@@ -64,7 +64,7 @@ void CanvasPanel::setDocument(ProjectDocument* document) {
   properties_ = nullptr;
   model_ = nullptr;
   document_ = document;
-  placeholder_->setVisible(!document);
+  noProjectHint_->setVisible(!document);
   palette_->setEnabled(document != nullptr);
   if (!document) return;
   model_ = new CanvasModel(document, this);

@@ -45,7 +45,7 @@ class CanvasPanel : public QWidget {
   NodePalette* palette_;
   ModelCanvas* canvas_ = nullptr;
   NodePropertiesPanel* properties_ = nullptr;
-  QLabel* placeholder_;
+  QLabel* noProjectHint_;  // shown instead of the canvas while no project is open
   QSplitter* splitter_;
 };
 

@@ -1,0 +1,35 @@
+#pragma once
+// What the suites that run the executables share: a program run with its standard output
+// and error merged, and the example project they run on.
+
+#include <QtTest/QtTest>
+
+namespace app_test {
+
+inline const QString kEightSchools = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/");
+
+struct Outcome {
+  int exit_code = -1;  // -1 when the program crashed or ran past its time
+  QString output;
+};
+
+/// Runs `program` to completion (or for at most `timeout_ms`; -1: no limit).
+inline Outcome run_program(const QString& program, const QStringList& arguments, int timeout_ms = -1) {
+  QProcess process;
+  process.setProcessChannelMode(QProcess::MergedChannels);
+  process.start(program, arguments);
+  if (!process.waitForFinished(timeout_ms)) {
+    process.kill();
+    process.waitForFinished();
+    return {-1, "timed out: " + program};
+  }
+  return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+          QString::fromUtf8(process.readAll())};
+}
+
+/// Runs the `variate` command line this build made.
+inline Outcome run(const QStringList& arguments, int timeout_ms = -1) {
+  return run_program(VARIATE_EXECUTABLE, arguments, timeout_ms);
+}
+
+}  // namespace app_test
