@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "variate/diagnostics/draws.h"
-#include "variate/inference/nuts_options.h"
+#include "variate/mcmc/nuts_options.h"
 #include "variate/model/compiled_model.h"
 
 #include "report.h"

@@ -7,7 +7,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/inference/unconstrained_target.h"
+#include "variate/target/unconstrained_target.h"
 #include "variate/model/compiled_model.h"
 
 namespace variate::bench {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "variate/inference/sample.h"
+#include "variate/mcmc/sample.h"
 
 #include "report.h"
 

@@ -1,16 +1,16 @@
 # The engine as a CMake package, installed and in the build tree, so that programs (such
 # as those `variate export` writes) build against it with find_package(Variate) and link
-# Variate::engine: `cmake --install` puts headers under include/variate/, the library
-# under lib/ and the package files under lib/cmake/Variate; a build folder works as
-# Variate_DIR directly. Included from engine/CMakeLists.txt, once variate_engine exists.
+# Variate::engine (every layer) or one layer (Variate::core, ...): `cmake --install` puts
+# headers under include/variate/, the libraries under lib/ and the package files under
+# lib/cmake/Variate; a build folder works as Variate_DIR directly. Included from
+# engine/CMakeLists.txt, once the layers exist.
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set_target_properties(variate_engine PROPERTIES EXPORT_NAME engine)
 set_target_properties(variate_warnings PROPERTIES EXPORT_NAME warnings)
 
-install(TARGETS variate_engine variate_warnings EXPORT VariateTargets
+install(TARGETS variate_engine ${VARIATE_LAYER_TARGETS} variate_warnings EXPORT VariateTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")

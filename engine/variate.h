@@ -14,8 +14,8 @@
 #include "variate/core/tensor_arg.h"
 #include "variate/core/tracing.h"
 
-#include "variate/distributions/distribution.h"
-#include "variate/distributions/support.h"
+#include "variate/core/distribution.h"
+#include "variate/core/support.h"
 #include "variate/distributions/bernoulli.h"
 #include "variate/distributions/beta.h"
 #include "variate/distributions/binomial.h"
@@ -54,13 +54,13 @@
 #include "variate/bijectors/simplex.h"
 #include "variate/bijectors/upper_bound.h"
 
-#include "variate/inference/parameter_layout.h"
-#include "variate/inference/unconstrained_target.h"
+#include "variate/target/parameter_layout.h"
+#include "variate/target/unconstrained_target.h"
 
 // Variational inference: programs of random variables as families, the ELBO, ADVI.
-#include "variate/inference/advi.h"
-#include "variate/inference/elbo.h"
-#include "variate/inference/variational_draws.h"
-#include "variate/inference/variational_fullrank.h"
-#include "variate/inference/variational_meanfield.h"
-#include "variate/inference/variational_program.h"
+#include "variate/vi/advi.h"
+#include "variate/vi/elbo.h"
+#include "variate/vi/variational_draws.h"
+#include "variate/vi/variational_fullrank.h"
+#include "variate/vi/variational_meanfield.h"
+#include "variate/vi/variational_program.h"

@@ -16,7 +16,7 @@ ChainOutput::ChainOutput(const model::OutputColumns& columns, int chains, ChainO
       writers_(chains), draws_(chains) {
   if (!options_.directory) return;
   std::filesystem::create_directories(*options_.directory);
-  const auto names = columns.names(io::NameStyle::StanCsv);
+  const auto names = columns.names(NameStyle::StanCsv);
   for (int chain = 0; chain < chains; ++chain) {
     io::SampleCsvInfo info = options_.info;
     info.run.chain_id = chain + 1;

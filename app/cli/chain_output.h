@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <variate/inference/sample.h>
+#include <variate/mcmc/sample.h>
 #include <variate/io/stan_csv_writer.h>
 #include <variate/model/output_columns.h>
 

@@ -15,9 +15,9 @@
 
 #include <variate/core/checks.h>
 #include <variate/diagnostics/quantiles.h>
-#include <variate/inference/advi.h>
-#include <variate/inference/random_stream.h>
-#include <variate/inference/variational_draws.h>
+#include <variate/vi/advi.h>
+#include <variate/core/random_stream.h>
+#include <variate/vi/variational_draws.h>
 #include <variate/io/summary_report.h>
 #include <variate/io/variational_csv_writer.h>
 #include <variate/model/output_columns.h>
@@ -214,7 +214,7 @@ int run_fit(const FitOptions& options) {
       info.output_samples = options.output_draws;
       io::VariationalCsvWriter writer(
           (std::filesystem::path(*options.output) / "variational.csv").string(), info,
-          columns.names(io::NameStyle::StanCsv));
+          columns.names(NameStyle::StanCsv));
       if (result.eta_adapted) writer.write_eta(result.eta);
       writer.write_mean(mean_row);
       for (size_t i = 0; i < rows.size(); ++i) {
@@ -223,7 +223,7 @@ int run_fit(const FitOptions& options) {
       writer.finish();
     }
 
-    const auto summary = summarize_draws(rows, columns.names(io::NameStyle::Bracketed));
+    const auto summary = summarize_draws(rows, columns.names(NameStyle::Bracketed));
     std::cout << "Inference for " << options.model << ": ADVI (" << options.method << "), "
               << options.output_draws << " draws from the approximation; seed " << seed << "\n"
               << "eta = " << result.eta << (result.eta_adapted ? " (adapted)" : "") << "; "

@@ -47,7 +47,7 @@ std::unique_ptr<store::RunRecorder> start_project_run(const ProjectRunInput& inp
   spec.config_json = input.config.dump();
   spec.seed = input.seed;
   spec.columns = store::nuts_sampler_columns();
-  for (const auto& name : columns.names(io::NameStyle::StanCsv)) spec.columns.push_back(name);
+  for (const auto& name : columns.names(NameStyle::StanCsv)) spec.columns.push_back(name);
   store::RunRecorderOptions options;
   options.metric = input.metric;
   return std::make_unique<store::RunRecorder>(

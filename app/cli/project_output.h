@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <variate/inference/sample.h>
+#include <variate/mcmc/sample.h>
 #include <variate/model/output_columns.h>
 #include <variate/store/run_recorder.h>
 

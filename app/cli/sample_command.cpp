@@ -104,7 +104,7 @@ int run_sample(const SampleOptions& options) {
     const auto chains = sample_nuts(model.target(), nuts, &observers);
 
     std::vector<std::string> names = {"lp__"};
-    const auto parameter_names = columns.names(io::NameStyle::Bracketed);
+    const auto parameter_names = columns.names(NameStyle::Bracketed);
     const auto rows = summarize_columns(observer.draws(), 7, parameter_names);
     const auto lp = summarize_columns(observer.draws(), 0, names);
     std::cout << "Inference for " << options.model << ": " << options.chains << " chains, each with "

@@ -6,7 +6,7 @@
 
 #include <variate/core/checks.h>
 #include <variate/diagnostics/ebfmi.h>
-#include <variate/io/parameter_names.h>
+#include <variate/target/parameter_names.h>
 #include <variate/io/stan_csv_reader.h>
 #include <variate/io/stan_csv_sampler_stats.h>
 #include <variate/io/summary_report.h>
@@ -45,7 +45,7 @@ int run_summary(const SummaryOptions& options) {
         const auto row = summarize_columns(draws, k, {"lp__"});
         sampler.insert(sampler.end(), row.begin(), row.end());
       } else if (!is_sampler_column(columns[k])) {
-        const auto row = summarize_columns(draws, k, {io::to_style(columns[k], io::NameStyle::Bracketed)});
+        const auto row = summarize_columns(draws, k, {to_style(columns[k], NameStyle::Bracketed)});
         parameters.insert(parameters.end(), row.begin(), row.end());
       }
     }

@@ -3,7 +3,7 @@
 /// transform from a variable's declared constraint.
 
 #include "variate/bijectors/bijector.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 namespace variate::bijectors {
 

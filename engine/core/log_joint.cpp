@@ -3,7 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "variate/core/checks.h"
-#include "variate/distributions/distribution.h"
+#include "variate/core/distribution.h"
 
 namespace variate {
 

@@ -4,7 +4,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "variate/core/checks.h"
-#include "variate/distributions/distribution.h"
+#include "variate/core/distribution.h"
 
 namespace variate {
 

@@ -9,7 +9,7 @@
 #include <ATen/core/Tensor.h>
 
 #include "variate/core/shape.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 namespace variate {
 

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "variate/core/tracing.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 namespace variate {
 

@@ -4,7 +4,7 @@
 
 #include "variate/core/random_variable.h"
 #include "variate/core/tensor_arg.h"
-#include "variate/distributions/distribution.h"
+#include "variate/core/distribution.h"
 
 namespace variate {
 namespace distributions {

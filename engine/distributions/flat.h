@@ -3,7 +3,7 @@
 /// declared without a prior).
 
 #include "variate/core/random_variable.h"
-#include "variate/distributions/distribution.h"
+#include "variate/core/distribution.h"
 
 namespace variate {
 namespace distributions {

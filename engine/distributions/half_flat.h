@@ -3,7 +3,7 @@
 /// parameter declared with <lower=0> and no prior).
 
 #include "variate/core/random_variable.h"
-#include "variate/distributions/distribution.h"
+#include "variate/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -108,7 +108,7 @@ int run_fit(Arguments& arguments) {
     info.eval_elbo = options.eval_elbo();
     info.output_samples = output_draws;
     vt::io::VariationalCsvWriter writer((std::filesystem::path(*output) / "variational.csv").string(), info,
-                                        columns.names(vt::io::NameStyle::StanCsv));
+                                        columns.names(vt::NameStyle::StanCsv));
     if (result.eta_adapted) writer.write_eta(result.eta);
     writer.write_mean(columns.rows(to_rows(draws.mean.unsqueeze(0))).front());
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -116,7 +116,7 @@ int run_fit(Arguments& arguments) {
     }
     writer.finish();
   }
-  const auto summary = summarize_draws(rows, columns.names(vt::io::NameStyle::Bracketed));
+  const auto summary = summarize_draws(rows, columns.names(vt::NameStyle::Bracketed));
   std::cout << "Inference for @NAME@: ADVI (" << method << "), " << output_draws
             << " draws from the approximation; seed " << seed << "\neta = " << result.eta
             << (result.eta_adapted ? " (adapted)" : "") << "; " << vt::to_string(result.status)

@@ -42,12 +42,12 @@ constexpr const char* kTemplate = R"variate(// @NAME@: the model in model.h as a
 #include <variate/diagnostics/ebfmi.h>
 #include <variate/diagnostics/quantiles.h>
 #include <variate/diagnostics/summary.h>
-#include <variate/inference/advi.h>
-#include <variate/inference/draw_columns.h>
-#include <variate/inference/pointwise_log_joint.h>
-#include <variate/inference/random_stream.h>
-#include <variate/inference/sample.h>
-#include <variate/inference/variational_draws.h>
+#include <variate/vi/advi.h>
+#include <variate/target/draw_columns.h>
+#include <variate/target/pointwise_log_joint.h>
+#include <variate/core/random_stream.h>
+#include <variate/mcmc/sample.h>
+#include <variate/vi/variational_draws.h>
 #include <variate/io/data_file.h>
 #include <variate/io/stan_csv_writer.h>
 #include <variate/io/summary_report.h>
@@ -184,7 +184,7 @@ class CsvOutput : public vt::SampleObserver {
       chain_info.run.chain_id = chain + 1;
       const auto path = std::filesystem::path(*directory) / ("chain_" + std::to_string(chain + 1) + ".csv");
       writers_[chain] = std::make_unique<vt::io::StanCsvWriter>(
-          path.string(), chain_info, columns.names(vt::io::NameStyle::StanCsv));
+          path.string(), chain_info, columns.names(vt::NameStyle::StanCsv));
     }
   }
 
@@ -294,7 +294,7 @@ int run_sample(Arguments& arguments) {
 
   const auto results = vt::sample_nuts(vt::UnconstrainedTarget(model.log_joint, model.layout), nuts, &observer);
 
-  const auto rows = summarize(observer.draws(), 7, columns.names(vt::io::NameStyle::Bracketed));
+  const auto rows = summarize(observer.draws(), 7, columns.names(vt::NameStyle::Bracketed));
   const auto lp = summarize(observer.draws(), 0, {"lp__"});
   std::cout << "Inference for @NAME@: " << chains << " chains, each with " << warmup
             << " warmup and " << draws << " draws; seed " << seed << "\n\n"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "variate/core/checks.h"
-#include "variate/io/parameter_names.h"
+#include "variate/target/parameter_names.h"
 
 namespace variate::io {
 namespace {

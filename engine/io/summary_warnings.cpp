@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "variate/io/parameter_names.h"
+#include "variate/target/parameter_names.h"
 
 namespace variate::io {
 namespace {

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "variate/core/random_variable.h"
-#include "variate/distributions/distribution.h"
+#include "variate/core/distribution.h"
 #include "variate/kernels/glm_log_likelihood.h"
 
 namespace variate::kernels {

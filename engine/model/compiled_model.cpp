@@ -8,7 +8,7 @@
 #include "variate/core/checks.h"
 #include "variate/core/condition.h"
 #include "variate/core/tracing.h"
-#include "variate/distributions/distribution.h"
+#include "variate/core/distribution.h"
 #include "variate/kernels/glm_likelihood.h"
 #include "variate/model/data_binding.h"
 #include "variate/model/distribution_table.h"

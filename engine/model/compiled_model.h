@@ -10,8 +10,8 @@
 
 #include "variate/core/data.h"
 #include "variate/core/log_joint.h"
-#include "variate/inference/parameter_layout.h"
-#include "variate/inference/unconstrained_target.h"
+#include "variate/target/parameter_layout.h"
+#include "variate/target/unconstrained_target.h"
 #include "variate/model/checker.h"
 #include "variate/model/value.h"
 

@@ -2,7 +2,7 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/distributions/distribution.h"
+#include "variate/core/distribution.h"
 #include "variate/model/distribution_table.h"
 
 namespace variate::model {

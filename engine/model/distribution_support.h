@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 namespace variate::model {
 

@@ -6,21 +6,21 @@ namespace variate::model {
 
 OutputColumns::OutputColumns(const CompiledModel& model) : model_(model) {
   for (const auto& p : model.layout().parameters()) {
-    parameters_.push_back({p.name, p.shape, io::column_major_order(p.shape)});
+    parameters_.push_back({p.name, p.shape, column_major_order(p.shape)});
     size_ += static_cast<size_t>(numel(p.shape));
   }
   for (const auto& name : model.derived_names()) {
     const Shape& shape = model.shape(name);
-    derived_.push_back({name, shape, io::column_major_order(shape)});
+    derived_.push_back({name, shape, column_major_order(shape)});
     size_ += static_cast<size_t>(numel(shape));
   }
 }
 
-std::vector<std::string> OutputColumns::names(io::NameStyle style) const {
+std::vector<std::string> OutputColumns::names(NameStyle style) const {
   std::vector<std::string> result;
   for (const auto* blocks : {&parameters_, &derived_}) {
     for (const auto& block : *blocks) {
-      const auto names = io::element_names(block.name, block.shape, style);
+      const auto names = element_names(block.name, block.shape, style);
       result.insert(result.end(), names.begin(), names.end());
     }
   }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/io/parameter_names.h"
+#include "variate/target/parameter_names.h"
 #include "variate/model/compiled_model.h"
 
 namespace variate::model {
@@ -16,7 +16,7 @@ class OutputColumns {
   explicit OutputColumns(const CompiledModel& model);
 
   /// "theta.1" (Stan CSV) or "theta[1]" (summaries), parameters first.
-  std::vector<std::string> names(io::NameStyle style) const;
+  std::vector<std::string> names(NameStyle style) const;
   size_t size() const { return size_; }
 
   /// One row per unconstrained position. Each row is computed on its own: a batched

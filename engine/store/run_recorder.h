@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "variate/inference/sample.h"
+#include "variate/mcmc/sample.h"
 #include "variate/store/project.h"
 
 namespace variate::store {

@@ -6,7 +6,7 @@
 
 #include "variate/diagnostics/ebfmi.h"
 #include "variate/diagnostics/summary.h"
-#include "variate/io/parameter_names.h"
+#include "variate/target/parameter_names.h"
 #include "variate/io/summary_warnings.h"
 
 namespace variate::store {
@@ -91,7 +91,7 @@ StoredRunSummary summarize_run(const Project& project, Id run_id) {
       if (name == "lp__") {
         sampler.push_back(diagnostics::summarize(name, column_draws(chains, k, length)));
       } else if (!is_sampler_column(name)) {
-        parameters.push_back(diagnostics::summarize(io::to_style(name, io::NameStyle::Bracketed),
+        parameters.push_back(diagnostics::summarize(to_style(name, NameStyle::Bracketed),
                                                     column_draws(chains, k, length)));
       }
     }

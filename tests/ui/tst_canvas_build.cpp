@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <variate/diagnostics/summary.h>
-#include <variate/inference/sample.h>
+#include <variate/mcmc/sample.h>
 #include <variate/io/data_file.h>
 #include <variate/model/compile.h>
 #include <variate/model/output_columns.h>
@@ -142,7 +142,7 @@ class TestCanvasBuild : public QObject {
     const auto& model = *compiled.model;
     const auto chains = vt::sample_nuts(model.target(), vt::NutsOptions().chains(4).warmup(1000).draws(1000).seed(7));
     const vt::model::OutputColumns columns(model);
-    const auto names = columns.names(vt::io::NameStyle::Bracketed);
+    const auto names = columns.names(vt::NameStyle::Bracketed);
     std::vector<std::vector<std::vector<double>>> rows;  // [chain][draw][column]
     for (const auto& chain : chains) {
       const std::vector<std::vector<double>> sampled(chain.positions.begin() + chain.warmup_iterations,

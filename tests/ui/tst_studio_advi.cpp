@@ -14,7 +14,7 @@
 #include "ui/docks/diagnostics_panel.h"
 #include "ui/docks/elbo_panel.h"
 #include "ui/document/project_document.h"
-#include "ui/document/summary_service.h"
+#include "ui/engine/summary_service.h"
 
 using namespace variate::ui;
 

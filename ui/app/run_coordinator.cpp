@@ -3,7 +3,7 @@
 #include <variate/store/project.h>
 
 #include "ui/document/project_document.h"
-#include "ui/document/summary_service.h"
+#include "ui/engine/summary_service.h"
 #include "ui/engine/engine_controller.h"
 #include "ui/engine/run_loader.h"
 

@@ -6,14 +6,14 @@
 
 #include <variate/store/project.h>
 
-#include "ui/canvas/commands/add_node_command.h"
-#include "ui/canvas/commands/connect_nodes_command.h"
-#include "ui/canvas/commands/delete_nodes_command.h"
-#include "ui/canvas/commands/disconnect_nodes_command.h"
-#include "ui/canvas/commands/edit_node_command.h"
-#include "ui/canvas/commands/move_nodes_command.h"
-#include "ui/canvas/commands/paste_nodes_command.h"
-#include "ui/canvas/commands/rename_node_command.h"
+#include "ui/canvas/add_node_command.h"
+#include "ui/canvas/connect_nodes_command.h"
+#include "ui/canvas/delete_nodes_command.h"
+#include "ui/canvas/disconnect_nodes_command.h"
+#include "ui/canvas/edit_node_command.h"
+#include "ui/canvas/move_nodes_command.h"
+#include "ui/canvas/paste_nodes_command.h"
+#include "ui/canvas/rename_node_command.h"
 #include "ui/canvas/edge_item.h"
 #include "ui/canvas/layered_layout.h"
 #include "ui/canvas/node_item.h"

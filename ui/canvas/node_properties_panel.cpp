@@ -7,7 +7,7 @@
 #include <QVBoxLayout>
 
 #include "ui/canvas/canvas_model.h"
-#include "ui/canvas/commands/edit_node_command.h"
+#include "ui/canvas/edit_node_command.h"
 #include "ui/canvas/distribution_catalog.h"
 
 namespace variate::ui {

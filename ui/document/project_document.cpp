@@ -8,12 +8,12 @@
 
 #include <variate/store/project.h>
 
-#include "ui/document/commands/rename_run_command.h"
-#include "ui/document/commands/select_data_set_command.h"
-#include "ui/document/commands/set_run_config_command.h"
-#include "ui/document/commands/text_edit_command.h"
-#include "ui/engine/run_records.h"
-#include "ui/engine/run_request.h"
+#include "ui/document/rename_run_command.h"
+#include "ui/document/select_data_set_command.h"
+#include "ui/document/set_run_config_command.h"
+#include "ui/document/text_edit_command.h"
+#include "ui/document/run_records.h"
+#include "ui/document/run_request.h"
 
 namespace variate::ui {
 namespace {

@@ -7,8 +7,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <variate/inference/advi.h>
-#include <variate/inference/variational_draws.h>
+#include <variate/vi/advi.h>
+#include <variate/vi/variational_draws.h>
 #include <variate/store/project.h>
 #include <variate/store/stored_run_summary.h>
 

@@ -26,10 +26,10 @@ CompiledRequest compileRequest(const RunRequest& request) {
   }
   const model::CompiledModel& model = *compiled.result.model;
   compiled.columns = std::make_unique<model::OutputColumns>(model);
-  for (const auto& name : compiled.columns->names(io::NameStyle::Bracketed)) {
+  for (const auto& name : compiled.columns->names(NameStyle::Bracketed)) {
     compiled.bracketedNames << QString::fromStdString(name);
   }
-  compiled.stanNames = compiled.columns->names(io::NameStyle::StanCsv);
+  compiled.stanNames = compiled.columns->names(NameStyle::StanCsv);
   for (const auto& parameter : model.layout().parameters()) {
     compiled.parameterColumns += static_cast<int>(numel(parameter.shape));
   }

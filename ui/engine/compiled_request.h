@@ -8,7 +8,7 @@
 #include <variate/model/output_columns.h>
 #include <variate/store/project_records.h>
 
-#include "ui/engine/run_request.h"
+#include "ui/document/run_request.h"
 
 namespace variate::ui {
 

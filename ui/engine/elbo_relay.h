@@ -9,7 +9,7 @@
 #include <chrono>
 #include <map>
 
-#include <variate/inference/advi_observer.h>
+#include <variate/vi/advi_observer.h>
 #include <variate/store/project.h>
 
 #include "ui/engine/live_mailbox.h"

@@ -4,7 +4,7 @@
 /// immutable block, and holds the chain while the run is paused.
 /// (Engine-side header: include it from ui/engine .cpp files only; it pulls in ATen.)
 
-#include <variate/inference/sample.h>
+#include <variate/mcmc/sample.h>
 #include <variate/model/output_columns.h>
 
 #include "ui/engine/live_mailbox.h"

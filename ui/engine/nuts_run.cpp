@@ -1,7 +1,7 @@
 // A NUTS run on the engine thread: compile, record into the project through the store's
 // RunRecorder, stream live blocks to the UI, and end with the stored summary.
 
-#include <variate/inference/sample.h>
+#include <variate/mcmc/sample.h>
 #include <variate/store/run_recorder.h>
 #include <variate/store/stored_run_summary.h>
 

@@ -9,7 +9,7 @@
 #include "ui/document/run_data.h"
 #include "ui/engine/live_mailbox.h"
 #include "ui/engine/run_control.h"
-#include "ui/engine/run_request.h"
+#include "ui/document/run_request.h"
 
 namespace variate::ui {
 

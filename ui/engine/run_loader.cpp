@@ -5,7 +5,7 @@
 
 #include <variate/store/project.h>
 
-#include "ui/engine/run_records.h"
+#include "ui/document/run_records.h"
 
 namespace variate::ui {
 

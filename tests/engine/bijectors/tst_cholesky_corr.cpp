@@ -10,7 +10,7 @@
 #include "support/gradient_check.h"
 #include "variate/bijectors/cholesky_corr.h"
 #include "variate/core/checks.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 using variate::bijectors::CholeskyCorr;
 namespace vtest = variate::testing;

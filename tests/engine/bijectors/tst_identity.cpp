@@ -6,7 +6,7 @@
 
 #include "support/bijector_check.h"
 #include "variate/bijectors/identity.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 using variate::bijectors::Identity;
 namespace vtest = variate::testing;

@@ -9,7 +9,7 @@
 #include "support/bijector_check.h"
 #include "variate/bijectors/lower_bound.h"
 #include "variate/core/checks.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 using variate::bijectors::LowerBound;
 namespace vtest = variate::testing;

@@ -13,7 +13,7 @@
 #include "variate/bijectors/simplex.h"
 #include "variate/bijectors/upper_bound.h"
 #include "variate/core/checks.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 namespace vb = variate::bijectors;
 using variate::Support;

@@ -10,7 +10,7 @@
 #include "support/bijector_check.h"
 #include "variate/bijectors/positive_ordered.h"
 #include "variate/core/checks.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 using variate::bijectors::PositiveOrdered;
 namespace vtest = variate::testing;

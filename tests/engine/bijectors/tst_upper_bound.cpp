@@ -9,7 +9,7 @@
 #include "support/bijector_check.h"
 #include "variate/bijectors/upper_bound.h"
 #include "variate/core/checks.h"
-#include "variate/distributions/support.h"
+#include "variate/core/support.h"
 
 using variate::bijectors::UpperBound;
 namespace vtest = variate::testing;

@@ -12,7 +12,7 @@
 
 #include "variate/core/checks.h"
 #include "variate/io/data_file.h"
-#include "variate/io/parameter_names.h"
+#include "variate/target/parameter_names.h"
 #include "variate/io/stan_csv_reader.h"
 #include "variate/io/stan_csv_writer.h"
 #include "variate/io/variational_csv_writer.h"
@@ -86,7 +86,7 @@ class TestStanCsvWriter : public QObject {
     const std::string path = file("chain_3.csv");
     {
       vio::StanCsvWriter out(path, eight_schools_info(),
-                             vio::element_names("theta", {2}, vio::NameStyle::StanCsv));
+                             variate::element_names("theta", {2}, variate::NameStyle::StanCsv));
       out.write_draw({-7.5, 0.5, 2, 1, 1, 0, 8.25, 1.5, -2});  // warmup
       out.write_adaptation(0.83, {1.25, 0.5});
       out.write_draw({-7.25, 0.9, 0.83, 2, 3, 1, 8, 0.1, 0.2});
@@ -143,7 +143,7 @@ class TestStanCsvWriter : public QObject {
 
   void roundTripsEveryValue() {
     const std::string path = file("round_trip.csv");
-    const auto columns = vio::element_names("L", {3, 4}, vio::NameStyle::StanCsv);
+    const auto columns = variate::element_names("L", {3, 4}, variate::NameStyle::StanCsv);
     std::mt19937_64 rng(11);
     std::vector<std::vector<double>> warmup;
     std::vector<std::vector<double>> draws;

@@ -10,7 +10,7 @@
 
 #include "variate/variate.h"
 #include "variate/diagnostics/summary.h"
-#include "variate/inference/sample.h"
+#include "variate/mcmc/sample.h"
 #include "variate/store/run_recorder.h"
 #include "variate/store/stored_run_summary.h"
 

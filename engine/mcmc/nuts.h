@@ -1,0 +1,51 @@
+#pragma once
+/// The No-U-Turn Sampler with multinomial sampling of the trajectory: Hoffman & Gelman
+/// (2014), Alg. 6, as revised by Betancourt (2017), App. A — biased-progressive sampling
+/// between the old and new halves at the top level, uniform-progressive inside subtrees,
+/// the generalized no-U-turn criterion on momentum sums, with the extra checks across
+/// merged subtrees — following Stan's base_nuts.
+
+#include "variate/mcmc/hamiltonian.h"
+#include "variate/core/random_stream.h"
+
+namespace variate {
+
+/// What one transition did: Stan's sampler statistics.
+struct NutsResult {
+  double accept_stat = 0;     // mean Metropolis acceptance over the trajectory
+  double step_size = 0;
+  int tree_depth = 0;
+  int leapfrog_steps = 0;
+  bool has_divergence = false;
+  bool reached_max_depth = false;
+  double energy = 0;          // H at the new point
+  double log_density = 0;     // log p at the new point
+};
+
+class Nuts {
+ public:
+  /// @throws ArgumentError unless 1 <= max_tree_depth <= 30.
+  Nuts(const Hamiltonian& hamiltonian, int max_tree_depth = 10, double max_energy_error = 1000);
+
+  /// The statistics of a point before any transition (for the first draw of a chain).
+  NutsResult bootstrap_results(const PhasePoint& point, double step_size) const;
+  /// One transition from `point` (a position with its log density and gradient); the
+  /// momentum is resampled. `point` becomes the new state.
+  NutsResult one_step(PhasePoint& point, double step_size, RandomStream& random) const;
+
+ private:
+  struct Trajectory;
+  bool build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Trajectory& t,
+                  std::vector<double>& p_sharp_begin, std::vector<double>& p_sharp_end,
+                  std::vector<double>& rho, std::vector<double>& p_begin,
+                  std::vector<double>& p_end, double& log_sum_weight, double step,
+                  RandomStream& random) const;
+  bool criterion(const std::vector<double>& p_sharp_minus, const std::vector<double>& p_sharp_plus,
+                 const std::vector<double>& rho) const;
+
+  const Hamiltonian& hamiltonian_;
+  int max_tree_depth_;
+  double max_energy_error_;
+};
+
+}  // namespace variate

@@ -1,0 +1,82 @@
+#pragma once
+/// Options of a NUTS run, with Stan's defaults, set by chainable setters that validate:
+///
+///   NutsOptions().chains(4).warmup(1000).draws(1000).seed(1).target_accept(0.9)
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "variate/core/checked_option.h"
+#include "variate/core/checks.h"
+#include "variate/mcmc/euclidean_metric.h"
+
+namespace variate {
+
+/// Where a chain continues an earlier run ("run more draws"): its last unconstrained
+/// position and the step size and inverse metric its warmup adapted.
+struct ChainStart {
+  std::vector<double> position;
+  double step_size = 1.0;
+  std::vector<double> inverse_metric;  // d values (diagonal) or d*d row-major (dense)
+};
+
+class NutsOptions {
+ public:
+#define VARIATE_OPTION(type, name, default_value, check) VARIATE_CHECKED_OPTION(NutsOptions, type, name, default_value, check)
+
+  VARIATE_OPTION(int, chains, 4, value >= 1)
+  VARIATE_OPTION(int, warmup, 1000, value >= 0)
+  VARIATE_OPTION(int, draws, 1000, value >= 0)
+  VARIATE_OPTION(uint64_t, seed, 0, true)
+  VARIATE_OPTION(int, max_tree_depth, 10, value >= 1 && value <= 30)
+  VARIATE_OPTION(double, target_accept, 0.8, value > 0 && value < 1)
+  /// Chains run in parallel on at most this many threads; 0 picks one per chain, bounded
+  /// by the hardware's cores.
+  VARIATE_OPTION(int, threads, 0, value >= 0)
+  /// Initial positions are uniform on (-init_radius, init_radius) in unconstrained space.
+  VARIATE_OPTION(double, init_radius, 2.0, value >= 0)
+  /// Draws handed to the observer at once (it also gets what is pending every ~100 ms).
+  VARIATE_OPTION(int, batch_size, 100, value >= 1)
+#undef VARIATE_OPTION
+
+ public:
+  NutsOptions& metric(MetricKind kind) {
+    metric_ = kind;
+    return *this;
+  }
+  MetricKind metric() const { return metric_; }
+
+  /// Evaluate all chains' log densities in one batched tensor computation (each chain on
+  /// its own thread, waiting for the others); faster where one evaluation has a large
+  /// fixed cost, as for small models or on a GPU. Draws can differ from the per-chain
+  /// mode in the last bits, since batched arithmetic may round differently.
+  NutsOptions& batched_chains(bool batched) {
+    batched_chains_ = batched;
+    return *this;
+  }
+  bool batched_chains() const { return batched_chains_; }
+
+  /// Continue chains from where an earlier run left them, one start per chain: no
+  /// initialization, no adaptation (warmup must be 0). Chains draw from random streams
+  /// other than a fresh run's with the same seed; give each continuation its own seed.
+  NutsOptions& resume_from(std::vector<ChainStart> starts) {
+    if (starts.empty()) throw ArgumentError("NutsOptions: argument 'resume_from' must not be empty");
+    for (const auto& start : starts) {
+      if (!(start.step_size > 0)) {
+        throw ArgumentError("NutsOptions: argument 'resume_from' needs positive step sizes, got " +
+                            std::to_string(start.step_size));
+      }
+    }
+    resume_from_ = std::move(starts);
+    return *this;
+  }
+  const std::vector<ChainStart>& resume_from() const { return resume_from_; }
+
+ private:
+  MetricKind metric_ = MetricKind::diagonal;
+  bool batched_chains_ = false;
+  std::vector<ChainStart> resume_from_;
+};
+
+}  // namespace variate

@@ -1,0 +1,252 @@
+#include "variate/mcmc/sample.h"
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <ATen/Parallel.h>
+
+#include "variate/core/threading.h"
+#include "variate/mcmc/batched_density.h"
+#include "variate/core/random_stream.h"
+#include "variate/mcmc/step_size_adaptation.h"
+#include "variate/mcmc/windowed_adaptation.h"
+
+namespace variate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {  // for batching
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Stan's initialization: uniform(-radius, radius) on the unconstrained scale until the
+// log density and its gradient are finite, at most 100 times.
+PhasePoint initial_point(const Hamiltonian& hamiltonian, size_t dimension, double radius,
+                         RandomStream& random, int chain) {
+  PhasePoint point;
+  point.q.resize(dimension);
+  point.p.assign(dimension, 0.0);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    for (auto& x : point.q) x = radius * (2 * random.uniform() - 1);
+    hamiltonian.evaluate(point);
+    if (std::isfinite(point.log_density)) return point;
+  }
+  std::ostringstream message;
+  message << "chain " << chain + 1
+          << ": no initial point with a finite log density and gradient in 100 tries (uniform(-"
+          << radius << ", " << radius << ") on the unconstrained scale); check the model and its data";
+  throw ArgumentError(message.str());
+}
+
+// Stan's heuristic (base_hmc::init_stepsize): double or halve the step size until the
+// acceptance of one leapfrog step crosses 0.8.
+double initial_step_size(const Hamiltonian& hamiltonian, const PhasePoint& start,
+                         double step_size, RandomStream& random) {
+  const EuclideanMetric& metric = hamiltonian.metric();
+  const double log_threshold = std::log(0.8);
+  int direction = 0;
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    PhasePoint z = start;
+    metric.sample_momentum(z.p, random);
+    const double h0 = hamiltonian.energy(z);
+    hamiltonian.leapfrog(z, step_size);
+    double h = hamiltonian.energy(z);
+    if (std::isnan(h)) h = std::numeric_limits<double>::infinity();
+    const double delta = h0 - h;
+    if (direction == 0) {
+      direction = delta > log_threshold ? 1 : -1;
+    } else if ((direction == 1 && !(delta > log_threshold)) ||
+               (direction == -1 && !(delta < log_threshold))) {
+      break;
+    }
+    step_size = direction == 1 ? 2 * step_size : 0.5 * step_size;
+    if (step_size > 1e7) {
+      throw ArgumentError("the step size grew past 1e7 while initializing: the posterior may be improper");
+    }
+    if (step_size == 0) throw ArgumentError("no acceptably small step size could be found");
+  }
+  return step_size;
+}
+
+// Hands draws to the observer in batches: when `batch_size` are pending or ~100 ms passed.
+class BatchedFeed {
+ public:
+  BatchedFeed(SampleObserver* observer, int chain, int batch_size)
+      : observer_(observer), batch_size_(batch_size) {
+    batch_.chain = chain;
+  }
+
+  void add(const std::vector<double>& q, const NutsResult& stats, int iteration, int warmup) {
+    if (!observer_) return;
+    if (batch_.positions.empty()) {
+      batch_.first_iteration = iteration;
+      started_ = Clock::now();
+    }
+    batch_.warmup_iterations = warmup;
+    batch_.positions.push_back(q);
+    batch_.stats.push_back(stats);
+    if (static_cast<int>(batch_.positions.size()) >= batch_size_ || seconds_since(started_) > 0.1) {
+      flush();
+    }
+  }
+
+  void flush() {
+    if (!observer_ || batch_.positions.empty()) return;
+    observer_->on_draws(batch_);
+    batch_.positions.clear();
+    batch_.stats.clear();
+  }
+
+ private:
+  SampleObserver* observer_;
+  int batch_size_;
+  DrawBatch batch_;
+  Clock::time_point started_;
+};
+
+ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& options, int chain,
+                      SampleObserver* observer, const std::atomic<bool>* stop) {
+  const bool resuming = !options.resume_from().empty();
+  // Continuations take streams a fresh run never uses, so their draws are not a replay.
+  const uint64_t stream = static_cast<uint64_t>(chain) + (resuming ? (uint64_t{1} << 32) : 0);
+  RandomStream random = RandomStream::for_chain(options.seed(), stream);
+  EuclideanMetric metric(options.metric(), d);
+  if (resuming) metric.set_inverse_metric(options.resume_from()[chain].inverse_metric);
+  Hamiltonian hamiltonian(std::move(density), metric);
+  const Nuts nuts(hamiltonian, options.max_tree_depth());
+
+  ChainResult result;
+  result.chain = chain;
+  result.metric = options.metric();
+  PhasePoint point;
+  double step_size = 1.0;
+  if (resuming) {
+    point.q = options.resume_from()[chain].position;
+    point.p.assign(d, 0.0);
+    hamiltonian.evaluate(point);
+    step_size = options.resume_from()[chain].step_size;
+  } else {
+    point = initial_point(hamiltonian, d, options.init_radius(), random, chain);
+    step_size = initial_step_size(hamiltonian, point, 1.0, random);
+  }
+
+  StepSizeAdaptation step_adaptation(options.target_accept());
+  step_adaptation.restart(step_size);
+  WindowedAdaptation metric_adaptation(options.metric(), d, options.warmup());
+  BatchedFeed feed(observer, chain, options.batch_size());
+  const int total = options.warmup() + options.draws();
+  const auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
+
+  if (options.warmup() == 0 && observer) {
+    observer->on_adapted(chain, step_size, metric.inverse_metric());
+  }
+  const Clock::time_point start = Clock::now();
+  Clock::time_point warmup_end = start;  // moves when warmup ends
+  std::vector<double> inverse_metric;
+  for (int iteration = 0; iteration < total && !stopped(); ++iteration) {
+    const bool warming_up = iteration < options.warmup();
+    NutsResult stats = nuts.one_step(point, step_size, random);
+    if (warming_up) {
+      step_size = step_adaptation.learn(stats.accept_stat);
+      if (metric_adaptation.learn(point.q, inverse_metric)) {
+        metric.set_inverse_metric(inverse_metric);
+        step_size = initial_step_size(hamiltonian, point, step_size, random);
+        step_adaptation.restart(step_size);
+      }
+      if (iteration + 1 == options.warmup()) {
+        step_size = step_adaptation.final_step_size();
+        warmup_end = Clock::now();
+      }
+    }
+    result.positions.push_back(point.q);
+    result.stats.push_back(stats);
+    if (warming_up) result.warmup_iterations = iteration + 1;
+    feed.add(point.q, stats, iteration, options.warmup());
+    if (iteration + 1 == options.warmup()) {
+      feed.flush();  // warmup draws reach the observer before the adaptation
+      if (observer) observer->on_adapted(chain, step_size, metric.inverse_metric());
+    }
+  }
+  feed.flush();
+  const bool warmup_finished = result.warmup_iterations == options.warmup();
+  const Clock::time_point end = Clock::now();
+  result.seconds_warmup =
+      std::chrono::duration<double>((warmup_finished ? warmup_end : end) - start).count();
+  result.seconds_sampling =
+      warmup_finished ? std::chrono::duration<double>(end - warmup_end).count() : 0.0;
+  result.step_size = step_size;
+  result.inverse_metric = metric.inverse_metric();
+  result.gradient_evaluations = hamiltonian.gradient_evaluations();
+  result.stopped_early = static_cast<int>(result.positions.size()) < total;
+  if (observer) observer->on_chain_finished(result);
+  return result;
+}
+
+void check_resume(const NutsOptions& options, size_t d) {
+  const auto& starts = options.resume_from();
+  if (starts.empty()) return;
+  const auto fail = [](const std::string& what) { throw ArgumentError("sample_nuts: resume_from " + what); };
+  if (static_cast<int>(starts.size()) != options.chains()) {
+    fail("has " + std::to_string(starts.size()) + " chain starts for " +
+         std::to_string(options.chains()) + " chains");
+  }
+  if (options.warmup() != 0) fail("continues adapted chains: warmup must be 0");
+  const size_t metric_size = options.metric() == MetricKind::dense ? d * d : d;
+  for (const auto& start : starts) {
+    if (start.position.size() != d) {
+      fail("position has " + std::to_string(start.position.size()) + " values, expected " + std::to_string(d));
+    }
+    if (start.inverse_metric.size() != metric_size) {
+      fail("inverse metric has " + std::to_string(start.inverse_metric.size()) + " values, expected " +
+           std::to_string(metric_size));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
+                                     SampleObserver* observer, const std::atomic<bool>* stop) {
+  const size_t d = static_cast<size_t>(target.dimension());
+  check_resume(options, d);
+  // Chain threads x intra-op threads (LibTorch's and OpenBLAS's) <= cores.
+  const ThreadPlan plan = plan_threads(options.chains(), options.threads(), options.batched_chains());
+  const int threads = plan.chain_threads;
+  const IntraOpThreads intra_op(plan.intra_op_threads);
+
+  std::unique_ptr<BatchedDensity> batched;
+  if (options.batched_chains()) batched = std::make_unique<BatchedDensity>(target, options.chains());
+  std::vector<ChainResult> results(options.chains());
+  std::vector<std::exception_ptr> errors(options.chains());
+  std::atomic<int> next_chain{0};
+  const auto worker = [&] {
+    for (int chain = next_chain++; chain < options.chains(); chain = next_chain++) {
+      try {
+        DensityFunction density = batched ? batched->for_chain(chain) : make_density_function(target);
+        results[chain] = run_chain(std::move(density), d, options, chain, observer, stop);
+      } catch (...) {
+        errors[chain] = std::current_exception();
+      }
+      if (batched) batched->retire(chain);
+    }
+  };
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& thread : pool) thread.join();
+  }
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return results;
+}
+
+}  // namespace variate

@@ -1,0 +1,58 @@
+#pragma once
+/// Running NUTS chains with Stan's warmup: initialization, step-size and metric adaptation,
+/// sampling; chains on parallel threads with their own random streams, draws streamed to
+/// an observer while they are made, and a stop flag that ends a run early keeping its draws.
+
+#include <atomic>
+#include <vector>
+
+#include "variate/mcmc/nuts.h"
+#include "variate/mcmc/nuts_options.h"
+#include "variate/target/unconstrained_target.h"
+
+namespace variate {
+
+struct ChainResult {
+  int chain = 0;  // 0-based
+  /// Unconstrained positions, one per iteration: warmup first, then sampling.
+  std::vector<std::vector<double>> positions;
+  std::vector<NutsResult> stats;
+  int warmup_iterations = 0;  // how many of the rows are warmup
+  double step_size = 0;
+  MetricKind metric = MetricKind::diagonal;
+  std::vector<double> inverse_metric;
+  double seconds_warmup = 0;
+  double seconds_sampling = 0;
+  long gradient_evaluations = 0;
+  bool stopped_early = false;
+};
+
+/// A batch of consecutive iterations of one chain.
+struct DrawBatch {
+  int chain = 0;
+  int first_iteration = 0;  // 0-based, counting warmup
+  int warmup_iterations = 0;  // of the chain (iterations below it are warmup)
+  std::vector<std::vector<double>> positions;
+  std::vector<NutsResult> stats;
+};
+
+/// Receives a run's progress. Called on the chains' threads, concurrently: implementations
+/// must be thread-safe and quick (copy and hand over; never block for long).
+class SampleObserver {
+ public:
+  virtual ~SampleObserver() = default;
+  virtual void on_draws(const DrawBatch& batch) {}
+  /// After warmup (after its last draws were handed over), or at the start when there is
+  /// no warmup: the step size and inverse metric sampling uses.
+  virtual void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) {}
+  virtual void on_chain_finished(const ChainResult& result) {}
+};
+
+/// Runs options.chains() chains of NUTS on `target`.
+/// @throws ArgumentError if a chain finds no initial point with a finite log density and
+/// gradient in 100 tries.
+std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
+                                     SampleObserver* observer = nullptr,
+                                     const std::atomic<bool>* stop = nullptr);
+
+}  // namespace variate

@@ -1,0 +1,63 @@
+#pragma once
+/// Where each latent variable lives in the unconstrained parameter vector that samplers
+/// and optimizers move in, and how it maps back to its support (Stan's "unconstraining").
+
+#include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+
+#include "variate/bijectors/bijector.h"
+#include "variate/core/log_joint.h"
+#include "variate/core/shape.h"
+#include "variate/core/support.h"
+
+namespace variate {
+
+struct ParameterInfo {
+  std::string name;
+  Shape shape;  // constrained
+  Support support;
+  bijectors::BijectorPtr bijector;
+  Shape unconstrained_shape;
+  int64_t offset = 0;  // into the unconstrained vector
+  int64_t size = 0;    // numel(unconstrained_shape)
+};
+
+/// Values of every parameter, and the log|det J| of the transform, for one or B points.
+struct ConstrainedPoint {
+  ValueMap values;        // [*shape], or [B, *shape]
+  at::Tensor log_det_jacobian;  // 0-dim, or [B]
+};
+
+class ParameterLayout {
+ public:
+  /// Appends a parameter; its bijector is chosen from `support`.
+  /// @throws ArgumentError for a discrete support or a repeated name.
+  void add(const std::string& name, const Shape& shape, const Support& support);
+
+  /// The latent variables of a model, in program order, found by running it once under
+  /// a tape. Observed values come from the log joint's data; every other variable takes
+  /// the value its bijector gives the unconstrained zero vector (so improper priors work
+  /// and the layout does not depend on a random draw).
+  /// @throws ArgumentError if a latent variable is discrete (it cannot be sampled by HMC).
+  static ParameterLayout from_model(const LogJoint& log_joint);
+
+  const std::vector<ParameterInfo>& parameters() const { return parameters_; }
+  /// Length of the unconstrained vector.
+  int64_t dimension() const { return dimension_; }
+  /// @throws ArgumentError if there is no such parameter.
+  const ParameterInfo& operator[](const std::string& name) const;
+
+  /// Unconstrained [d] or [B, d] -> constrained values and log|det J|.
+  ConstrainedPoint constrain(const at::Tensor& unconstrained) const;
+  /// Constrained values by name ([*shape] each) -> unconstrained [d].
+  /// @throws ArgumentError naming a missing parameter or a value of the wrong shape.
+  at::Tensor unconstrain(const ValueMap& values) const;
+
+ private:
+  std::vector<ParameterInfo> parameters_;
+  int64_t dimension_ = 0;
+};
+
+}  // namespace variate

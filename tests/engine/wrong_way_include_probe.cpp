@@ -1,0 +1,6 @@
+// Built as a file of the core layer (tests/CMakeLists.txt), it includes a header of the
+// store layer above it: it must not compile, because a layer sees only its own headers and
+// those of the layers below it. The test engine_wrong_way_include_fails builds it.
+
+#include "variate/core/shape.h"
+#include "variate/store/project.h"

@@ -1,0 +1,90 @@
+#include "ui/canvas/connect_nodes_command.h"
+
+#include <memory>
+
+#include "ui/canvas/canvas_model.h"
+#include "ui/canvas/distribution_catalog.h"
+#include "ui/canvas/program_edits.h"
+
+namespace variate::ui {
+namespace {
+
+// How many dimensions a node's value has, where the model text alone says it; -1 when it
+// depends on shapes only data or broadcasting decide.
+int knownRank(const CanvasNode& node) {
+  if (node.declaredData) return node.sizes.size();
+  if (node.isDeterministic()) return -1;
+  if (node.declaredType.startsWith("cholesky_corr")) return 2;
+  if (!node.declaredType.isEmpty()) return 1;  // ordered[K], simplex[K], ...
+  const FamilyInfo* family = catalog::find(node.distribution);
+  const int eventRank = family ? family->eventRank : 0;
+  if (!node.sizes.isEmpty()) return node.sizes.size() + eventRank;
+  for (const auto& argument : node.arguments) {
+    bool number = false;
+    argument.toDouble(&number);
+    if (!number) return -1;  // arguments may broadcast it to any shape
+  }
+  return eventRank;
+}
+
+QString rankName(int rank) {
+  switch (rank) {
+    case 0: return QObject::tr("a scalar");
+    case 1: return QObject::tr("a vector");
+    case 2: return QObject::tr("a matrix");
+  }
+  return QObject::tr("an array");
+}
+
+}  // namespace
+
+ConnectNodesCommand* ConnectNodesCommand::create(CanvasModel* model, const QString& from, const QString& to,
+                                                 const QString& parameter, QString* error) {
+  const ModelSnapshot& snapshot = model->snapshot();
+  const CanvasNode* source = snapshot.node(from);
+  const CanvasNode* target = snapshot.node(to);
+  if (!source || !target) {
+    *error = QObject::tr("the model has no node named '%1'").arg(source ? to : from);
+    return nullptr;
+  }
+  if (from == to) {
+    *error = QObject::tr("Refused: '%1' cannot feed its own %2 (a node cannot depend on itself)").arg(from, parameter);
+    return nullptr;
+  }
+  const int index = target->parameters.indexOf(parameter);
+  if (index < 0) {
+    *error = QObject::tr("'%1' has no parameter slot '%2'").arg(to, parameter);
+    return nullptr;
+  }
+  if (target->arguments[index] == from) {
+    *error = QObject::tr("'%1' already feeds %2 of '%3'").arg(from, parameter, to);
+    return nullptr;
+  }
+  const FamilyInfo* family = catalog::find(target->distribution);
+  if (family) {
+    const int k = family->parameterizationOf(target->parameters);
+    const ParameterInfo& info = family->parameterizations.value(std::max(k, 0)).value(index);
+    if (info.isDistribution) {
+      *error = QObject::tr("Refused: type mismatch: %1 of %2 takes a distribution, such as Normal(mu, sigma), "
+                           "not the value of '%3'").arg(parameter, target->distribution, from);
+      return nullptr;
+    }
+    const int rank = knownRank(*source);
+    if (rank >= 0 && rank < info.eventRank) {
+      *error = QObject::tr("Refused: type mismatch: %1 of %2 takes %3, but '%4' is %5")
+                   .arg(parameter, target->distribution, rankName(info.eventRank), from, rankName(rank));
+      return nullptr;
+    }
+  }
+  std::unique_ptr<ConnectNodesCommand> command(
+      new ConnectNodesCommand(model, QObject::tr("Connect %1 to %2 of %3").arg(from, parameter, to)));
+  QString problem;
+  if (!command->prepareText([&](model::Program& p) { edits::setArgument(p, to, parameter, from); }, &problem)) {
+    *error = QObject::tr("Refused: %1").arg(problem);
+    return nullptr;
+  }
+  command->selectionAfter_ = {to};
+  return command.release();
+}
+
+}  // namespace variate::ui

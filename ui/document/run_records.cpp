@@ -1,0 +1,123 @@
+#include "ui/document/run_records.h"
+
+#include <cmath>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <variate/target/parameter_names.h>
+#include <variate/store/project.h>
+
+namespace variate::ui {
+namespace {
+
+QDateTime fromUnix(double seconds) {
+  return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(seconds * 1000));
+}
+
+RunStatus statusOf(store::RunStatus status) {
+  switch (status) {
+    case store::RunStatus::running: return RunStatus::Running;
+    case store::RunStatus::finished: return RunStatus::Finished;
+    case store::RunStatus::stopped: return RunStatus::Stopped;
+    case store::RunStatus::interrupted: return RunStatus::Interrupted;
+    case store::RunStatus::failed: return RunStatus::Failed;
+  }
+  return RunStatus::Interrupted;
+}
+
+}  // namespace
+
+QString bracketedName(const std::string& stanName) {
+  return QString::fromStdString(to_style(stanName, NameStyle::Bracketed));
+}
+
+int methodColumnCount(const store::RunInfo& info) {
+  int count = 0;
+  while (count < static_cast<int>(info.columns.size())) {
+    const std::string& name = info.columns[count];
+    if (name.size() < 3 || name.compare(name.size() - 2, 2, "__") != 0) break;
+    ++count;
+  }
+  return count;
+}
+
+std::shared_ptr<RunData> runFromRecord(const store::RunInfo& info) {
+  auto run = std::make_shared<RunData>();
+  run->id = info.id;
+  run->name = QString::fromStdString(info.name);
+  const QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(info.config_json)).object();
+  run->config = RunConfig::fromJson(config);
+  run->config.method = info.method == store::RunMethod::advi ? InferenceMethod::Advi : InferenceMethod::Nuts;
+  run->config.seed = info.seed;
+  run->status = statusOf(info.status);
+  run->message = QString::fromStdString(info.error_message);
+  run->started = fromUnix(info.started_at.value_or(info.created_at));
+  if (info.finished_at) run->ended = fromUnix(*info.finished_at);
+  run->modelVersion = info.model_version_id;
+  run->dataSetId = info.data_set_id.value_or(-1);
+  const int skip = methodColumnCount(info);
+  for (size_t i = skip; i < info.columns.size(); ++i) run->columnNames << bracketedName(info.columns[i]);
+  // Parameters come before derived quantities, but the record does not say where one
+  // ends; the studio treats every column as plottable, so all count as parameters.
+  run->parameterColumns = run->columnNames.size();
+  return run;
+}
+
+LoadedDraws readDraws(const store::Project& project, const store::RunInfo& info) {
+  LoadedDraws loaded;
+  const int skip = methodColumnCount(info);
+  const bool nuts = info.method == store::RunMethod::nuts;
+  const std::vector<store::ChainRecord> records = project.chains(info.id);
+  for (const store::ChainDraws& table : project.draws(info.id)) {
+    auto block = std::make_shared<DrawBlock>();
+    block->chain = table.chain;
+    block->firstIteration = 0;
+    block->warmupIterations = table.warmup_iterations;
+    const int width = static_cast<int>(table.columns.size());
+    block->columns = width - skip;
+    block->values.reserve(table.rows * block->columns);
+    block->stats.resize(table.rows);
+    for (size_t row = 0; row < table.rows; ++row) {
+      const double* values = &table.values[row * width];
+      block->values.insert(block->values.end(), values + skip, values + width);
+      SamplerRow& stats = block->stats[row];
+      stats.logDensity = values[0];
+      if (nuts && skip >= 7) {  // lp__, accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__, energy__
+        stats.acceptStat = values[1];
+        stats.stepSize = values[2];
+        stats.treeDepth = static_cast<int>(values[3]);
+        stats.leapfrogSteps = static_cast<int>(values[4]);
+        stats.divergent = values[5] > 0.5;
+        stats.energy = values[6];
+      }
+    }
+    if (static_cast<int>(loaded.chains.size()) <= table.chain) loaded.chains.resize(table.chain + 1);
+    loaded.chains[table.chain].append(block);
+  }
+  loaded.states.resize(loaded.chains.size());
+  for (const store::ChainRecord& record : records) {
+    if (record.chain >= static_cast<int>(loaded.states.size())) continue;
+    ChainState& state = loaded.states[record.chain];
+    state.stepSize = record.step_size;
+    state.inverseMetric = record.inverse_metric;
+    state.lastPosition = record.last_position;
+    state.finished = record.ended;
+  }
+  return loaded;
+}
+
+ElboTrace readElbo(const store::Project& project, store::Id run) {
+  ElboTrace trace;
+  for (const store::ElboPoint& point : project.elbo_trace(run)) {
+    trace.points.push_back({point.iteration, point.elbo, point.rel_change});
+  }
+  // The studio stores where the convergence rule passed with the run's diagnostics.
+  if (const auto json = project.diagnostics_json(run)) {
+    const QJsonObject advi = QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object()["advi"].toObject();
+    trace.convergedAt = advi["converged_at"].toInt(-1);
+  }
+  return trace;
+}
+
+}  // namespace variate::ui
