@@ -3,14 +3,11 @@
 #include <filesystem>
 #include <iostream>
 
+#include <variate/mcmc/sampler_columns.h>
+
 namespace variate::cli {
 
-std::vector<double> sampler_values(const NutsResult& stats) {
-  return {stats.log_density, stats.accept_stat, stats.step_size, double(stats.tree_depth),
-          double(stats.leapfrog_steps), stats.has_divergence ? 1.0 : 0.0, stats.energy};
-}
-
-ChainOutput::ChainOutput(const model::OutputColumns& columns, int chains, ChainOutputOptions options)
+ChainOutput::ChainOutput(const DrawColumns& columns, int chains, ChainOutputOptions options)
     : columns_(columns), options_(std::move(options)),
       total_iterations_(static_cast<int>(options_.info.num_warmup + options_.info.num_samples)),
       writers_(chains), draws_(chains) {

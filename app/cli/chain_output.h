@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <variate/io/chains_summary.h>
 #include <variate/mcmc/sample.h>
 #include <variate/io/stan_csv_writer.h>
-#include <variate/model/output_columns.h>
+#include <variate/target/draw_columns.h>
 
 namespace variate::cli {
 
@@ -22,26 +23,22 @@ struct ChainOutputOptions {
 
 class ChainOutput : public SampleObserver {
  public:
-  ChainOutput(const model::OutputColumns& columns, int chains, ChainOutputOptions options);
+  ChainOutput(const DrawColumns& columns, int chains, ChainOutputOptions options);
 
   void on_draws(const DrawBatch& batch) override;
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;
 
   /// Sampling rows (sampler values then outputs) of each chain, after the run.
-  const std::vector<std::vector<std::vector<double>>>& draws() const { return draws_; }
+  const io::ChainRows& draws() const { return draws_; }
 
  private:
-  const model::OutputColumns& columns_;
+  const DrawColumns& columns_;
   ChainOutputOptions options_;
   int total_iterations_;
   std::vector<std::unique_ptr<io::StanCsvWriter>> writers_;
-  std::vector<std::vector<std::vector<double>>> draws_;  // [chain][draw][column]
+  io::ChainRows draws_;
   std::mutex progress_mutex_;
 };
-
-/// The 7 sampler values of a CSV row: lp__, accept_stat__, stepsize__, treedepth__,
-/// n_leapfrog__, divergent__, energy__.
-std::vector<double> sampler_values(const NutsResult& stats);
 
 }  // namespace variate::cli

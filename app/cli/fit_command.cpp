@@ -20,7 +20,6 @@
 #include <variate/vi/variational_draws.h>
 #include <variate/io/summary_report.h>
 #include <variate/io/variational_csv_writer.h>
-#include <variate/model/output_columns.h>
 
 #include "cli/model_input.h"
 #include "version.h"
@@ -183,7 +182,7 @@ int run_fit(const FitOptions& options) {
         RandomStream::for_chain(seed, 1).next());
     const ApproximationDraws draws =
         sample_approximation(model.target(), *fit.family, options.output_draws, generator);
-    const model::OutputColumns columns(model);
+    const DrawColumns columns = model.draw_columns();
     const auto to_rows = [](const at::Tensor& points) {
       std::vector<std::vector<double>> rows(points.size(0));
       const at::Tensor p = points.contiguous();

@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include <variate/io/data_file.h>
+#include <variate/mcmc/sampler_columns.h>
 
 namespace variate::cli {
 namespace {
@@ -31,7 +32,7 @@ std::string data_json(const std::string& path) {
 }  // namespace
 
 std::unique_ptr<store::RunRecorder> start_project_run(const ProjectRunInput& input,
-                                                      const model::OutputColumns& columns) {
+                                                      const DrawColumns& columns) {
   store::RunSpec spec;
   {
     store::Project project(input.project, store::Project::OpenMode::create);
@@ -46,7 +47,7 @@ std::unique_ptr<store::RunRecorder> start_project_run(const ProjectRunInput& inp
   spec.method = store::RunMethod::nuts;
   spec.config_json = input.config.dump();
   spec.seed = input.seed;
-  spec.columns = store::nuts_sampler_columns();
+  spec.columns = sampler_column_names();
   for (const auto& name : columns.names(NameStyle::StanCsv)) spec.columns.push_back(name);
   store::RunRecorderOptions options;
   options.metric = input.metric;

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <variate/mcmc/sample.h>
-#include <variate/model/output_columns.h>
+#include <variate/target/draw_columns.h>
 #include <variate/store/run_recorder.h>
 
 namespace variate::cli {
@@ -30,24 +30,6 @@ struct ProjectRunInput {
 /// @throws store::ProjectError if the project cannot be opened or written;
 /// ArgumentError if the model or data file cannot be read.
 std::unique_ptr<store::RunRecorder> start_project_run(const ProjectRunInput& input,
-                                                      const model::OutputColumns& columns);
-
-/// Hands every callback to each of several observers, in order.
-class ObserverList : public SampleObserver {
- public:
-  explicit ObserverList(std::vector<SampleObserver*> observers) : observers_(std::move(observers)) {}
-  void on_draws(const DrawBatch& batch) override {
-    for (auto* o : observers_) o->on_draws(batch);
-  }
-  void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override {
-    for (auto* o : observers_) o->on_adapted(chain, step_size, inverse_metric);
-  }
-  void on_chain_finished(const ChainResult& result) override {
-    for (auto* o : observers_) o->on_chain_finished(result);
-  }
-
- private:
-  std::vector<SampleObserver*> observers_;
-};
+                                                      const DrawColumns& columns);
 
 }  // namespace variate::cli

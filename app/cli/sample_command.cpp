@@ -9,11 +9,12 @@
 #include <variate/core/checks.h>
 #include <variate/io/summary_report.h>
 #include <variate/io/summary_warnings.h>
+#include <variate/mcmc/observer_list.h>
+#include <variate/mcmc/sampler_columns.h>
 
 #include "cli/chain_output.h"
 #include "cli/project_output.h"
 #include "cli/model_input.h"
-#include "cli/run_summary.h"
 #include "version.h"
 
 namespace variate::cli {
@@ -71,7 +72,7 @@ int run_sample(const SampleOptions& options) {
                                  .target_accept(options.adapt_delta)
                                  .metric(options.metric == "dense" ? MetricKind::dense : MetricKind::diagonal)
                                  .batched_chains(options.batched_chains);
-    const model::OutputColumns columns(model);
+    const DrawColumns columns = model.draw_columns();
     ChainOutputOptions output;
     output.directory = options.output;
     output.progress = !options.quiet;
@@ -103,33 +104,20 @@ int run_sample(const SampleOptions& options) {
 
     const auto chains = sample_nuts(model.target(), nuts, &observers);
 
-    std::vector<std::string> names = {"lp__"};
-    const auto parameter_names = columns.names(NameStyle::Bracketed);
-    const auto rows = summarize_columns(observer.draws(), 7, parameter_names);
-    const auto lp = summarize_columns(observer.draws(), 0, names);
+    std::vector<std::string> names = sampler_column_names();
+    for (const auto& name : columns.names(NameStyle::StanCsv)) names.push_back(name);
+    const io::ChainsSummary summary = io::summarize_chains(observer.draws(), names);
     std::cout << "Inference for " << options.model << ": " << options.chains << " chains, each with "
               << options.warmup << " warmup and " << options.draws << " draws; seed " << seed << "\n\n";
-    std::cout << io::format_summary_table(rows, lp);
-    io::SamplerTotals totals;
-    for (const auto& chain : chains) {
-      for (size_t i = 0; i < chain.stats.size(); ++i) {
-        totals.leapfrog_steps += chain.stats[i].leapfrog_steps;
-        if (static_cast<int>(i) < chain.warmup_iterations) continue;
-        totals.divergences += chain.stats[i].has_divergence;
-        totals.max_treedepth_hits += chain.stats[i].reached_max_depth;
-      }
-      totals.gradient_evaluations += chain.gradient_evaluations;
-      totals.seconds_warmup = std::max(totals.seconds_warmup, chain.seconds_warmup);
-      totals.seconds_sampling = std::max(totals.seconds_sampling, chain.seconds_sampling);
-    }
+    std::cout << io::format_summary_table(summary.parameters, summary.sampler_rows);
+    const io::SamplerTotals totals = io::sampler_totals(chains);
     std::cout << "\nWarmup took " << totals.seconds_warmup << " s and sampling "
               << totals.seconds_sampling << " s (the slowest chain); "
               << totals.leapfrog_steps << " leapfrog steps.\n";
-    for (const auto& line : io::summary_warnings(sampler_checks(observer.draws(), options.max_depth), rows)) {
-      std::cout << line << "\n";
-    }
-    if (options.summary_json) io::write_summary_json(*options.summary_json, rows, totals);
-    if (recorder) recorder->finish(io::summary_json(rows, totals));
+    const io::SamplerChecks checks = io::sampler_checks(observer.draws(), options.max_depth);
+    for (const auto& line : io::summary_warnings(checks, summary.parameters)) std::cout << line << "\n";
+    if (options.summary_json) io::write_summary_json(*options.summary_json, summary.parameters, totals);
+    if (recorder) recorder->finish(io::summary_json(summary.parameters, totals));
     return 0;
   } catch (const ArgumentError& e) {
     if (recorder) recorder->fail(e.what());

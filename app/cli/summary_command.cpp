@@ -5,14 +5,12 @@
 #include <memory>
 
 #include <variate/core/checks.h>
-#include <variate/diagnostics/ebfmi.h>
-#include <variate/target/parameter_names.h>
+#include <variate/io/chains_summary.h>
+#include <variate/mcmc/sampler_columns.h>
 #include <variate/io/stan_csv_reader.h>
 #include <variate/io/stan_csv_sampler_stats.h>
 #include <variate/io/summary_report.h>
 #include <variate/io/summary_warnings.h>
-
-#include "cli/run_summary.h"
 
 namespace variate::cli {
 namespace {
@@ -21,10 +19,6 @@ struct SummaryOptions {
   std::vector<std::string> files;
   std::optional<std::string> summary_json;
 };
-
-bool is_sampler_column(const std::string& name) {
-  return name.size() > 2 && name.compare(name.size() - 2, 2, "__") == 0;
-}
 
 int run_summary(const SummaryOptions& options) {
   try {
@@ -36,31 +30,19 @@ int run_summary(const SummaryOptions& options) {
         throw ArgumentError(chain.file + ": its columns differ from " + chains.front().file + "'s");
       }
     }
-    std::vector<std::vector<std::vector<double>>> draws;
+    io::ChainRows draws;
     for (const auto& chain : chains) draws.push_back(chain.draws);
-    std::vector<io::SummaryRow> parameters;
-    std::vector<io::SummaryRow> sampler;
-    for (size_t k = 0; k < columns.size(); ++k) {
-      if (columns[k] == "lp__") {
-        const auto row = summarize_columns(draws, k, {"lp__"});
-        sampler.insert(sampler.end(), row.begin(), row.end());
-      } else if (!is_sampler_column(columns[k])) {
-        const auto row = summarize_columns(draws, k, {to_style(columns[k], NameStyle::Bracketed)});
-        parameters.insert(parameters.end(), row.begin(), row.end());
-      }
-    }
-    std::cout << io::format_summary_table(parameters, sampler);
-    const bool sampled = std::find(columns.begin(), columns.end(), "divergent__") != columns.end();
+    const io::ChainsSummary summary = io::summarize_chains(draws, columns);
+    std::cout << io::format_summary_table(summary.parameters, summary.sampler_rows);
     std::optional<io::SamplerTotals> totals;
-    if (sampled) {
+    const std::string& divergent = sampler_column_name(SamplerColumn::divergent);
+    if (std::find(columns.begin(), columns.end(), divergent) != columns.end()) {  // NUTS output
       totals = io::sampler_totals(chains);
-      io::SamplerChecks checks = io::sampler_checks(chains);
-      for (const auto& chain : chains) {
-        if (chain.draws.size() >= 2) checks.ebfmi.push_back(diagnostics::ebfmi(chain.column("energy__")));
+      for (const auto& line : io::summary_warnings(io::sampler_checks(chains), summary.parameters)) {
+        std::cout << line << "\n";
       }
-      for (const auto& line : io::summary_warnings(checks, parameters)) std::cout << line << "\n";
     }
-    if (options.summary_json) io::write_summary_json(*options.summary_json, parameters, totals);
+    if (options.summary_json) io::write_summary_json(*options.summary_json, summary.parameters, totals);
     return 0;
   } catch (const ArgumentError& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -8,8 +8,11 @@
 ///
 /// declares `NutsOptions& chains(int value)`, which throws ArgumentError("NutsOptions:
 /// argument 'chains' must satisfy value >= 1, got 0") when `check` fails, the getter
-/// `int chains() const`, and the member `chains_` (default 4). Needs variate/core/checks.h
-/// and <string>.
+/// `int chains() const`, and the member `chains_` (default 4).
+
+#include <string>
+
+#include "variate/core/argument_error.h"
 
 #define VARIATE_CHECKED_OPTION(Owner, type, name, default_value, check)                 \
  public:                                                                                \

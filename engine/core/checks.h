@@ -7,13 +7,9 @@
 
 #include <ATen/core/Tensor.h>
 
-namespace variate {
+#include "variate/core/argument_error.h"
 
-/// Invalid input a caller can fix: a bad parameter, a wrong shape, a missing value.
-class ArgumentError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
+namespace variate {
 
 /// Whether distributions validate their parameters (on by default, per thread).
 bool validation_enabled();

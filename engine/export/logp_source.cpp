@@ -21,9 +21,8 @@ vt::ValueMap read_parameters(const std::string& path, const BoundModel& model) {
   const vt::Data given = vt::io::parse_json_data(vt::io::read_text_file(path), path);
   std::set<std::string> known;
   for (const auto& p : model.layout.parameters()) known.insert(p.name);
-  for (const auto& entry : vt::DrawColumns(model.log_joint, model.layout)
-                               .deterministic(model.layout.constrain(
-                                   at::zeros({model.layout.dimension()}, at::kDouble)).values)) {
+  const vt::ValueMap center = model.layout.constrain(at::zeros({model.layout.dimension()}, at::kDouble)).values;
+  for (const auto& entry : vt::deterministic_values(model.log_joint, center)) {
     known.insert(entry.first);  // recorded quantities may be given; they are not used
   }
   for (const auto& name : given.names()) {

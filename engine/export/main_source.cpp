@@ -47,6 +47,8 @@ constexpr const char* kTemplate = R"variate(// @NAME@: the model in model.h as a
 #include <variate/target/pointwise_log_joint.h>
 #include <variate/core/random_stream.h>
 #include <variate/mcmc/sample.h>
+#include <variate/mcmc/sampler_columns.h>
+#include <variate/io/chains_summary.h>
 #include <variate/vi/variational_draws.h>
 #include <variate/io/data_file.h>
 #include <variate/io/stan_csv_writer.h>
@@ -192,9 +194,7 @@ class CsvOutput : public vt::SampleObserver {
   void on_draws(const vt::DrawBatch& batch) override {
     const auto outputs = columns_.rows(batch.positions);
     for (size_t i = 0; i < outputs.size(); ++i) {
-      const vt::NutsResult& s = batch.stats[i];
-      std::vector<double> row = {s.log_density, s.accept_stat, s.step_size, double(s.tree_depth),
-                                 double(s.leapfrog_steps), s.has_divergence ? 1.0 : 0.0, s.energy};
+      std::vector<double> row = vt::sampler_values(batch.stats[i]);
       row.insert(row.end(), outputs[i].begin(), outputs[i].end());
       const bool warmup = batch.first_iteration + static_cast<int>(i) < batch.warmup_iterations;
       if (!warmup) draws_[batch.chain].push_back(row);
@@ -231,23 +231,6 @@ class CsvOutput : public vt::SampleObserver {
   std::vector<std::vector<std::vector<double>>> draws_;
   std::mutex progress_mutex_;
 };
-
-// One summary row per column from `first` on, named `names`.
-std::vector<vt::io::SummaryRow> summarize(const std::vector<std::vector<std::vector<double>>>& draws,
-                                          size_t first, const std::vector<std::string>& names) {
-  size_t length = draws.empty() ? 0 : draws[0].size();
-  for (const auto& chain : draws) length = std::min(length, chain.size());
-  std::vector<vt::diagnostics::ParameterSummary> summaries;
-  if (length == 0) return {};
-  for (size_t k = 0; k < names.size(); ++k) {
-    vt::diagnostics::Draws column(draws.size(), std::vector<double>(length));
-    for (size_t c = 0; c < draws.size(); ++c) {
-      for (size_t i = 0; i < length; ++i) column[c][i] = draws[c][i][first + k];
-    }
-    summaries.push_back(vt::diagnostics::summarize(names[k], column));
-  }
-  return vt::io::summary_rows(summaries);
-}
 
 int run_sample(Arguments& arguments) {
   const auto data_file = arguments.text("--data");
@@ -294,36 +277,15 @@ int run_sample(Arguments& arguments) {
 
   const auto results = vt::sample_nuts(vt::UnconstrainedTarget(model.log_joint, model.layout), nuts, &observer);
 
-  const auto rows = summarize(observer.draws(), 7, columns.names(vt::NameStyle::Bracketed));
-  const auto lp = summarize(observer.draws(), 0, {"lp__"});
+  std::vector<std::string> names = vt::sampler_column_names();
+  for (const auto& name : columns.names(vt::NameStyle::StanCsv)) names.push_back(name);
+  const vt::io::ChainsSummary summary = vt::io::summarize_chains(observer.draws(), names);
+  const auto& rows = summary.parameters;
   std::cout << "Inference for @NAME@: " << chains << " chains, each with " << warmup
             << " warmup and " << draws << " draws; seed " << seed << "\n\n"
-            << vt::io::format_summary_table(rows, lp);
-  vt::io::SamplerTotals totals;
-  vt::io::SamplerChecks checks;
-  checks.chains = chains;
-  checks.max_depth = max_depth;
-  for (const auto& chain : results) {
-    for (size_t i = 0; i < chain.stats.size(); ++i) {
-      totals.leapfrog_steps += chain.stats[i].leapfrog_steps;
-      if (static_cast<int>(i) < chain.warmup_iterations) continue;
-      totals.divergences += chain.stats[i].has_divergence;
-      totals.max_treedepth_hits += chain.stats[i].reached_max_depth;
-    }
-    totals.gradient_evaluations += chain.gradient_evaluations;
-    totals.seconds_warmup = std::max(totals.seconds_warmup, chain.seconds_warmup);
-    totals.seconds_sampling = std::max(totals.seconds_sampling, chain.seconds_sampling);
-  }
-  for (const auto& chain : observer.draws()) {
-    std::vector<double> energy;
-    for (const auto& row : chain) {
-      ++checks.transitions;
-      checks.divergences += row[5] != 0;
-      checks.max_treedepth_hits += row[3] >= max_depth;
-      energy.push_back(row[6]);
-    }
-    if (energy.size() >= 2) checks.ebfmi.push_back(vt::diagnostics::ebfmi(energy));
-  }
+            << vt::io::format_summary_table(rows, summary.sampler_rows);
+  const vt::io::SamplerTotals totals = vt::io::sampler_totals(results);
+  const vt::io::SamplerChecks checks = vt::io::sampler_checks(observer.draws(), max_depth);
   std::cout << "\nWarmup took " << totals.seconds_warmup << " s and sampling " << totals.seconds_sampling
             << " s (the slowest chain); " << totals.leapfrog_steps << " leapfrog steps.\n";
   for (const auto& line : vt::io::summary_warnings(checks, rows)) std::cout << line << "\n";

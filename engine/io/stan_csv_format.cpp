@@ -7,13 +7,6 @@
 
 namespace variate::io {
 
-const std::vector<std::string>& sampler_columns() {
-  static const std::vector<std::string> columns = {
-      "lp__", "accept_stat__", "stepsize__", "treedepth__",
-      "n_leapfrog__", "divergent__", "energy__"};
-  return columns;
-}
-
 std::string format_number(double value, int sig_figs) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";

@@ -8,9 +8,6 @@
 
 namespace variate::io {
 
-/// The sampler columns every NUTS draw row starts with, in CmdStan's order.
-const std::vector<std::string>& sampler_columns();
-
 /// A number as a CSV field. `sig_figs` <= 0 writes the shortest text that reads back as
 /// the same double (at most 17 significant digits, so draws round-trip exactly);
 /// 1..18 writes that many significant digits, like CmdStan's `sig_figs`. Non-finite

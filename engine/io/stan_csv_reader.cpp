@@ -8,6 +8,7 @@
 
 #include "variate/core/checks.h"
 #include "variate/io/data_file.h"
+#include "variate/vi/variational_draws.h"
 
 namespace variate::io {
 namespace {
@@ -291,9 +292,7 @@ class Parser {
   }
 
   void split_rows() {
-    const auto& c = csv_.columns;
-    const bool variational = c.size() >= 3 && c[0] == "lp__" && c[1] == "log_p__" &&
-                             c[2] == "log_g__";
+    const bool variational = starts_with_variational_columns(csv_.columns);
     size_t first_draw = 0;
     if (variational) {
       if (!rows_.empty()) csv_.approximation_mean = std::move(rows_.front());

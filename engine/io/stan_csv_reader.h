@@ -35,7 +35,8 @@ struct StanCsv {
   std::vector<std::string> columns;
   std::vector<std::vector<double>> warmup_draws;  ///< only when the run saved them
   std::vector<std::vector<double>> draws;         ///< post-warmup rows
-  /// Variational output (header lp__,log_p__,log_g__): the first row, the mean of the
+  /// Variational output (its header begins with variational_column_names()): the first
+  /// row, the mean of the
   /// approximation, which is not a draw.
   std::optional<std::vector<double>> approximation_mean;
   std::optional<StanCsvAdaptation> adaptation;

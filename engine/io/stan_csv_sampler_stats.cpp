@@ -4,6 +4,8 @@
 #include <string>
 
 #include "variate/core/checks.h"
+#include "variate/diagnostics/ebfmi.h"
+#include "variate/mcmc/sampler_columns.h"
 
 namespace variate::io {
 namespace {
@@ -32,9 +34,9 @@ struct Counts {
 };
 
 Counts count(const StanCsv& chain) {
-  const size_t divergent = required_column(chain, "divergent__");
-  const size_t treedepth = required_column(chain, "treedepth__");
-  const size_t leapfrog = required_column(chain, "n_leapfrog__");
+  const size_t divergent = required_column(chain, sampler_column_name(SamplerColumn::divergent));
+  const size_t treedepth = required_column(chain, sampler_column_name(SamplerColumn::treedepth));
+  const size_t leapfrog = required_column(chain, sampler_column_name(SamplerColumn::n_leapfrog));
   const auto depth = static_cast<double>(max_depth(chain));
   Counts counts;
   for (const auto& row : chain.draws) {
@@ -74,6 +76,10 @@ SamplerChecks sampler_checks(const std::vector<StanCsv>& chains) {
     checks.divergences += counts.divergences;
     checks.max_treedepth_hits += counts.treedepth_hits;
     checks.max_depth = max_depth(chain);
+    if (chain.draws.size() >= 2) {
+      checks.ebfmi.push_back(diagnostics::ebfmi(
+          chain.column(sampler_column_name(SamplerColumn::energy))));
+    }
   }
   return checks;
 }

@@ -18,7 +18,7 @@ namespace variate::io {
 /// @throws ArgumentError naming the file if a sampler column is missing.
 SamplerTotals sampler_totals(const std::vector<StanCsv>& chains);
 
-/// The counts the warnings need. E-BFMI is left empty: it comes from the diagnostics.
+/// The counts the warnings need, with each chain's E-BFMI (chains of two draws or more).
 /// @throws ArgumentError naming the file if a sampler column is missing.
 SamplerChecks sampler_checks(const std::vector<StanCsv>& chains);
 

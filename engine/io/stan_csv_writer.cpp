@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "variate/core/checks.h"
+#include "variate/mcmc/sampler_columns.h"
 
 namespace variate::io {
 namespace {
@@ -78,10 +79,10 @@ StanCsvWriter::StanCsvWriter(const std::string& path, const SampleCsvInfo& info,
                              const std::vector<std::string>& parameter_columns)
     : file_(checked_path(path, info), kFunction),
       info_(info),
-      row_size_(sampler_columns().size() + parameter_columns.size()) {
+      row_size_(kSamplerColumnCount + parameter_columns.size()) {
   write_header(file_, info_);
   std::string header;
-  for (const auto& name : sampler_columns()) header += (header.empty() ? "" : ",") + name;
+  for (const auto& name : sampler_column_names()) header += (header.empty() ? "" : ",") + name;
   for (const auto& name : parameter_columns) header += "," + name;
   file_.line(header);
 }
@@ -122,7 +123,7 @@ void StanCsvWriter::write_draw(const std::vector<double>& row) {
   if (row.size() != row_size_) {
     throw ArgumentError(std::string(kFunction) + ": a draw must have " +
                         std::to_string(row_size_) + " values (7 sampler columns and " +
-                        std::to_string(row_size_ - sampler_columns().size()) +
+                        std::to_string(row_size_ - kSamplerColumnCount) +
                         " parameters), got " + std::to_string(row.size()));
   }
   if (!adapted_ && !info_.save_warmup && info_.num_warmup > 0) {

@@ -5,7 +5,7 @@
 ///   StanCsvWriter out("out/chain_1.csv", info, element_names(...));
 ///   out.write_draw(row);                      // warmup rows, only when save_warmup
 ///   out.write_adaptation(0.83, inverse_metric);
-///   out.write_draw(row);                      // lp__, accept_stat__, ..., energy__, params
+///   out.write_draw(row);                      // sampler values, then the parameters
 ///   out.finish({0.05, 0.11});                 // the "Elapsed Time" block
 ///
 /// Layout (CmdStan 2.33): comment lines with the configuration, the header row, warmup
@@ -48,7 +48,7 @@ class StanCsvWriter {
   /// @throws ArgumentError if the metric has the wrong size or the block was written.
   void write_adaptation(double step_size, const std::vector<double>& inverse_metric);
 
-  /// One row: the 7 sampler values (lp__ ... energy__) then the parameters. Rows before
+  /// One row: the sampler values (mcmc/sampler_columns.h), then the parameters. Rows before
   /// write_adaptation() are warmup rows, allowed only when save_warmup is set.
   /// @throws ArgumentError for a row of the wrong length or a warmup row not to be saved.
   void write_draw(const std::vector<double>& row);
@@ -56,9 +56,6 @@ class StanCsvWriter {
   /// The timing block, then closes the file. Without finish() (a stopped run) the file
   /// ends after the last row, as a killed CmdStan's does.
   void finish(const ChainTiming& timing);
-
-  /// Number of values a row holds.
-  size_t row_size() const { return row_size_; }
 
  private:
   LineFile file_;

@@ -4,15 +4,20 @@
 #include <cmath>
 #include <cstdio>
 
+#include "variate/diagnostics/thresholds.h"
 #include "variate/target/parameter_names.h"
 
 namespace variate::io {
 namespace {
 
-constexpr double kMaxRhat = 1.01;
-constexpr double kMinEssPerChain = 100;
 constexpr double kMinEbfmi = 0.3;
 constexpr size_t kMaxListedNames = 10;
+
+std::string format(const char* format, double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
 
 // "14 of 4000 (0.35%)", as CmdStan's diagnose writes it.
 std::string count_of(int64_t count, int64_t total) {
@@ -65,25 +70,25 @@ std::vector<std::string> summary_warnings(const SamplerChecks& checks,
                     "reparameterize the model.");
   }
 
-  const double min_ess = kMinEssPerChain * static_cast<double>(std::max<int64_t>(1, checks.chains));
   std::vector<std::string> high_rhat;
   std::vector<std::string> low_ess;
   for (const auto& row : parameters) {
     const std::string name = to_style(row.name, NameStyle::Bracketed);
-    if (row.r_hat > kMaxRhat) high_rhat.push_back(name);
-    if (row.ess_bulk < min_ess || row.ess_tail < min_ess) low_ess.push_back(name);
+    const auto verdict = diagnostics::convergence_verdict(row.r_hat, row.ess_bulk, row.ess_tail, checks.chains);
+    if (verdict.rhat_high) high_rhat.push_back(name);
+    if (verdict.ess_low) low_ess.push_back(name);
   }
   if (!high_rhat.empty()) {
-    lines.push_back("The following parameters had rank-normalized split R-hat greater than "
-                    "1.01: " + name_list(high_rhat) + ". Such high values indicate "
+    lines.push_back("The following parameters had rank-normalized split R-hat of " +
+                    format("%.2f", diagnostics::kMaxRhat) + " or more: " + name_list(high_rhat) +
+                    ". Such high values indicate "
                     "incomplete mixing and biased estimation; run longer chains or "
                     "reparameterize the model.");
   }
   if (!low_ess.empty()) {
-    char threshold[32];
-    std::snprintf(threshold, sizeof threshold, "%.0f", min_ess);
     lines.push_back("The following parameters had bulk or tail effective sample size below " +
-                    std::string(threshold) + " (100 per chain): " + name_list(low_ess) +
+                    format("%.0f", diagnostics::min_ess(checks.chains)) + " (" +
+                    format("%.0f", diagnostics::kMinEssPerChain) + " per chain): " + name_list(low_ess) +
                     ". Their posterior means and quantiles may be unreliable; run longer "
                     "chains.");
   }

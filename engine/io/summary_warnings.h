@@ -1,10 +1,9 @@
 #pragma once
 /// The warnings printed after a sampling run, worded as CmdStan's `diagnose` and
-/// stansummary word them, with the thresholds of Vehtari, Gelman, Simpson, Carpenter &
-/// Bürkner (2021), "Rank-normalization, folding, and localization: an improved R-hat":
-/// R-hat above 1.01, and bulk or tail ESS below 100 per chain (400 for four chains, the
-/// posterior package's default); E-BFMI below 0.3 (Betancourt 2016, "Diagnosing
-/// suboptimal cotangent disintegrations in Hamiltonian Monte Carlo").
+/// stansummary word them: R-hat and ESS by the convergence rule every report applies
+/// (diagnostics/thresholds.h: R-hat of 1.01 or more, a bulk or tail ESS below 100 per
+/// chain); E-BFMI below 0.3 (Betancourt 2016, "Diagnosing suboptimal cotangent
+/// disintegrations in Hamiltonian Monte Carlo").
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,7 @@
 #include "variate/io/variational_csv_writer.h"
 
 #include "variate/core/checks.h"
+#include "variate/vi/variational_draws.h"
 
 namespace variate::io {
 namespace {
@@ -52,7 +53,8 @@ VariationalCsvWriter::VariationalCsvWriter(const std::string& path,
       sig_figs_(info.run.sig_figs),
       parameters_(parameter_columns.size()) {
   write_header(file_, info);
-  std::string header = "lp__,log_p__,log_g__";
+  std::string header;
+  for (const auto& name : variational_column_names()) header += (header.empty() ? "" : ",") + name;
   for (const auto& name : parameter_columns) header += "," + name;
   file_.line(header);
 }

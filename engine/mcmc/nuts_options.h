@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "variate/core/checked_option.h"
-#include "variate/core/checks.h"
 #include "variate/mcmc/euclidean_metric.h"
 
 namespace variate {

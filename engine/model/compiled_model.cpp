@@ -358,6 +358,31 @@ ValueMap CompiledModel::derived(const ValueMap& parameters) const {
   return result;
 }
 
+DrawColumns CompiledModel::draw_columns() const {
+  const CompiledModel model = *this;  // a copy shares the immutable state
+  // One point as a batch of one, as the sampler's batched evaluations see it; each value
+  // then drops the batch dimension (left as it is when its size is wrong, for
+  // DrawColumns to report).
+  const auto point = [](const at::Tensor& batch, const Shape& shape) {
+    return batch.numel() == numel(shape) ? batch.reshape(shape) : batch;
+  };
+  return DrawColumns(
+      [model, point](const at::Tensor& theta) {
+        const ValueMap parameters = model.layout().constrain(theta.unsqueeze(0)).values;
+        const ValueMap derived =
+            model.derived_names().empty() ? ValueMap{} : model.derived(parameters);
+        NamedValues values;
+        for (const auto& p : model.layout().parameters()) {
+          values.emplace_back(p.name, point(parameters.at(p.name), p.shape));
+        }
+        for (const auto& name : model.derived_names()) {
+          values.emplace_back(name, point(derived.at(name), model.shape(name)));
+        }
+        return values;
+      },
+      layout().dimension());
+}
+
 const Shape& CompiledModel::shape(const std::string& name) const {
   const auto it = state_->shapes.find(name);
   if (it == state_->shapes.end()) throw ArgumentError("the model has no value named '" + name + "'");

@@ -10,6 +10,7 @@
 
 #include "variate/core/data.h"
 #include "variate/core/log_joint.h"
+#include "variate/target/draw_columns.h"
 #include "variate/target/parameter_layout.h"
 #include "variate/target/unconstrained_target.h"
 #include "variate/model/checker.h"
@@ -58,6 +59,8 @@ class CompiledModel {
   /// Their values at constrained parameter values ([*shape] each, or [B, *shape] for a
   /// batch of B points).
   ValueMap derived(const ValueMap& parameters) const;
+  /// The columns a run records for each draw: parameters, then derived quantities.
+  DrawColumns draw_columns() const;
   /// Shape of any node with a value: data, transformed data, variables, derived ones.
   const Shape& shape(const std::string& name) const;
   /// Inputs and transformed data.

@@ -35,12 +35,6 @@ RunStatus run_status_from_string(const std::string& text) {
   throw ProjectError("unknown run status '" + text + "'");
 }
 
-const std::vector<std::string>& nuts_sampler_columns() {
-  static const std::vector<std::string> columns = {
-      "lp__", "accept_stat__", "stepsize__", "treedepth__", "n_leapfrog__", "divergent__", "energy__"};
-  return columns;
-}
-
 size_t ChainDraws::sampling_rows() const {
   return rows - std::min(rows, static_cast<size_t>(std::max(0, warmup_iterations)));
 }

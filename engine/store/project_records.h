@@ -25,9 +25,6 @@ const char* to_string(RunStatus status);
 RunMethod run_method_from_string(const std::string& text);
 RunStatus run_status_from_string(const std::string& text);
 
-/// The seven sampler columns NUTS writes before the parameters, as Stan CSV names them.
-const std::vector<std::string>& nuts_sampler_columns();
-
 struct ModelInfo {
   Id id = 0;
   std::string name;
@@ -64,8 +61,8 @@ struct RunSpec {
   Id model_version_id = 0;
   std::optional<Id> data_set_id;
   uint64_t seed = 0;
-  /// Stan CSV names of a draw row: for NUTS nuts_sampler_columns() then the parameters
-  /// ("theta.1"); for ADVI draws lp__, log_p__, log_g__ then the parameters.
+  /// Stan CSV names of a draw row: the method's own columns (mcmc/sampler_columns.h for
+  /// NUTS, vi/variational_draws.h for ADVI), then the parameters ("theta.1").
   std::vector<std::string> columns;
 };
 

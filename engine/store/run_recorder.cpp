@@ -2,13 +2,17 @@
 
 #include <algorithm>
 
+#include "variate/mcmc/sampler_columns.h"
+
 namespace variate::store {
 namespace {
 
 const char* metric_name(MetricKind kind) { return kind == MetricKind::dense ? "dense_e" : "diag_e"; }
 
-std::vector<std::string> first_columns(const std::vector<std::string>& columns, size_t n) {
-  return {columns.begin(), columns.begin() + static_cast<std::ptrdiff_t>(std::min(n, columns.size()))};
+std::string sampler_column_list() {
+  std::string list;
+  for (const auto& name : sampler_column_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
 }
 
 }  // namespace
@@ -16,13 +20,10 @@ std::vector<std::string> first_columns(const std::vector<std::string>& columns, 
 RunRecorder::RunRecorder(const std::string& project_path, const RunSpec& spec, OutputRows rows,
                          RunRecorderOptions options)
     : options_(std::move(options)), rows_(std::move(rows)) {
-  const auto& sampler = nuts_sampler_columns();
-  if (first_columns(spec.columns, sampler.size()) != sampler) {
-    throw ProjectError("project '" + project_path +
-                       "': a NUTS run's columns must start with lp__, accept_stat__, stepsize__, "
-                       "treedepth__, n_leapfrog__, divergent__, energy__");
+  if (!starts_with_sampler_columns(spec.columns)) {
+    throw ProjectError("project '" + project_path + "': a NUTS run's columns must start with " +
+                       sampler_column_list());
   }
-  sampler_width_ = sampler.size();
   width_ = spec.columns.size();
   project_ = std::make_unique<Project>(project_path, Project::OpenMode::create);
   run_ = project_->create_run(spec);
@@ -34,12 +35,10 @@ RunRecorder::RunRecorder(const std::string& project_path, Id run, OutputRows row
     : options_(std::move(options)), rows_(std::move(rows)) {
   project_ = std::make_unique<Project>(project_path, Project::OpenMode::existing);
   const RunInfo info = project_->run(run);
-  if (info.method != RunMethod::nuts ||
-      first_columns(info.columns, nuts_sampler_columns().size()) != nuts_sampler_columns()) {
+  if (info.method != RunMethod::nuts || !starts_with_sampler_columns(info.columns)) {
     throw ProjectError("project '" + project_path + "': run " + std::to_string(run) +
                        " is not a NUTS run: it cannot be continued with more draws");
   }
-  sampler_width_ = nuts_sampler_columns().size();
   width_ = info.columns.size();
   base_ = project_->chains(run);
   for (size_t c = 0; c < base_.size(); ++c) {
@@ -81,14 +80,13 @@ void RunRecorder::on_draws(const DrawBatch& batch) {
   block.columns = static_cast<int>(width_);
   block.values.reserve(n * width_);
   for (size_t i = 0; i < n; ++i) {
-    const NutsResult& s = batch.stats[i];
-    const double sampler[] = {s.log_density, s.accept_stat, s.step_size, double(s.tree_depth),
-                              double(s.leapfrog_steps), s.has_divergence ? 1.0 : 0.0, s.energy};
-    if (outputs[i].size() + sampler_width_ != width_) {
+    if (outputs[i].size() + kSamplerColumnCount != width_) {
       throw ProjectError("RunRecorder: a draw has " + std::to_string(outputs[i].size()) +
-                         " output values, the run's columns name " + std::to_string(width_ - sampler_width_));
+                         " output values, the run's columns name " +
+                         std::to_string(width_ - kSamplerColumnCount));
     }
-    block.values.insert(block.values.end(), sampler, sampler + sampler_width_);
+    const std::vector<double> sampler = sampler_values(batch.stats[i]);
+    block.values.insert(block.values.end(), sampler.begin(), sampler.end());
     block.values.insert(block.values.end(), outputs[i].begin(), outputs[i].end());
   }
   const ChainRecord* base = base_of(batch.chain);

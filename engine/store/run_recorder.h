@@ -28,7 +28,7 @@
 namespace variate::store {
 
 /// The output values of a draw (constrained parameters, then derived quantities) for each
-/// unconstrained position, e.g. model::OutputColumns::rows. Called on the chain threads,
+/// unconstrained position, e.g. DrawColumns::rows. Called on the chain threads,
 /// concurrently, from on_draws().
 using OutputRows =
     std::function<std::vector<std::vector<double>>(const std::vector<std::vector<double>>&)>;
@@ -53,7 +53,7 @@ struct RunRecorderOptions {
 class RunRecorder : public SampleObserver {
  public:
   /// Opens `project_path` (creating it if absent) and adds a run for `spec` (status
-  /// running). spec.columns must be nuts_sampler_columns() followed by one name per
+  /// running). spec.columns must be sampler_column_names() followed by one name per
   /// value `rows` returns.
   /// @throws ProjectError if the project cannot be opened or the run not created.
   RunRecorder(const std::string& project_path, const RunSpec& spec, OutputRows rows,
@@ -106,7 +106,6 @@ class RunRecorder : public SampleObserver {
 
   RunRecorderOptions options_;
   OutputRows rows_;
-  size_t sampler_width_ = 0;
   size_t width_ = 0;
   std::unique_ptr<Project> project_;
   Id run_ = 0;

@@ -4,17 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "variate/diagnostics/ebfmi.h"
-#include "variate/diagnostics/summary.h"
-#include "variate/target/parameter_names.h"
-#include "variate/io/summary_warnings.h"
+#include "variate/io/chains_summary.h"
+#include "variate/mcmc/sampler_columns.h"
 
 namespace variate::store {
 namespace {
-
-bool is_sampler_column(const std::string& name) {
-  return name.size() > 2 && name.compare(name.size() - 2, 2, "__") == 0;
-}
 
 int max_depth_of(const RunInfo& run) {
   const auto config = nlohmann::json::parse(run.config_json, nullptr, false);
@@ -24,44 +18,34 @@ int max_depth_of(const RunInfo& run) {
   return 10;
 }
 
-// One column's post-warmup values of every chain, cut to `length` rows.
-diagnostics::Draws column_draws(const std::vector<ChainDraws>& chains, size_t k, size_t length) {
-  diagnostics::Draws draws;
+// Each chain's post-warmup rows.
+io::ChainRows sampling_rows(const std::vector<ChainDraws>& chains) {
+  io::ChainRows rows;
   for (const auto& chain : chains) {
-    const size_t first = chain.rows - chain.sampling_rows();
-    std::vector<double> values(length);
-    for (size_t i = 0; i < length; ++i) values[i] = chain.at(first + i, k);
-    draws.push_back(std::move(values));
+    const size_t width = chain.columns.size();
+    std::vector<std::vector<double>> chain_rows;
+    for (size_t row = chain.rows - chain.sampling_rows(); row < chain.rows; ++row) {
+      const auto begin = chain.values.begin() + static_cast<std::ptrdiff_t>(row * width);
+      chain_rows.emplace_back(begin, begin + static_cast<std::ptrdiff_t>(width));
+    }
+    rows.push_back(std::move(chain_rows));
   }
-  return draws;
+  return rows;
 }
 
+// Leapfrog steps over every row (warmup included), the rest from the chains' records, as
+// `variate sample` reports them: gradients summed, times of the slowest chain.
 io::SamplerTotals nuts_totals(const std::vector<ChainDraws>& chains, const std::vector<ChainRecord>& records,
-                              int max_depth, io::SamplerChecks& checks) {
+                              const io::SamplerChecks& checks) {
   io::SamplerTotals totals;
-  const auto index = [](const ChainDraws& c, const char* name) {
-    return static_cast<size_t>(std::find(c.columns.begin(), c.columns.end(), name) - c.columns.begin());
-  };
-  checks.chains = static_cast<int64_t>(chains.size());
-  checks.max_depth = max_depth;
+  const size_t leapfrog = column_index(SamplerColumn::n_leapfrog);
   for (const auto& chain : chains) {
-    const size_t treedepth = index(chain, "treedepth__"), leapfrog = index(chain, "n_leapfrog__");
-    const size_t divergent = index(chain, "divergent__"), energy_column = index(chain, "energy__");
-    const size_t first = chain.rows - chain.sampling_rows();
-    std::vector<double> energy;
     for (size_t row = 0; row < chain.rows; ++row) {
       totals.leapfrog_steps += static_cast<int64_t>(chain.at(row, leapfrog));
-      if (row < first) continue;
-      ++checks.transitions;
-      checks.divergences += chain.at(row, divergent) != 0;
-      checks.max_treedepth_hits += chain.at(row, treedepth) >= max_depth;
-      energy.push_back(chain.at(row, energy_column));
     }
-    if (energy.size() >= 2) checks.ebfmi.push_back(diagnostics::ebfmi(energy));
   }
   totals.divergences = checks.divergences;
   totals.max_treedepth_hits = checks.max_treedepth_hits;
-  // As `variate sample` reports them: gradients summed, times of the slowest chain.
   for (const auto& record : records) {
     totals.gradient_evaluations += record.gradient_evaluations;
     totals.seconds_warmup = std::max(totals.seconds_warmup, record.seconds_warmup);
@@ -79,28 +63,18 @@ std::string StoredRunSummary::json() const { return io::summary_json(parameters,
 StoredRunSummary summarize_run(const Project& project, Id run_id) {
   const RunInfo run = project.run(run_id);
   const std::vector<ChainDraws> chains = project.draws(run_id);
+  const io::ChainRows rows = sampling_rows(chains);
   StoredRunSummary summary;
   summary.chains = static_cast<int>(chains.size());
-  size_t length = chains.empty() ? 0 : chains.front().sampling_rows();
-  for (const auto& chain : chains) length = std::min(length, chain.sampling_rows());
+  size_t length = rows.empty() ? 0 : rows.front().size();
+  for (const auto& chain : rows) length = std::min(length, chain.size());
   summary.draws_per_chain = static_cast<int>(length);
-  if (length > 0) {
-    std::vector<diagnostics::ParameterSummary> parameters, sampler;
-    for (size_t k = 0; k < run.columns.size(); ++k) {
-      const std::string& name = run.columns[k];
-      if (name == "lp__") {
-        sampler.push_back(diagnostics::summarize(name, column_draws(chains, k, length)));
-      } else if (!is_sampler_column(name)) {
-        parameters.push_back(diagnostics::summarize(to_style(name, NameStyle::Bracketed),
-                                                    column_draws(chains, k, length)));
-      }
-    }
-    summary.parameters = io::summary_rows(parameters);
-    summary.sampler_rows = io::summary_rows(sampler);
-  }
+  const io::ChainsSummary table = io::summarize_chains(rows, run.columns);
+  summary.parameters = table.parameters;
+  summary.sampler_rows = table.sampler_rows;
   if (run.method == RunMethod::nuts && !chains.empty()) {
-    io::SamplerChecks checks;
-    summary.totals = nuts_totals(chains, project.chains(run_id), max_depth_of(run), checks);
+    const io::SamplerChecks checks = io::sampler_checks(rows, max_depth_of(run));
+    summary.totals = nuts_totals(chains, project.chains(run_id), checks);
     summary.warnings = io::summary_warnings(checks, summary.parameters);
   }
   return summary;

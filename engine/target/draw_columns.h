@@ -1,11 +1,19 @@
 #pragma once
-/// The values a run records for each draw of a model written in C++: its parameters on
-/// their own (constrained) scale, then the quantities it names with `deterministic`, each
-/// flattened in CmdStan's column-major order. For an exported model these are the columns
-/// `variate sample` writes for the .vmod model it came from.
+/// The values a run records for each draw — the parameters on their own (constrained)
+/// scale, then the quantities the model derives from them — each flattened in CmdStan's
+/// column-major order, with their names. One class for every kind of model: what it needs
+/// is a function giving those values at one unconstrained position.
+///
+///   const DrawColumns columns(log_joint, layout);    // a model written in C++
+///   columns.names(NameStyle::StanCsv);                // {"tau", "z.1", "z.2", "scaled.1.1", ...}
+///   columns.rows(positions);                          // one row per position
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <ATen/core/Tensor.h>
 
 #include "variate/core/log_joint.h"
 #include "variate/target/parameter_layout.h"
@@ -13,24 +21,30 @@
 
 namespace variate {
 
+/// Named values in the order a draw records them.
+using NamedValues = std::vector<std::pair<std::string, at::Tensor>>;
+/// The values a draw records at one unconstrained position [d].
+using DrawValues = std::function<NamedValues(const at::Tensor& theta)>;
+
 class DrawColumns {
  public:
-  /// Runs the model once, at the image of the unconstrained zero vector, to learn the names
-  /// and shapes of its deterministic quantities.
-  DrawColumns(LogJoint log_joint, ParameterLayout layout);
+  /// Learns the names and shapes from `values` at the unconstrained zero vector of
+  /// length `dimension`.
+  DrawColumns(DrawValues values, int64_t dimension);
+  /// A model written in C++: its parameters in the layout's order, then the quantities it
+  /// names with `deterministic`, each draw computed by running the model once.
+  DrawColumns(const LogJoint& log_joint, const ParameterLayout& layout);
 
   /// "theta.1" (Stan CSV) or "theta[1]" (summaries), parameters first.
   std::vector<std::string> names(NameStyle style) const;
   size_t size() const { return size_; }
 
-  /// One row per unconstrained position, each computed on its own (so a row does not
-  /// depend on which draws share its batch): the parameters' transform, then one run of
-  /// the model for its deterministic quantities.
+  /// One row per unconstrained position, each computed on its own, so that a row does not
+  /// depend on which draws share its batch (batches are cut by time: the same seed must
+  /// give the same files).
+  /// @throws ArgumentError for a position of the wrong length, or a value whose shape
+  /// differs from what the columns were made with.
   std::vector<std::vector<double>> rows(const std::vector<std::vector<double>>& positions) const;
-
-  /// The deterministic quantities at constrained parameter values (one point), in the
-  /// order the model computes them.
-  std::vector<std::pair<std::string, at::Tensor>> deterministic(const ValueMap& parameters) const;
 
  private:
   struct Block {
@@ -38,11 +52,14 @@ class DrawColumns {
     Shape shape;
     std::vector<int64_t> order;  // column-major permutation of the row-major elements
   };
-  LogJoint log_joint_;
-  ParameterLayout layout_;
-  std::vector<Block> parameters_;
-  std::vector<Block> deterministic_;
+  DrawValues values_;
+  int64_t dimension_;
+  std::vector<Block> blocks_;
   size_t size_ = 0;
 };
+
+/// The quantities a C++ model names with `deterministic`, at constrained parameter values
+/// (one point), in the order the model computes them.
+NamedValues deterministic_values(const LogJoint& log_joint, const ValueMap& parameters);
 
 }  // namespace variate

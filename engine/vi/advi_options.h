@@ -8,7 +8,6 @@
 #include <string>
 
 #include "variate/core/checked_option.h"
-#include "variate/core/checks.h"
 
 namespace variate {
 

@@ -1,5 +1,7 @@
 #include "variate/vi/variational_draws.h"
 
+#include <algorithm>
+
 #include <set>
 #include <string>
 
@@ -187,6 +189,16 @@ ApproximationDraws sample_approximation(const UnconstrainedTarget& target,
   out.mean = mean ? mean->detach().to(at::kDouble).reshape({target.dimension()})
                   : out.unconstrained.mean(0);
   return out;
+}
+
+const std::vector<std::string>& variational_column_names() {
+  static const std::vector<std::string> names = {"lp__", "log_p__", "log_g__"};
+  return names;
+}
+
+bool starts_with_variational_columns(const std::vector<std::string>& columns) {
+  const auto& names = variational_column_names();
+  return columns.size() >= names.size() && std::equal(names.begin(), names.end(), columns.begin());
 }
 
 }  // namespace variate

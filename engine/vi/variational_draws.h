@@ -5,6 +5,8 @@
 /// draws it on the model's own scale; see variational_program.h).
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
@@ -48,6 +50,13 @@ VariationalDraws draw_variational(const VariationalFamily& family, const Paramet
 /// data set does not need M copies of its intermediate values at once), and an unbatched
 /// one for a single point.
 at::Tensor log_density_at(const UnconstrainedTarget& target, const at::Tensor& unconstrained);
+
+/// CmdStan's variational columns, which a draw row of a variational fit begins with: lp__
+/// (written as 0), log_p__ and log_g__ (ApproximationDraws::log_p and log_g).
+const std::vector<std::string>& variational_column_names();
+
+/// Whether `columns` begins with the variational columns (a variational fit's header).
+bool starts_with_variational_columns(const std::vector<std::string>& columns);
 
 /// What a fitted approximation gives a run's output: CmdStan's variational columns.
 struct ApproximationDraws {

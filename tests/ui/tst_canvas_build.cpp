@@ -11,7 +11,7 @@
 #include <variate/mcmc/sample.h>
 #include <variate/io/data_file.h>
 #include <variate/model/compile.h>
-#include <variate/model/output_columns.h>
+#include <variate/target/draw_columns.h>
 
 #include "tst_canvas_driver.h"
 
@@ -141,7 +141,7 @@ class TestCanvasBuild : public QObject {
     }
     const auto& model = *compiled.model;
     const auto chains = vt::sample_nuts(model.target(), vt::NutsOptions().chains(4).warmup(1000).draws(1000).seed(7));
-    const vt::model::OutputColumns columns(model);
+    const vt::DrawColumns columns = model.draw_columns();
     const auto names = columns.names(vt::NameStyle::Bracketed);
     std::vector<std::vector<std::vector<double>>> rows;  // [chain][draw][column]
     for (const auto& chain : chains) {
@@ -160,7 +160,8 @@ class TestCanvasBuild : public QObject {
     };
     for (size_t column = 0; column < names.size(); ++column) {
       const auto s = vt::diagnostics::summarize(names[column], columnDraws(column));
-      diagnostics.insert(QString::fromStdString(names[column]), {s.r_hat, s.ess_bulk, s.mean, s.sd, false});
+      diagnostics.insert(QString::fromStdString(names[column]),
+                         {s.r_hat, s.ess_bulk, s.mean, s.sd, false, s.ess_tail, 4});
     }
     const json reference = json::parse(readText(kFolder + "/reference.json").toStdString());
     const double referenceDraws = reference.value("ndraws", 10000);

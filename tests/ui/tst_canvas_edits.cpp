@@ -184,17 +184,19 @@ class TestCanvasEdits : public QObject {
   void diagnosticsTintTheNodes() {
     CanvasDriver d(eightSchools());
     QHash<QString, ParameterDiagnostics> run;
-    run.insert("mu", {1.002, 2100, 4.4, 3.3, false});
-    run.insert("tau", {1.07, 80, 3.6, 3.2, true});
-    for (int j = 1; j <= 8; ++j) run.insert(QString("theta_trans[%1]").arg(j), {1.004, 900.0 + j, 0.1 * j, 1, false});
-    run.insert("theta_trans[3]", {1.02, 350, 0.3, 1, false});
+    run.insert("mu", {1.002, 2100, 4.4, 3.3, false, 1900, 4});
+    run.insert("tau", {1.07, 80, 3.6, 3.2, true, 95, 4});
+    for (int j = 1; j <= 8; ++j) {
+      run.insert(QString("theta_trans[%1]").arg(j), {1.004, 900.0 + j, 0.1 * j, 1, false, 800, 4});
+    }
+    run.insert("theta_trans[3]", {1.02, 350, 0.3, 1, false, 700, 4});
     const QSizeF plain = d.canvas()->nodeItem("mu")->sceneBody().size();
     d.model()->setDiagnostics(run);
     const auto& byNode = d.model()->diagnostics();
     QCOMPARE(byNode.value("mu").health(), NodeDiagnostics::Health::Good);
-    QCOMPARE(byNode.value("tau").health(), NodeDiagnostics::Health::Bad);
+    QCOMPARE(byNode.value("tau").health(), NodeDiagnostics::Health::HighRhat);
     QVERIFY(byNode.value("tau").divergent);
-    QCOMPARE(byNode.value("theta_trans").health(), NodeDiagnostics::Health::Doubtful);
+    QCOMPARE(byNode.value("theta_trans").health(), NodeDiagnostics::Health::HighRhat);
     QCOMPARE(byNode.value("theta_trans").elements, 8);
     QCOMPARE(byNode.value("theta_trans").worstRhat, 1.02);
     QCOMPARE(byNode.value("mu").estimateText(), QString("4.4 ± 3.3"));

@@ -91,12 +91,12 @@ class TestPlotMath : public QObject {
   }
 
   void diagnosticsFlagsFollowTheThresholds() {
-    QVERIFY(DiagnosticsModel::flagged(DiagnosticsModel::Rhat, 1.01));
-    QVERIFY(!DiagnosticsModel::flagged(DiagnosticsModel::Rhat, 1.009));
-    QVERIFY(DiagnosticsModel::flagged(DiagnosticsModel::EssBulk, 399));
-    QVERIFY(!DiagnosticsModel::flagged(DiagnosticsModel::EssTail, 400));
-    QVERIFY(!DiagnosticsModel::flagged(DiagnosticsModel::Mean, 1e9));
-    QVERIFY(!DiagnosticsModel::flagged(DiagnosticsModel::Rhat, NAN));
+    QVERIFY(DiagnosticsModel::flagged(DiagnosticsModel::Rhat, 1.01, 4));
+    QVERIFY(!DiagnosticsModel::flagged(DiagnosticsModel::Rhat, 1.009, 4));
+    QVERIFY(DiagnosticsModel::flagged(DiagnosticsModel::EssBulk, 399, 4));
+    QVERIFY(!DiagnosticsModel::flagged(DiagnosticsModel::EssTail, 400, 4));
+    QVERIFY(!DiagnosticsModel::flagged(DiagnosticsModel::Mean, 1e9, 4));
+    QVERIFY(!DiagnosticsModel::flagged(DiagnosticsModel::Rhat, NAN, 4));
   }
 
   void comparisonPutsRunsSideBySide() {

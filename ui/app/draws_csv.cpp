@@ -3,6 +3,8 @@
 #include <QSaveFile>
 #include <QTextStream>
 
+#include <variate/mcmc/sampler_columns.h>
+
 #include "ui/document/run_data.h"
 
 namespace variate::ui {
@@ -15,7 +17,8 @@ bool writeDrawsCsv(const RunData& run, const QString& path, QString* error) {
   }
   QTextStream out(&file);
   out.setRealNumberPrecision(17);  // round-trips doubles
-  out << "chain,iteration,warmup,lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,divergent__,energy__";
+  out << "chain,iteration,warmup";
+  for (const std::string& name : sampler_column_names()) out << ',' << QString::fromStdString(name);
   for (const QString& name : run.columnNames) out << ",\"" << name << '"';
   out << '\n';
   for (size_t c = 0; c < run.chains.size(); ++c) {

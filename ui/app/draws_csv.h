@@ -1,6 +1,6 @@
 #pragma once
 /// A run's draws as one CSV table: chain, iteration, warmup flag, the sampler columns
-/// (lp__ ... energy__) and every output value, one row per iteration of every chain.
+/// (mcmc/sampler_columns.h) and every output value, one row per iteration of every chain.
 
 #include <QString>
 

@@ -41,7 +41,8 @@ y ~ Normal(theta, sigma)          # y is data: observed</pre>
 <h3>Panels</h3>
 <ul><li><b>Traces</b>: each chain's draws, warmup shaded, divergences in red; search parameters by name.</li>
 <li><b>Diagnostics</b>: mean, sd, quantiles, bulk/tail ESS and rank-normalized split R-hat, flagged when
-R-hat ≥ 1.01 or ESS &lt; 400; side by side with a compared run.</li>
+R-hat ≥ 1.01 or a bulk or tail ESS is below 100 per chain (Vehtari et al. 2021, the rule
+every report applies); side by side with a compared run.</li>
 <li><b>Density</b>, <b>Sampler</b> (step size, tree depth, divergences, acceptance, draws/s, time left),
 <b>ELBO</b> (ADVI), <b>Runs</b> (right-click to compare, rename, continue or export), <b>Log</b>.</li></ul>
 <p>Panels can be moved, tabbed, floated and closed; View ▸ Reset Layout brings them back.</p>

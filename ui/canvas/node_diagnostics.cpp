@@ -4,6 +4,8 @@
 
 #include <QObject>
 
+#include <variate/diagnostics/thresholds.h>
+
 namespace variate::ui {
 namespace {
 
@@ -19,17 +21,17 @@ double minOf(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a 
 
 NodeDiagnostics::Health NodeDiagnostics::health() const {
   if (elements == 0 || (std::isnan(worstRhat) && std::isnan(lowestEss))) return Health::Unknown;
-  // NaN R-hat (constant draws) or ESS counts as bad: nothing can be said.
-  if (!(worstRhat < 1.05) || !(lowestEss >= 100)) return Health::Bad;
-  if (!(worstRhat < 1.01) || !(lowestEss >= 400)) return Health::Doubtful;
+  if (rhatHigh) return Health::HighRhat;
+  if (essLow) return Health::LowEss;
   return Health::Good;
 }
 
+// The diagnostics table's colours for the same verdicts.
 QColor NodeDiagnostics::tint() const {
   switch (health()) {
     case Health::Good: return QColor("#d4efcf");
-    case Health::Doubtful: return QColor("#fbe2a8");
-    case Health::Bad: return QColor("#f5b8b3");
+    case Health::LowEss: return QColor("#ffe0b2");
+    case Health::HighRhat: return QColor("#ffcdd2");
     case Health::Unknown: break;
   }
   return QColor();
@@ -55,8 +57,12 @@ QHash<QString, NodeDiagnostics> diagnosticsByNode(const QHash<QString, Parameter
     const ParameterDiagnostics& p = it.value();
     NodeDiagnostics& d = nodes[node];
     ++d.elements;
-    d.worstRhat = maxOf(d.worstRhat, std::isnan(p.rhat) ? INFINITY : p.rhat);
-    d.lowestEss = minOf(d.lowestEss, std::isnan(p.ess) ? 0 : p.ess);
+    d.worstRhat = maxOf(d.worstRhat, p.rhat);
+    d.lowestEss = minOf(d.lowestEss, minOf(p.ess, p.essTail));
+    const diagnostics::ConvergenceVerdict verdict =
+        diagnostics::convergence_verdict(p.rhat, p.ess, p.essTail, p.chains);
+    d.rhatHigh = d.rhatHigh || verdict.rhat_high;
+    d.essLow = d.essLow || verdict.ess_low;
     d.lowestMean = minOf(d.lowestMean, p.mean);
     d.highestMean = maxOf(d.highestMean, p.mean);
     d.mean = p.mean;

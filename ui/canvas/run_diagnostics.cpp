@@ -18,6 +18,8 @@ QHash<QString, ParameterDiagnostics> runDiagnostics(const RunData& run) {
     ParameterDiagnostics d;
     d.rhat = row.r_hat;
     d.ess = row.ess_bulk;
+    d.essTail = row.ess_tail;
+    d.chains = run.summary.chains;
     d.mean = row.mean;
     d.sd = row.sd;
     result.insert(QString::fromStdString(row.name), d);

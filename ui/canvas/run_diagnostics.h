@@ -1,6 +1,6 @@
 #pragma once
 /// The diagnostics the canvas shows for a run: from its posterior summary, each quantity's
-/// split R-hat, bulk ESS, mean and sd; from its draws, the parameters involved in divergent
+/// split R-hat, bulk and tail ESS, mean and sd; from its draws, the parameters involved in divergent
 /// transitions — those whose divergent draws gather in one tail of their posterior (the
 /// median divergent draw below the 20th or above the 80th percentile of all draws).
 /// Divergences concentrate where the posterior's geometry defeats the integrator, such as

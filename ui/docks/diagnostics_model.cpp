@@ -5,6 +5,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include <variate/diagnostics/thresholds.h>
+
 namespace variate::ui {
 namespace {
 
@@ -52,6 +54,8 @@ void DiagnosticsModel::setSummaries(const RunSummary& primary, const RunSummary*
   if (!sameShape) beginResetModel();
   primary_ = primary.rows;
   comparison_ = comparison ? comparison->rows : std::vector<diagnostics::ParameterSummary>();
+  primaryChains_ = primary.chains;
+  comparisonChains_ = comparison ? comparison->chains : 0;
   comparing_ = comparison != nullptr;
   primaryName_ = primaryName;
   comparisonName_ = comparisonName;
@@ -93,10 +97,9 @@ double DiagnosticsModel::value(int row, Statistic statistic, bool comparison) co
   return summary ? field(*summary, statistic) : std::nan("");
 }
 
-bool DiagnosticsModel::flagged(Statistic statistic, double value) {
-  if (std::isnan(value)) return false;
-  if (statistic == Rhat) return value >= kRhatLimit;
-  if (statistic == EssBulk || statistic == EssTail) return value < kEssLimit;
+bool DiagnosticsModel::flagged(Statistic statistic, double value, int chains) {
+  if (statistic == Rhat) return diagnostics::rhat_flagged(value);
+  if (statistic == EssBulk || statistic == EssTail) return diagnostics::ess_flagged(value, chains);
   return false;
 }
 
@@ -109,16 +112,23 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
   bool comparison = false;
   const Statistic statistic = statisticOf(index.column(), &comparison);
   const double v = value(index.row(), statistic, comparison);
+  const int chains = comparison ? comparisonChains_ : primaryChains_;
   switch (role) {
     case Qt::DisplayRole: return format(statistic, v);
     case Qt::UserRole: return std::isnan(v) ? QVariant() : QVariant(v);  // sort key
     case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole:
-      if (!flagged(statistic, v)) return comparison ? QBrush(QColor(0, 0, 0, 10)) : QVariant();
+      if (!flagged(statistic, v, chains)) return comparison ? QBrush(QColor(0, 0, 0, 10)) : QVariant();
       return QBrush(statistic == Rhat ? QColor("#ffcdd2") : QColor("#ffe0b2"));
     case Qt::ToolTipRole:
-      if (statistic == Rhat && flagged(statistic, v)) return tr("R-hat ≥ 1.01: the chains have not mixed");
-      if (flagged(statistic, v)) return tr("ESS below 400: too few effective draws for reliable estimates");
+      if (statistic == Rhat && flagged(statistic, v, chains)) {
+        return tr("R-hat ≥ %1: the chains have not mixed").arg(diagnostics::kMaxRhat);
+      }
+      if (flagged(statistic, v, chains)) {
+        return tr("ESS below %1 (%2 per chain): too few effective draws for reliable estimates")
+            .arg(diagnostics::min_ess(chains))
+            .arg(diagnostics::kMinEssPerChain);
+      }
       return {};
     default: return {};
   }

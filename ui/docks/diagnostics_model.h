@@ -1,8 +1,8 @@
 #pragma once
 /// The diagnostics table: one row per parameter with mean, sd, MCSE, quantiles, bulk and
-/// tail ESS and split R-hat, coloured where R-hat ≥ 1.01 or an ESS is below 400 (Vehtari
-/// et al. 2021's thresholds). With a comparison run, each statistic shows both runs
-/// side by side.
+/// tail ESS and split R-hat, coloured where the convergence rule of
+/// diagnostics/thresholds.h flags them (R-hat ≥ 1.01, an ESS below 100 per chain). With a
+/// comparison run, each statistic shows both runs side by side.
 
 #include <QAbstractTableModel>
 
@@ -15,8 +15,6 @@ class DiagnosticsModel : public QAbstractTableModel {
 
  public:
   enum Statistic { Mean, Sd, McseMean, Q5, Q50, Q95, EssBulk, EssTail, Rhat, StatisticCount };
-  static constexpr double kRhatLimit = 1.01;
-  static constexpr double kEssLimit = 400;
 
   using QAbstractTableModel::QAbstractTableModel;
 
@@ -33,8 +31,9 @@ class DiagnosticsModel : public QAbstractTableModel {
   /// The value in a cell (NaN where missing), for sorting and tests.
   double value(int row, Statistic statistic, bool comparison = false) const;
   QString parameter(int row) const { return names_.value(row); }
-  /// Whether a statistic of a value warrants attention (the cell is coloured).
-  static bool flagged(Statistic statistic, double value);
+  /// Whether a statistic of a run of `chains` chains warrants attention (the cell is
+  /// coloured).
+  static bool flagged(Statistic statistic, double value, int chains);
 
  private:
   const diagnostics::ParameterSummary* find(const std::vector<diagnostics::ParameterSummary>& rows,
@@ -43,6 +42,7 @@ class DiagnosticsModel : public QAbstractTableModel {
 
   QStringList names_;
   std::vector<diagnostics::ParameterSummary> primary_, comparison_;
+  int primaryChains_ = 0, comparisonChains_ = 0;
   std::vector<int> comparisonRow_;  // row in comparison_ of each name, or -1
   bool comparing_ = false;
   QString primaryName_, comparisonName_;

@@ -7,6 +7,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <variate/diagnostics/thresholds.h>
+
 #include "ui/document/project_document.h"
 
 namespace variate::ui {
@@ -78,11 +80,14 @@ void DiagnosticsPanel::refresh() {
   if (other) text += tr("   compared with %1").arg(other->name);
   int flagged = 0;
   for (const auto& row : s.rows) {
-    flagged += DiagnosticsModel::flagged(DiagnosticsModel::Rhat, row.r_hat) ||
-               DiagnosticsModel::flagged(DiagnosticsModel::EssBulk, row.ess_bulk) ||
-               DiagnosticsModel::flagged(DiagnosticsModel::EssTail, row.ess_tail);
+    flagged += !diagnostics::convergence_verdict(row.r_hat, row.ess_bulk, row.ess_tail, s.chains).converged();
   }
-  if (flagged) text += tr(" — %1 flagged (R-hat ≥ 1.01 or ESS < 400)").arg(flagged);
+  if (flagged) {
+    text += tr(" — %1 flagged (R-hat ≥ %2 or ESS < %3)")
+                .arg(flagged)
+                .arg(diagnostics::kMaxRhat)
+                .arg(diagnostics::min_ess(s.chains));
+  }
   caption_->setText(text);
 }
 

@@ -40,6 +40,7 @@ struct ChainState {
 /// The posterior summary of a run and what it was computed from.
 struct RunSummary {
   std::vector<diagnostics::ParameterSummary> rows;
+  int chains = 0;  // the ESS thresholds scale with it (diagnostics/thresholds.h)
   int drawsPerChain = 0;
   bool fromWarmup = false;  // no sampling draws yet: computed on the warmup draws
 };

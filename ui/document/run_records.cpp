@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <variate/mcmc/sampler_columns.h>
 #include <variate/target/parameter_names.h>
 #include <variate/store/project.h>
 
@@ -83,13 +84,14 @@ LoadedDraws readDraws(const store::Project& project, const store::RunInfo& info)
       block->values.insert(block->values.end(), values + skip, values + width);
       SamplerRow& stats = block->stats[row];
       stats.logDensity = values[0];
-      if (nuts && skip >= 7) {  // lp__, accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__, energy__
-        stats.acceptStat = values[1];
-        stats.stepSize = values[2];
-        stats.treeDepth = static_cast<int>(values[3]);
-        stats.leapfrogSteps = static_cast<int>(values[4]);
-        stats.divergent = values[5] > 0.5;
-        stats.energy = values[6];
+      if (nuts && skip >= static_cast<int>(kSamplerColumnCount)) {
+        const auto value = [values](SamplerColumn column) { return values[column_index(column)]; };
+        stats.acceptStat = value(SamplerColumn::accept_stat);
+        stats.stepSize = value(SamplerColumn::stepsize);
+        stats.treeDepth = static_cast<int>(value(SamplerColumn::treedepth));
+        stats.leapfrogSteps = static_cast<int>(value(SamplerColumn::n_leapfrog));
+        stats.divergent = value(SamplerColumn::divergent) > 0.5;
+        stats.energy = value(SamplerColumn::energy);
       }
     }
     if (static_cast<int>(loaded.chains.size()) <= table.chain) loaded.chains.resize(table.chain + 1);

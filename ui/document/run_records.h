@@ -30,7 +30,8 @@ ElboTrace readElbo(const store::Project& project, store::Id run);
 /// Stan CSV column name to the bracketed form the studio shows ("theta.1" -> "theta[1]").
 QString bracketedName(const std::string& stanName);
 
-/// How many leading columns of a run's rows are the method's own (lp__, accept_stat__...).
+/// How many leading columns of a run's rows are the method's own (the sampler columns
+/// of NUTS, the variational columns of ADVI).
 int methodColumnCount(const store::RunInfo& info);
 
 }  // namespace variate::ui

@@ -19,8 +19,8 @@
 namespace variate::ui {
 namespace {
 
-// Rows of a draw block as the project stores them: lp__ (0, as CmdStan writes it),
-// log_p__, log_g__, then the outputs.
+// Rows of a draw block as the project stores them: the variational columns (lp__ is 0,
+// as CmdStan writes it), then the outputs.
 std::vector<double> storedRows(const ApproximationDraws& draws, const std::vector<std::vector<double>>& outputs) {
   std::vector<double> values;
   const at::Tensor log_p = draws.log_p.contiguous(), log_g = draws.log_g.contiguous();
@@ -65,7 +65,7 @@ RunOutcome runAdvi(const RunRequest& request, RunContext& context) {
     const CompiledRequest compiled = compileRequest(request);
     const UnconstrainedTarget target = compiled.result.model->target();
     project = std::make_unique<store::Project>(request.projectPath.toStdString());
-    std::vector<std::string> columns = {"lp__", "log_p__", "log_g__"};
+    std::vector<std::string> columns = variational_column_names();
     columns.insert(columns.end(), compiled.stanNames.begin(), compiled.stanNames.end());
     const int width = static_cast<int>(columns.size());
     outcome.runId = project->create_run(runSpec(request, std::move(columns)));

@@ -25,7 +25,7 @@ CompiledRequest compileRequest(const RunRequest& request) {
                         "' declares data: add a data set to the project");
   }
   const model::CompiledModel& model = *compiled.result.model;
-  compiled.columns = std::make_unique<model::OutputColumns>(model);
+  compiled.columns = model.draw_columns();
   for (const auto& name : compiled.columns->names(NameStyle::Bracketed)) {
     compiled.bracketedNames << QString::fromStdString(name);
   }

@@ -2,10 +2,10 @@
 /// The model of a run request compiled with its data, as both inference methods start.
 /// (Engine-side header: include it from ui/engine .cpp files only; it pulls in ATen.)
 
-#include <memory>
+#include <optional>
 
 #include <variate/model/compile.h>
-#include <variate/model/output_columns.h>
+#include <variate/target/draw_columns.h>
 #include <variate/store/project_records.h>
 
 #include "ui/document/run_request.h"
@@ -14,7 +14,7 @@ namespace variate::ui {
 
 struct CompiledRequest {
   model::CompileResult result;
-  std::unique_ptr<model::OutputColumns> columns;
+  std::optional<DrawColumns> columns;
   QStringList bracketedNames;
   std::vector<std::string> stanNames;
   int parameterColumns = 0;

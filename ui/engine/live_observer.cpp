@@ -46,16 +46,4 @@ void LiveObserver::on_chain_finished(const ChainResult& result) {
   mailbox_.post(std::move(end));
 }
 
-void ObserverFanOut::on_draws(const DrawBatch& batch) {
-  for (auto* observer : observers_) observer->on_draws(batch);
-}
-
-void ObserverFanOut::on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) {
-  for (auto* observer : observers_) observer->on_adapted(chain, step_size, inverse_metric);
-}
-
-void ObserverFanOut::on_chain_finished(const ChainResult& result) {
-  for (auto* observer : observers_) observer->on_chain_finished(result);
-}
-
 }  // namespace variate::ui

@@ -5,7 +5,7 @@
 /// (Engine-side header: include it from ui/engine .cpp files only; it pulls in ATen.)
 
 #include <variate/mcmc/sample.h>
-#include <variate/model/output_columns.h>
+#include <variate/target/draw_columns.h>
 
 #include "ui/engine/live_mailbox.h"
 #include "ui/engine/run_control.h"
@@ -16,7 +16,7 @@ class LiveObserver : public SampleObserver {
  public:
   /// All must outlive the observer. When the run continues chains that have draws
   /// already, `offsets` and `warmups` give each chain's stored rows and warmup length.
-  LiveObserver(const model::OutputColumns& columns, RunControl& control, LiveMailbox& mailbox,
+  LiveObserver(const DrawColumns& columns, RunControl& control, LiveMailbox& mailbox,
                std::vector<int> offsets = {}, std::vector<int> warmups = {})
       : columns_(columns), control_(control), mailbox_(mailbox), offsets_(std::move(offsets)),
         warmups_(std::move(warmups)) {}
@@ -26,24 +26,11 @@ class LiveObserver : public SampleObserver {
   void on_chain_finished(const ChainResult& result) override;
 
  private:
-  const model::OutputColumns& columns_;
+  const DrawColumns& columns_;
   RunControl& control_;
   LiveMailbox& mailbox_;
   std::vector<int> offsets_;
   std::vector<int> warmups_;
-};
-
-/// Hands every call to each observer in turn (the project recorder first, so draws are
-/// recorded before a pause holds the chain).
-class ObserverFanOut : public SampleObserver {
- public:
-  explicit ObserverFanOut(std::vector<SampleObserver*> observers) : observers_(std::move(observers)) {}
-  void on_draws(const DrawBatch& batch) override;
-  void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
-  void on_chain_finished(const ChainResult& result) override;
-
- private:
-  std::vector<SampleObserver*> observers_;
 };
 
 /// The sampler values of one transition as the studio keeps them.

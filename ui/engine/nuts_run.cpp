@@ -1,7 +1,9 @@
 // A NUTS run on the engine thread: compile, record into the project through the store's
 // RunRecorder, stream live blocks to the UI, and end with the stored summary.
 
+#include <variate/mcmc/observer_list.h>
 #include <variate/mcmc/sample.h>
+#include <variate/mcmc/sampler_columns.h>
 #include <variate/store/run_recorder.h>
 #include <variate/store/stored_run_summary.h>
 
@@ -55,9 +57,9 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
     const CompiledRequest compiled = compileRequest(request);
     const NutsOptions options = nutsOptions(request);
 
-    std::vector<std::string> columns = store::nuts_sampler_columns();
+    std::vector<std::string> columns = sampler_column_names();
     columns.insert(columns.end(), compiled.stanNames.begin(), compiled.stanNames.end());
-    const model::OutputColumns& output = *compiled.columns;
+    const DrawColumns& output = *compiled.columns;
     const auto rows = [&output](const std::vector<std::vector<double>>& positions) { return output.rows(positions); };
     std::vector<int> offsets, warmups;
     if (request.continues >= 0) {  // more draws appended to the run's chains
@@ -74,7 +76,8 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
     context.started(RunStart{outcome.runId, compiled.bracketedNames, compiled.parameterColumns});
 
     LiveObserver live(output, context.control, context.mailbox, offsets, warmups);
-    ObserverFanOut observers({recorder.get(), &live});
+    // The recorder first, so draws are stored before a pause holds the chain.
+    ObserverList observers({recorder.get(), &live});
     sample_nuts(compiled.result.model->target(), options, &observers, context.control.stopFlag());
 
     recorder->finish();

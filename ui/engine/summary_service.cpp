@@ -15,6 +15,7 @@ RunSummary summarizeSnapshot(const RunSnapshot& snapshot) {
     sampling = std::min(sampling, chain.samplingIterations());
     all = std::min(all, chain.iterations());
   }
+  summary.chains = static_cast<int>(snapshot.chains.size());
   summary.fromWarmup = sampling == 0;
   summary.drawsPerChain = summary.fromWarmup ? all : sampling;
   const double nan = std::numeric_limits<double>::quiet_NaN();

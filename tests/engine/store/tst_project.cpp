@@ -8,6 +8,7 @@
 #include <QtTest/QtTest>
 
 #include "variate/store/data_set_shapes.h"
+#include "variate/mcmc/sampler_columns.h"
 #include "variate/store/project.h"
 
 namespace store = variate::store;
@@ -28,7 +29,7 @@ store::RunSpec nuts_spec(store::Project& project) {
   spec.model_version_id = project.save_model("m", kModel).id;
   spec.data_set_id = project.save_data_set("d", R"({"J": 2})").id;
   spec.seed = 18446744073709551557ull;  // above INT64_MAX: stored as its bit pattern
-  spec.columns = store::nuts_sampler_columns();
+  spec.columns = variate::sampler_column_names();
   spec.columns.push_back("mu");
   spec.columns.push_back("theta.1");
   return spec;

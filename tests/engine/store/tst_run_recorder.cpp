@@ -11,6 +11,7 @@
 #include "variate/variate.h"
 #include "variate/diagnostics/summary.h"
 #include "variate/mcmc/sample.h"
+#include "variate/mcmc/sampler_columns.h"
 #include "variate/store/run_recorder.h"
 #include "variate/store/stored_run_summary.h"
 
@@ -25,7 +26,7 @@ store::RunSpec spec_for(const std::string& path, int parameters) {
   store::RunSpec spec;
   spec.model_version_id = project.save_model("m", "x ~ Normal(0, 1)\n").id;
   spec.config_json = R"({"max_depth": 10})";
-  spec.columns = store::nuts_sampler_columns();
+  spec.columns = variate::sampler_column_names();
   for (int k = 0; k < parameters; ++k) spec.columns.push_back("x." + std::to_string(k + 1));
   return spec;
 }
