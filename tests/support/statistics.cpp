@@ -64,6 +64,10 @@ KolmogorovSmirnov ks_test(const at::Tensor& draws, const std::function<double(do
   return {statistic, std::clamp(p, 0.0, 1.0)};
 }
 
+double chi_square_p_value(double statistic, int degrees_of_freedom) {
+  return 1 - incomplete_gamma(degrees_of_freedom / 2.0, statistic / 2);
+}
+
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
 namespace {

@@ -28,6 +28,9 @@ struct KolmogorovSmirnov {
 /// One-sample KS test of 1-D `draws` against the CDF `cdf`.
 KolmogorovSmirnov ks_test(const at::Tensor& draws, const std::function<double(double)>& cdf);
 
+/// P(X >= statistic) for X ~ chi-square(degrees_of_freedom).
+double chi_square_p_value(double statistic, int degrees_of_freedom);
+
 double normal_cdf(double z);
 /// Regularized incomplete beta I_x(a, b) (continued fraction; Lentz's method).
 double incomplete_beta(double a, double b, double x);

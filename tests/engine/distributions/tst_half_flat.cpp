@@ -1,93 +1,63 @@
-// HalfFlat(): log density 0 on the finite positive reals, -inf elsewhere; it cannot be
-// sampled.
-
-#include <cmath>
-#include <limits>
+// HalfFlat(): log density 0 on the finite positive reals, -inf elsewhere; the family's
+// table for the conformance fixture. It is improper, so every sampling check sees sample()
+// throw.
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
+#include "support/distribution_conformance.h"
 #include "variate/distributions/half_flat.h"
 
+using namespace variate::testing;
 using variate::distributions::HalfFlat;
 
 namespace {
 
-const double kInf = std::numeric_limits<double>::infinity();
+DensityCase density(const char* name, double x) { return {name, {}, scalar(x), 0.0}; }
 
-at::Tensor scalar(double v) { return at::scalar_tensor(v, at::kDouble); }
+Family half_flat() {
+  Family f;
+  f.name = "HalfFlat";
+  f.make = [](const Parameters&) { return std::make_shared<HalfFlat>(); };
+  f.reference = density("reference", 0.3);
+  f.support = "positive";
+  f.sampler_error = "HalfFlat: an improper distribution cannot be sampled";
+  f.factory = [](std::string name) { return variate::HalfFlat(std::move(name), {2}); };
+  f.factory_shape = {2};
+  f.densities = {density("one", 1.0), density("tiny positive", 1e-300), density("huge", 1e300),
+                 density("whole", 7.0)};
+  f.gradients = {{"one", {}, scalar(1.0)}, {"large", {}, scalar(250.0)}};
+  f.outside = outside_at({{"zero", 0.0}, {"negative", -2.0}, {"tiny negative", -1e-300},
+                          {"plus infinity", kInf}, {"minus infinity", -kInf}, {"nan", kNaN}});
+  // One value inside the support and one outside.
+  f.shapes = {{"no parameters", {}, {}, {}, scalar(0.5), vector({1.0, -1.0})}};
+  const std::string no_draws =
+      "an improper distribution has no draws (shapesBroadcast and samplingIsReproducible "
+      "check that sample() throws)";
+  f.not_applicable = {
+      {"invalidArgumentsThrow", "HalfFlat has no parameters"},
+      {"nanParametersThrow", "HalfFlat has no parameters"},
+      {"samplesHaveDtypeAndLieInSupport", no_draws},
+      {"samplerMatchesMoments", no_draws},
+      {"samplerFitsDistribution", no_draws},
+  };
+  return f;
+}
 
 }  // namespace
 
-class TestHalfFlat : public QObject {
+class TestHalfFlat : public DistributionConformance {
   Q_OBJECT
 
+ public:
+  TestHalfFlat() : DistributionConformance({half_flat()}) {}
+
  private slots:
-  void logProbIsZeroOnPositiveReals_data() {
-    QTest::addColumn<double>("x");
-    QTest::addColumn<double>("expected");
-    QTest::newRow("one") << 1.0 << 0.0;
-    QTest::newRow("tiny positive") << 1e-300 << 0.0;
-    QTest::newRow("huge") << 1e300 << 0.0;
-    QTest::newRow("zero") << 0.0 << -kInf;
-    QTest::newRow("negative") << -2.0 << -kInf;
-    QTest::newRow("tiny negative") << -1e-300 << -kInf;
-    QTest::newRow("plus infinity") << kInf << -kInf;
-    QTest::newRow("nan") << std::nan("") << -kInf;
-  }
-  void logProbIsZeroOnPositiveReals() {
-    QFETCH(double, x);
-    QFETCH(double, expected);
-    QCOMPARE(HalfFlat().log_prob(scalar(x)).item<double>(), expected);
-  }
-
-  void logProbKeepsValueShape() {
-    const at::Tensor x = at::tensor({1.0, -1.0, 0.5, 0.0}, at::kDouble).reshape({2, 2});
-    const at::Tensor expected =
-        at::tensor({0.0, -kInf, 0.0, -kInf}, at::kDouble).reshape({2, 2});
-    QVERIFY(at::equal(HalfFlat().log_prob(x), expected));
-  }
-
-  void integerValuesWork() {
-    const at::Tensor lp = HalfFlat().log_prob(at::tensor({-2, 0, 7}, at::kLong));
-    QCOMPARE(lp.scalar_type(), at::kDouble);
-    QVERIFY(at::equal(lp, at::tensor({-kInf, -kInf, 0.0}, at::kDouble)));
-  }
-
-  void float32StaysFloat32() {
-    QCOMPARE(HalfFlat().log_prob(at::ones({2}, at::kFloat)).scalar_type(), at::kFloat);
-  }
-
-  void gradientIsZero() {
-    const at::Tensor x = at::tensor({-1.0, 2.0, kInf}, at::kDouble).requires_grad_(true);
+  // On the graph with a gradient of exactly 0, inside the support and out of it.
+  void gradientIsExactlyZero() {
+    const at::Tensor x = vector({-1.0, 2.0, kInf}).requires_grad_(true);
     HalfFlat().log_prob(x).sum().backward();
     QVERIFY(x.grad().defined());
     QVERIFY(at::equal(x.grad(), at::zeros({3}, at::kDouble)));
-  }
-
-  void shapesAndSupport() {
-    const HalfFlat half_flat;
-    QVERIFY(half_flat.batch_shape().empty());
-    QVERIFY(half_flat.event_shape().empty());
-    QCOMPARE(half_flat.support().to_string(), std::string("positive"));
-    QCOMPARE(half_flat.name(), std::string("HalfFlat"));
-  }
-
-  void samplingThrows() {
-    at::Generator generator = at::detail::createCPUGenerator(1);
-    try {
-      HalfFlat().sample({}, generator);
-      QFAIL("no exception");
-    } catch (const variate::ArgumentError& e) {
-      QCOMPARE(QString(e.what()), QString("HalfFlat: an improper distribution cannot be sampled"));
-    }
-  }
-
-  void factoryBuildsRandomVariable() {
-    const auto x = variate::HalfFlat("sigma", {2});
-    QCOMPARE(x.name(), std::string("sigma"));
-    QCOMPARE(x.distribution().name(), std::string("HalfFlat"));
-    QCOMPARE(x.shape(), (variate::Shape{2}));
   }
 };
 

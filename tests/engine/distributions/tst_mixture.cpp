@@ -1,42 +1,38 @@
-// Mixture(weights, component): density against an explicit weighted sum of component
-// densities, gradients, sampling, batches, errors.
-
-#include <cmath>
-#include <limits>
+// Mixture(weights, component) of Normal components: the family's table for the
+// conformance fixture (the density against an explicit weighted sum of component
+// densities), and what is specific to it: multivariate and simplex components, component
+// batches broadcast against the weights, and invalid components.
 
 #include <QtTest/QtTest>
 
-#include "support/gradient_check.h"
-#include "support/statistics.h"
+#include "support/distribution_conformance.h"
 #include "variate/core/checks.h"
 #include "variate/distributions/dirichlet.h"
 #include "variate/distributions/mixture.h"
 #include "variate/distributions/multi_normal.h"
 #include "variate/distributions/normal.h"
 
+using namespace variate::testing;
 using variate::distributions::Dirichlet;
 using variate::distributions::Mixture;
 using variate::distributions::MultiNormal;
 using variate::distributions::Normal;
-namespace vtest = variate::testing;
 
 namespace {
 
-at::Tensor vector(const QList<double>& values) {
-  return at::tensor(std::vector<double>(values.begin(), values.end()), at::kDouble);
-}
+using List = std::vector<double>;
 
-std::shared_ptr<const Normal> normals(const QList<double>& mu, const QList<double>& sigma) {
+std::shared_ptr<const Normal> normals(const List& mu, const List& sigma) {
   return std::make_shared<const Normal>(vector(mu), vector(sigma));
 }
 
 // log sum_c w_c N(x; mu_c, sigma_c), each density written out; the largest term is
 // factored out so that far points, whose densities underflow, still have a finite log.
-double naive_mixture_log_density(double x, const QList<double>& w, const QList<double>& mu,
-                                 const QList<double>& sigma) {
+double naive_mixture_log_density(double x, const List& w, const List& mu,
+                                 const List& sigma) {
   std::vector<double> terms;
   double largest = -std::numeric_limits<double>::infinity();
-  for (int c = 0; c < w.size(); ++c) {
+  for (size_t c = 0; c < w.size(); ++c) {
     const double z = (x - mu[c]) / sigma[c];
     terms.push_back(std::log(w[c]) - 0.5 * z * z - std::log(sigma[c] * std::sqrt(2 * M_PI)));
     largest = std::max(largest, terms.back());
@@ -64,60 +60,111 @@ void expect_error(const std::function<void()>& make, const QString& message) {
   }
 }
 
+DensityCase density(const char* name, double x, const List& w, const List& mu, const List& sigma) {
+  return {name, {vector(w), vector(mu), vector(sigma)}, scalar(x),
+          naive_mixture_log_density(x, w, mu, sigma)};
+}
+
+MomentCase moments(const char* name, const List& w, const List& mu, const List& sigma) {
+  double mean = 0, second = 0;
+  for (size_t c = 0; c < w.size(); ++c) {
+    mean += w[c] * mu[c];
+    second += w[c] * (sigma[c] * sigma[c] + mu[c] * mu[c]);
+  }
+  return {name, {vector(w), vector(mu), vector(sigma)}, scalar(mean), scalar(second - mean * mean)};
+}
+
+Family mixture() {
+  Family f;
+  f.name = "Mixture";
+  f.parameters = {{"weights", 1}, {"mu", 1, Parameter::Role::Real, "Normal"},
+                  {"sigma", 1, Parameter::Role::Real, "Normal"}};
+  f.make = [](const Parameters& p) {
+    return std::make_shared<Mixture>(p[0], std::make_shared<const Normal>(p[1], p[2]));
+  };
+  // The weights move along the simplex.
+  f.constrain = [](Parameters& p, at::Tensor&) { p[0] = p[0] / p[0].sum(-1, true); };
+  f.reference = density("reference", 0.3, {0.4, 0.6}, {-1, 2}, {1, 0.5});
+  f.support = "real";
+  f.factory = [](std::string name) {
+    return variate::Mixture(std::move(name), vector({0.5, 0.5}), normals({0, 1}, {1, 1}), {6});
+  };
+  f.factory_shape = {6};
+  f.densities = {
+      density("two components", 0.3, {0.4, 0.6}, {-1, 2}, {1, 0.5}),
+      density("three components", 1.7, {0.2, 0.5, 0.3}, {0, 1, 3}, {0.3, 2, 1}),
+      density("far away", 1e3, {0.5, 0.5}, {0, 1}, {1, 2}),
+      density("weight near 0", -1.0, {1e-12, 1 - 1e-12}, {-1, 5}, {0.1, 1}),
+      density("one component", 0.7, {1}, {0.2}, {1.5}),
+      density("tiny and huge sigma", 1e-9, {0.3, 0.7}, {0, 0}, {1e-8, 1e8}),
+  };
+  f.gradients = {
+      {"between modes", {vector({0.3, 0.7}), vector({-1, 2}), vector({1, 0.8})}, scalar(0.5)},
+      {"one dominant", {vector({0.9, 0.1}), vector({-2.5, 4}), vector({0.5, 2})}, scalar(-3)},
+      {"small weight", {vector({1e-3, 1 - 1e-3}), vector({0, 3}), vector({1, 1})}, scalar(3)},
+  };
+  f.outside = outside_at({{"plus infinity", kInf}, {"minus infinity", -kInf}, {"nan", kNaN}});
+  const auto invalid = [](const char* name, const List& w, const List& mu, const char* message) {
+    const at::Tensor sigma = at::ones({static_cast<int64_t>(mu.size())}, at::kDouble);
+    return InvalidCase{name, {vector(w), vector(mu), sigma}, message};
+  };
+  f.invalid = {
+      invalid("weights not summing to 1", {0.25, 0.5}, {0, 1},
+              "Mixture: argument 'weights' must be a simplex (entries summing to 1); its sum is, got 0.75"),
+      invalid("negative weight", {-0.5, 1.5}, {0, 1},
+              "Mixture: argument 'weights' must be a simplex (non-negative entries), got -0.5 (at index [0])"),
+      invalid("fewer components than weights", {0.25, 0.25, 0.5}, {0, 1},
+              "Mixture: argument 'component' must have a batch shape ending in 3 (the number of "
+              "weights), got batch shape [2]"),
+      invalid("more components than weights", {0.5, 0.5}, {0, 1, 2},
+              "Mixture: argument 'component' must have a batch shape ending in 2 (the number of "
+              "weights), got batch shape [3]"),
+  };
+  f.shapes = {
+      // Weights [3, 2] (one row per batch element) over components of batch [2].
+      {"weights [3, 2]", {vector({0.1, 0.9, 0.5, 0.5, 0.8, 0.2}).reshape({3, 2}), vector({-1, 2}),
+                          vector({1, 0.5})},
+       {3}, {}, scalar(0.4)},
+      // Components with their own batch [4, 2] and shared weights [2].
+      {"components [4, 2]", {vector({0.3, 0.7}), at::arange(8, at::kDouble).reshape({4, 2}),
+                             at::ones({4, 2}, at::kDouble)},
+       {4}, {}, scalar(0.0)},
+  };
+  f.moments = {moments("two components", {0.3, 0.7}, {-2, 1}, {0.5, 1.5}),
+               moments("three components", {0.2, 0.5, 0.3}, {0, 4, -3}, {1, 0.2, 2}),
+               moments("weight near 0", {1e-3, 1 - 1e-3}, {10, 0}, {1, 1})};
+  // The CDF of a Normal mixture is the weighted sum of the components' CDFs.
+  const List w = {0.2, 0.5, 0.3}, mu = {-3.0, 0.0, 4.0}, sd = {0.5, 1.0, 2.0};
+  f.fits = {{"three components", {vector(w), vector(mu), vector(sd)}, [=](double x) {
+               double cdf = 0;
+               for (size_t c = 0; c < w.size(); ++c) cdf += w[c] * normal_cdf((x - mu[c]) / sd[c]);
+               return cdf;
+             }}};
+  // Engine defects (reported; remove an entry once the engine is fixed). The Normal
+  // components' defects reach the mixture; and check_simplex lets NaN weights through.
+  f.known_defects = {
+      {"outsideSupportIsMinusInfinity", "nan", "Mixture of Normals: log_prob(NaN) is NaN, not -inf"},
+      {"outsideSupportHasZeroGradient", "plus infinity",
+       "Mixture of Normals: the gradient at x = +inf is NaN, not 0"},
+      {"outsideSupportHasZeroGradient", "minus infinity",
+       "Mixture of Normals: the gradient at x = -inf is NaN, not 0"},
+      {"outsideSupportHasZeroGradient", "nan",
+       "Mixture of Normals: the gradient at x = NaN is NaN, not 0"},
+      {"nanParametersThrow", "nan weights",
+       "Mixture: weights of NaN entries are accepted as a simplex"},
+  };
+  return f;
+}
+
 }  // namespace
 
-class TestMixture : public QObject {
+class TestMixture : public DistributionConformance {
   Q_OBJECT
 
+ public:
+  TestMixture() : DistributionConformance({mixture()}) {}
+
  private slots:
-  void logProbMatchesFormula_data() {
-    QTest::addColumn<double>("x");
-    QTest::addColumn<QList<double>>("w");
-    QTest::addColumn<QList<double>>("mu");
-    QTest::addColumn<QList<double>>("sigma");
-    QTest::newRow("two components") << 0.3 << QList<double>{0.4, 0.6} << QList<double>{-1, 2}
-                                    << QList<double>{1, 0.5};
-    QTest::newRow("three components") << 1.7 << QList<double>{0.2, 0.5, 0.3}
-                                      << QList<double>{0, 1, 3} << QList<double>{0.3, 2, 1};
-    QTest::newRow("far away") << 1e3 << QList<double>{0.5, 0.5} << QList<double>{0, 1}
-                              << QList<double>{1, 2};
-    QTest::newRow("weight near 0") << -1.0 << QList<double>{1e-12, 1 - 1e-12}
-                                   << QList<double>{-1, 5} << QList<double>{0.1, 1};
-    QTest::newRow("one component") << 0.7 << QList<double>{1} << QList<double>{0.2}
-                                   << QList<double>{1.5};
-    QTest::newRow("tiny and huge sigma") << 1e-9 << QList<double>{0.3, 0.7}
-                                         << QList<double>{0, 0} << QList<double>{1e-8, 1e8};
-  }
-  void logProbMatchesFormula() {
-    QFETCH(double, x);
-    QFETCH(QList<double>, w);
-    QFETCH(QList<double>, mu);
-    QFETCH(QList<double>, sigma);
-    const Mixture mixture(vector(w), normals(mu, sigma));
-    const double got = mixture.log_prob(at::scalar_tensor(x, at::kDouble)).item<double>();
-    const double expected = naive_mixture_log_density(x, w, mu, sigma);
-    QVERIFY2(std::abs(got - expected) <= 1e-12 * std::max(1.0, std::abs(expected)),
-             qPrintable(QString("got %1, expected %2").arg(got, 0, 'g', 17).arg(expected, 0, 'g', 17)));
-  }
-
-  void gradientMatchesFiniteDifferences_data() {
-    QTest::addColumn<QList<double>>("point");  // x, w_1 (w_2 = 1 - w_1), mu_1, mu_2, sigma_1, sigma_2
-    QTest::newRow("between modes") << QList<double>{0.5, 0.3, -1.0, 2.0, 1.0, 0.8};
-    QTest::newRow("one dominant") << QList<double>{-3.0, 0.9, -2.5, 4.0, 0.5, 2.0};
-    QTest::newRow("small weight") << QList<double>{3.0, 1e-3, 0.0, 3.0, 1.0, 1.0};
-  }
-  void gradientMatchesFiniteDifferences() {
-    QFETCH(QList<double>, point);
-    // The weights move along the simplex: the second closes the sum.
-    const auto log_prob = [](const at::Tensor& p) {
-      const at::Tensor w = at::stack({p[1], 1 - p[1]});
-      const auto component = std::make_shared<const Normal>(p.narrow(0, 2, 2), p.narrow(0, 4, 2));
-      return Mixture(w, component).log_prob(p[0]);
-    };
-    const std::string error = vtest::compare_gradients(log_prob, vector(point));
-    QVERIFY2(error.empty(), error.c_str());
-  }
-
   void multivariateComponents() {
     // Two 2-D normals: event_shape [2]; the value gains a component axis before it.
     const at::Tensor mu = vector({0, 0, 2, -1}).reshape({2, 2});
@@ -142,62 +189,7 @@ class TestMixture : public QObject {
     const at::Tensor mean = vector({1.5, -0.75});
     const at::Tensor variance = vector({0.25 * 1 + 0.75 * (0.3 + 4) - 2.25,
                                         0.25 * 2 + 0.75 * (0.4 + 1) - 0.5625});
-    const std::string error = vtest::check_moments(draws, mean, variance);
-    QVERIFY2(error.empty(), error.c_str());
-  }
-
-  void batchFirstShapes() {
-    // Weights [3, 2] (one row per batch element) over components of batch [2].
-    const at::Tensor w = vector({0.1, 0.9, 0.5, 0.5, 0.8, 0.2}).reshape({3, 2});
-    const Mixture mixture(w, normals({-1, 2}, {1, 0.5}));
-    QCOMPARE(mixture.batch_shape(), (variate::Shape{3}));
-    QVERIFY(mixture.event_shape().empty());
-    const at::Tensor x =
-        vector({0.1, -0.7, 1.9, 3.0, -2.0, 0.0, 0.4, 0.5, 12.0, -1.0, 2.2, 1.1}).reshape({4, 3});
-    const at::Tensor log_prob = mixture.log_prob(x);
-    QCOMPARE(log_prob.sizes(), (c10::IntArrayRef{4, 3}));
-    for (int64_t n = 0; n < 4; ++n) {
-      for (int64_t b = 0; b < 3; ++b) {
-        const double expected = naive_mixture_log_density(
-            x[n][b].item<double>(), {w[b][0].item<double>(), w[b][1].item<double>()}, {-1, 2}, {1, 0.5});
-        QVERIFY(std::abs(log_prob[n][b].item<double>() - expected) <= 1e-12 * std::max(1.0, std::abs(expected)));
-      }
-    }
-    // Components with their own batch [4, 2] and shared weights [2].
-    const at::Tensor mu = at::arange(8, at::kDouble).reshape({4, 2});
-    const Mixture per_row(vector({0.3, 0.7}), std::make_shared<const Normal>(mu, at::ones({4, 2}, at::kDouble)));
-    QCOMPARE(per_row.batch_shape(), (variate::Shape{4}));
-    at::Generator generator = at::detail::createCPUGenerator(1);
-    QCOMPARE(per_row.sample({5}, generator).sizes(), (c10::IntArrayRef{5, 4}));
-    QCOMPARE(per_row.log_prob(at::zeros({5, 4}, at::kDouble)).sizes(), (c10::IntArrayRef{5, 4}));
-  }
-
-  void samplerMatchesMoments_data() {
-    QTest::addColumn<QList<double>>("w");
-    QTest::addColumn<QList<double>>("mu");
-    QTest::addColumn<QList<double>>("sigma");
-    QTest::newRow("two components") << QList<double>{0.3, 0.7} << QList<double>{-2, 1}
-                                    << QList<double>{0.5, 1.5};
-    QTest::newRow("three components") << QList<double>{0.2, 0.5, 0.3} << QList<double>{0, 4, -3}
-                                      << QList<double>{1, 0.2, 2};
-    QTest::newRow("weight near 0") << QList<double>{1e-3, 1 - 1e-3} << QList<double>{10, 0}
-                                   << QList<double>{1, 1};
-  }
-  void samplerMatchesMoments() {
-    QFETCH(QList<double>, w);
-    QFETCH(QList<double>, mu);
-    QFETCH(QList<double>, sigma);
-    double mean = 0;
-    double second = 0;
-    for (int c = 0; c < w.size(); ++c) {
-      mean += w[c] * mu[c];
-      second += w[c] * (sigma[c] * sigma[c] + mu[c] * mu[c]);
-    }
-    at::Generator generator = at::detail::createCPUGenerator(42);
-    const at::Tensor draws = Mixture(vector(w), normals(mu, sigma)).sample({100000}, generator);
-    QCOMPARE(draws.sizes(), (c10::IntArrayRef{100000}));
-    const std::string error = vtest::check_moments(
-        draws, at::scalar_tensor(mean, at::kDouble), at::scalar_tensor(second - mean * mean, at::kDouble));
+    const std::string error = check_moments(draws, mean, variance);
     QVERIFY2(error.empty(), error.c_str());
   }
 
@@ -215,7 +207,7 @@ class TestMixture : public QObject {
     QCOMPARE(draws.sizes(), (c10::IntArrayRef{100000, 3}));
     const at::Tensor mean = w.select(1, 1) - w.select(1, 0);
     const at::Tensor variance = 0.25 + 1 - mean.square();
-    const std::string error = vtest::check_moments(draws, mean, variance);
+    const std::string error = check_moments(draws, mean, variance);
     QVERIFY2(error.empty(), error.c_str());
     const at::Tensor z = (draws - draws.mean(0)) / draws.std(0);
     for (int64_t a = 0; a < 3; ++a) {
@@ -246,41 +238,6 @@ class TestMixture : public QObject {
     QVERIFY(std::abs(mixture.log_prob(vector({0.2, 0.3, 0.5})).item<double>() - expected) < 1e-12);
   }
 
-  void samplingIsReproducible() {
-    at::Generator a = at::detail::createCPUGenerator(3);
-    at::Generator b = at::detail::createCPUGenerator(3);
-    const Mixture mixture(vector({0.5, 0.5}), normals({0, 1}, {1, 1}));
-    QVERIFY(at::equal(mixture.sample({10}, a), mixture.sample({10}, b)));
-  }
-
-  void factoryMakesRandomVariable() {
-    const auto y = variate::Mixture("y", vector({0.5, 0.5}), normals({0, 1}, {1, 1}), {6});
-    QCOMPARE(y.distribution().name(), std::string("Mixture"));
-    QCOMPARE(y.shape(), (variate::Shape{6}));
-    QCOMPARE(y.log_prob().sizes(), (c10::IntArrayRef{6}));
-  }
-
-  void invalidArgumentsThrow_data() {
-    QTest::addColumn<QList<double>>("w");
-    QTest::addColumn<QList<double>>("mu");  // one Normal(mu, 1) component per entry
-    QTest::addColumn<QString>("message");
-    QTest::newRow("weights not summing to 1") << QList<double>{0.25, 0.5} << QList<double>{0, 1}
-        << QString("Mixture: argument 'weights' must be a simplex (entries summing to 1); its sum is, got 0.75");
-    QTest::newRow("negative weight") << QList<double>{-0.5, 1.5} << QList<double>{0, 1}
-        << QString("Mixture: argument 'weights' must be a simplex (non-negative entries), got -0.5 (at index [0])");
-    QTest::newRow("fewer components than weights") << QList<double>{0.25, 0.25, 0.5} << QList<double>{0, 1}
-        << QString("Mixture: argument 'component' must have a batch shape ending in 3 (the number of weights), got batch shape [2]");
-    QTest::newRow("more components than weights") << QList<double>{0.5, 0.5} << QList<double>{0, 1, 2}
-        << QString("Mixture: argument 'component' must have a batch shape ending in 2 (the number of weights), got batch shape [3]");
-  }
-  void invalidArgumentsThrow() {
-    QFETCH(QList<double>, w);
-    QFETCH(QList<double>, mu);
-    QFETCH(QString, message);
-    const auto component = std::make_shared<const Normal>(vector(mu), at::ones({mu.size()}, at::kDouble));
-    expect_error([&] { Mixture(vector(w), component); }, message);
-  }
-
   void invalidComponentsThrow() {
     expect_error([] { Mixture(vector({1}), std::make_shared<const Normal>(at::scalar_tensor(0.0), at::scalar_tensor(1.0))); },
                  "Mixture: argument 'component' must have a batch shape ending in 1 (the number of weights), got batch shape []");
@@ -292,19 +249,6 @@ class TestMixture : public QObject {
                  "Mixture: argument 'component' is null");
   }
 
-  // The CDF of a Normal mixture is the weighted sum of the components' CDFs.
-  void samplerPassesKolmogorovSmirnov() {
-    at::Generator generator = at::detail::createCPUGenerator(31);
-    const std::vector<double> w = {0.2, 0.5, 0.3}, mu = {-3.0, 0.0, 4.0}, sd = {0.5, 1.0, 2.0};
-    const auto component = std::make_shared<Normal>(at::tensor(mu, at::kDouble), at::tensor(sd, at::kDouble));
-    const at::Tensor draws = Mixture(at::tensor(w, at::kDouble), component).sample({20000}, generator);
-    const auto ks = vtest::ks_test(draws, [&](double x) {
-      double cdf = 0;
-      for (size_t c = 0; c < w.size(); ++c) cdf += w[c] * vtest::normal_cdf((x - mu[c]) / sd[c]);
-      return cdf;
-    });
-    QVERIFY2(ks.p_value > 1e-3, qPrintable(QString("KS p-value %1").arg(ks.p_value)));
-  }
 };
 
 QTEST_APPLESS_MAIN(TestMixture)

@@ -1,23 +1,15 @@
-// NegBinomial2(mu, phi): mass against the textbook formula, gradients, the gamma-Poisson
-// sampler (moments and frequencies), errors.
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
+// NegBinomial2(mu, phi): the family's table for the conformance fixture, including the
+// large-phi limit where it nears Poisson(mu).
 
 #include <QtTest/QtTest>
 
-#include "support/gradient_check.h"
-#include "support/statistics.h"
-#include "variate/core/checks.h"
+#include "support/distribution_conformance.h"
 #include "variate/distributions/neg_binomial_2.h"
 
+using namespace variate::testing;
 using variate::distributions::NegBinomial2;
-namespace vtest = variate::testing;
 
 namespace {
-
-const double kInf = std::numeric_limits<double>::infinity();
 
 // log [Gamma(k + phi) / (Gamma(k + 1) Gamma(phi))] as a sum of logs, independent of lgamma:
 // the product of (phi + i) / (i + 1) for i = 0..k-1.
@@ -27,195 +19,81 @@ double naive_log_choose(double k, double phi) {
   return total;
 }
 
-double naive_neg_binomial_2_log_mass(double k, double mu, double phi) {
-  return naive_log_choose(k, phi) + k * std::log(mu / (mu + phi)) +
-         phi * std::log(phi / (mu + phi));
+double naive_log_mass(double k, double mu, double phi) {
+  return naive_log_choose(k, phi) + k * std::log(mu / (mu + phi)) + phi * std::log(phi / (mu + phi));
 }
 
-at::Tensor scalar(double v) { return at::scalar_tensor(v, at::kDouble); }
-
-bool near(double got, double expected, double tolerance) {
-  if (std::isinf(got) || std::isinf(expected)) return got == expected;
-  return std::abs(got - expected) <= tolerance * std::max(1.0, std::abs(expected));
+DensityCase density(const char* name, double k, double mu, double phi) {
+  return {name, scalars({mu, phi}), scalar(k), naive_log_mass(k, mu, phi)};
 }
 
-QString mismatch(double got, double expected) {
-  return QString("got %1, expected %2").arg(got, 0, 'g', 17).arg(expected, 0, 'g', 17);
+Family neg_binomial_2() {
+  Family f;
+  f.name = "NegBinomial2";
+  f.parameters = {{"mu"}, {"phi"}};
+  f.make = [](const Parameters& p) { return std::make_shared<NegBinomial2>(p[0], p[1]); };
+  f.reference = density("reference", 3, 2.0, 3.0);
+  f.support = "nonnegative_integer";
+  f.tolerance = 1e-11;
+  f.factory = [](std::string name) {
+    return variate::NegBinomial2(std::move(name), 3.0, 2.0, {6});
+  };
+  f.factory_shape = {6};
+  // As phi grows the distribution tends to Poisson(mu); lgamma(k + phi) - lgamma(phi)
+  // computed naively would be off by ~1e-6 here.
+  const double poisson = 4 * std::log(3.0) - 3 - std::log(24.0);
+  f.densities = {
+      density("k = 0", 0, 2, 3),               density("interior", 5, 2, 3),
+      density("parameters swapped", 5, 3, 2),  density("overdispersed tail", 20, 10, 0.5),
+      density("tiny mean, k = 0", 0, 1e-3, 100), density("tiny mean, k = 1", 1, 1e-3, 100),
+      density("near Poisson", 3, 4, 1e4),      density("large counts", 50, 40, 1e3),
+      density("tiny phi", 7, 5, 0.01),
+      // Masses worked out by hand. phi = 1 is the geometric distribution:
+      // P(k) = (1 / (1 + mu)) (mu / (1 + mu))^k, so P(3 | mu = 2) = 8 / 81.
+      // P(1 | mu = 1, phi = 2) = 2 (1/3) (2/3)^2 = 8 / 27.
+      {"known geometric P(3 | 2)", scalars({2, 1}), scalar(3), std::log(8.0 / 81), 1e-14},
+      {"known P(1 | 1, 2)", scalars({1, 2}), scalar(1), std::log(8.0 / 27), 1e-14},
+      {"phi 1e9 is Poisson(3)", scalars({3, 1e9}), scalar(4), poisson, 1e-7 / std::abs(poisson)},
+  };
+  f.gradients = {
+      {"k = 0", scalars({2.0, 3.0}), scalar(0)},
+      {"interior", scalars({4.0, 1.5}), scalar(6)},
+      {"overdispersed", scalars({10.0, 0.3}), scalar(30)},
+      {"near Poisson", scalars({5.0, 500.0}), scalar(2)},
+  };
+  f.outside = outside_at({{"negative", -1.0}, {"fraction", 1.5}, {"infinity", kInf},
+                          {"nan", kNaN}, {"far negative", -2.0}});
+  f.invalid = {
+      {"zero mu", scalars({0, 1}), "NegBinomial2: argument 'mu' must be positive, got 0"},
+      {"negative mu", scalars({-3, 1}), "NegBinomial2: argument 'mu' must be positive, got -3"},
+      {"infinite mu", scalars({kInf, 1}), "NegBinomial2: argument 'mu' must be finite, got inf"},
+      {"zero phi", scalars({1, 0}), "NegBinomial2: argument 'phi' must be positive, got 0"},
+      {"infinite phi", scalars({1, kInf}), "NegBinomial2: argument 'phi' must be finite, got inf"},
+      {"nan phi", scalars({1, kNaN}), "NegBinomial2: argument 'phi' must be positive, got nan"},
+      {"element located", {scalar(2), vector({1, 2, -1})},
+       "NegBinomial2: argument 'phi' must be positive, got -1 (at index [2])"},
+  };
+  f.shapes = {{"mu [3, 1], phi [4]", {vector({0.5, 2, 9}).reshape({3, 1}), vector({0.5, 1, 5, 40})},
+               {3, 4}, {}, scalar(2)}};
+  // Moments, and the mass of the values 0..6, of the gamma-Poisson sampler.
+  for (const auto& [name, mu, phi] : {std::tuple{"moderate", 3.0, 2.0},
+                                      std::tuple{"overdispersed", 8.0, 0.7},
+                                      std::tuple{"near Poisson", 5.0, 200.0}}) {
+    f.moments.push_back({name, scalars({mu, phi}), scalar(mu), scalar(mu + mu * mu / phi)});
+    f.fits.push_back({name, scalars({mu, phi}), {},
+                      [mu = mu, phi = phi](double k) { return std::exp(naive_log_mass(k, mu, phi)); },
+                      {0, 1, 2, 3, 4, 5, 6}});
+  }
+  return f;
 }
 
 }  // namespace
 
-class TestNegBinomial2 : public QObject {
+class TestNegBinomial2 : public DistributionConformance {
   Q_OBJECT
 
- private slots:
-  void logProbMatchesFormula_data() {
-    QTest::addColumn<double>("k");
-    QTest::addColumn<double>("mu");
-    QTest::addColumn<double>("phi");
-    QTest::newRow("k = 0") << 0.0 << 2.0 << 3.0;
-    QTest::newRow("interior") << 5.0 << 2.0 << 3.0;
-    QTest::newRow("parameters swapped") << 5.0 << 3.0 << 2.0;
-    QTest::newRow("overdispersed tail") << 20.0 << 10.0 << 0.5;
-    QTest::newRow("tiny mean, k = 0") << 0.0 << 1e-3 << 100.0;
-    QTest::newRow("tiny mean, k = 1") << 1.0 << 1e-3 << 100.0;
-    QTest::newRow("near Poisson") << 3.0 << 4.0 << 1e4;
-    QTest::newRow("large counts") << 50.0 << 40.0 << 1e3;
-    QTest::newRow("tiny phi") << 7.0 << 5.0 << 0.01;
-  }
-  void logProbMatchesFormula() {
-    QFETCH(double, k);
-    QFETCH(double, mu);
-    QFETCH(double, phi);
-    const double got = NegBinomial2(scalar(mu), scalar(phi)).log_prob(scalar(k)).item<double>();
-    const double expected = naive_neg_binomial_2_log_mass(k, mu, phi);
-    QVERIFY2(near(got, expected, 1e-11), qPrintable(mismatch(got, expected)));
-  }
-
-  // Masses worked out by hand. phi = 1 is the geometric distribution:
-  // P(k) = (1 / (1 + mu)) (mu / (1 + mu))^k, so P(3 | mu = 2) = 8 / 81.
-  // P(1 | mu = 1, phi = 2) = 2 (1/3) (2/3)^2 = 8 / 27.
-  void logProbMatchesKnownValues() {
-    QVERIFY(near(NegBinomial2(scalar(2), scalar(1)).log_prob(scalar(3)).item<double>(),
-                 std::log(8.0 / 81), 1e-14));
-    QVERIFY(near(NegBinomial2(scalar(1), scalar(2)).log_prob(scalar(1)).item<double>(),
-                 std::log(8.0 / 27), 1e-14));
-  }
-
-  // As phi grows the distribution tends to Poisson(mu).
-  void largePhiApproachesPoisson() {
-    const double mu = 3.0;
-    const double got = NegBinomial2(scalar(mu), scalar(1e9)).log_prob(scalar(4)).item<double>();
-    const double poisson = 4 * std::log(mu) - mu - std::log(24.0);
-    // lgamma(k + phi) - lgamma(phi) computed naively would be off by ~1e-6 here.
-    QVERIFY2(std::abs(got - poisson) < 1e-7, qPrintable(mismatch(got, poisson)));
-  }
-
-  void outsideSupportIsMinusInfinity_data() {
-    QTest::addColumn<double>("k");
-    QTest::newRow("negative") << -1.0;
-    QTest::newRow("fraction") << 1.5;
-    QTest::newRow("infinity") << kInf;
-    QTest::newRow("nan") << std::nan("");
-  }
-  void outsideSupportIsMinusInfinity() {
-    QFETCH(double, k);
-    const at::Tensor parameters = at::tensor({2.0, 3.0}, at::kDouble).requires_grad_(true);
-    const at::Tensor lp = NegBinomial2(parameters[0], parameters[1]).log_prob(scalar(k));
-    QCOMPARE(lp.item<double>(), -kInf);
-    lp.backward();
-    QVERIFY(at::equal(parameters.grad(), at::zeros({2}, at::kDouble)));
-  }
-
-  void integerValuesWork() {
-    const at::Tensor k = at::tensor({0, 3, 9, -2}, at::kLong);
-    const at::Tensor lp = NegBinomial2(scalar(2.5), scalar(1.5)).log_prob(k);
-    QCOMPARE(lp.scalar_type(), at::kDouble);
-    const at::Tensor expected = at::tensor(
-        {naive_neg_binomial_2_log_mass(0, 2.5, 1.5), naive_neg_binomial_2_log_mass(3, 2.5, 1.5),
-         naive_neg_binomial_2_log_mass(9, 2.5, 1.5), -kInf},
-        at::kDouble);
-    QVERIFY(at::allclose(lp, expected, 1e-12, 0.0));
-  }
-
-  void gradientMatchesFiniteDifferences_data() {
-    QTest::addColumn<double>("k");
-    QTest::addColumn<double>("mu");
-    QTest::addColumn<double>("phi");
-    QTest::newRow("k = 0") << 0.0 << 2.0 << 3.0;
-    QTest::newRow("interior") << 6.0 << 4.0 << 1.5;
-    QTest::newRow("overdispersed") << 30.0 << 10.0 << 0.3;
-    QTest::newRow("near Poisson") << 2.0 << 5.0 << 500.0;
-  }
-  void gradientMatchesFiniteDifferences() {
-    QFETCH(double, k);
-    QFETCH(double, mu);
-    QFETCH(double, phi);
-    const auto log_prob = [&](const at::Tensor& p) {
-      return NegBinomial2(p[0], p[1]).log_prob(scalar(k));
-    };
-    const std::string error =
-        vtest::compare_gradients(log_prob, at::tensor({mu, phi}, at::kDouble));
-    QVERIFY2(error.empty(), error.c_str());
-  }
-
-  void batchShapesBroadcast() {
-    NegBinomial2 nb(at::full({3, 1}, 2.0, at::kDouble), at::full({4}, 5.0, at::kDouble));
-    QCOMPARE(nb.batch_shape(), (variate::Shape{3, 4}));
-    QVERIFY(nb.event_shape().empty());
-    QCOMPARE(nb.log_prob(at::zeros({2, 3, 4}, at::kDouble)).sizes(), (c10::IntArrayRef{2, 3, 4}));
-    at::Generator generator = at::detail::createCPUGenerator(1);
-    QCOMPARE(nb.sample({5}, generator).sizes(), (c10::IntArrayRef{5, 3, 4}));
-    QCOMPARE(nb.support().to_string(), std::string("nonnegative_integer"));
-  }
-
-  void samplesUseParameterDtype() {
-    at::Generator generator = at::detail::createCPUGenerator(2);
-    const NegBinomial2 nb(at::full({2}, 3.0, at::kFloat), at::full({2}, 2.0, at::kFloat));
-    QCOMPARE(nb.sample({3}, generator).scalar_type(), at::kFloat);
-    QCOMPARE(nb.log_prob(at::ones({2}, at::kLong)).scalar_type(), at::kFloat);
-  }
-
-  void samplerMatchesMassFunction_data() {
-    QTest::addColumn<double>("mu");
-    QTest::addColumn<double>("phi");
-    QTest::newRow("moderate") << 3.0 << 2.0;
-    QTest::newRow("overdispersed") << 8.0 << 0.7;
-    QTest::newRow("near Poisson") << 5.0 << 200.0;
-  }
-  void samplerMatchesMassFunction() {
-    QFETCH(double, mu);
-    QFETCH(double, phi);
-    at::Generator generator = at::detail::createCPUGenerator(42);
-    const int64_t n = 100000;
-    const at::Tensor draws = NegBinomial2(scalar(mu), scalar(phi)).sample({n}, generator);
-    const std::string error =
-        vtest::check_moments(draws, scalar(mu), scalar(mu + mu * mu / phi));
-    QVERIFY2(error.empty(), error.c_str());
-    for (double k = 0; k <= 6; ++k) {
-      const double p = std::exp(naive_neg_binomial_2_log_mass(k, mu, phi));
-      const double share = (draws == k).to(at::kDouble).mean().item<double>();
-      QVERIFY2(std::abs(share - p) <= 5 * std::sqrt(p * (1 - p) / n),
-               qPrintable(QString("k = %1: share %2, mass %3").arg(k).arg(share).arg(p)));
-    }
-  }
-
-  void samplingIsReproducible() {
-    at::Generator a = at::detail::createCPUGenerator(3);
-    at::Generator b = at::detail::createCPUGenerator(3);
-    const NegBinomial2 nb(scalar(4.0), scalar(1.0));
-    QVERIFY(at::equal(nb.sample({50}, a), nb.sample({50}, b)));
-  }
-
-  void invalidParametersThrow_data() {
-    QTest::addColumn<double>("mu");
-    QTest::addColumn<double>("phi");
-    QTest::addColumn<QString>("message");
-    QTest::newRow("zero mu") << 0.0 << 1.0 << QString("NegBinomial2: argument 'mu' must be positive, got 0");
-    QTest::newRow("negative mu") << -3.0 << 1.0 << QString("NegBinomial2: argument 'mu' must be positive, got -3");
-    QTest::newRow("infinite mu") << kInf << 1.0 << QString("NegBinomial2: argument 'mu' must be finite, got inf");
-    QTest::newRow("zero phi") << 1.0 << 0.0 << QString("NegBinomial2: argument 'phi' must be positive, got 0");
-    QTest::newRow("infinite phi") << 1.0 << kInf << QString("NegBinomial2: argument 'phi' must be finite, got inf");
-    QTest::newRow("nan phi") << 1.0 << std::nan("") << QString("NegBinomial2: argument 'phi' must be positive, got nan");
-  }
-  void invalidParametersThrow() {
-    QFETCH(double, mu);
-    QFETCH(double, phi);
-    QFETCH(QString, message);
-    try {
-      NegBinomial2(scalar(mu), scalar(phi));
-      QFAIL("no exception");
-    } catch (const variate::ArgumentError& e) {
-      QCOMPARE(QString(e.what()), message);
-    }
-  }
-
-  void factoryBuildsRandomVariable() {
-    const auto y = variate::NegBinomial2("y", 3.0, 2.0, {6});
-    QCOMPARE(y.name(), std::string("y"));
-    QCOMPARE(y.distribution().name(), std::string("NegBinomial2"));
-    QCOMPARE(y.shape(), (variate::Shape{6}));
-  }
+ public:
+  TestNegBinomial2() : DistributionConformance({neg_binomial_2()}) {}
 };
 
 QTEST_APPLESS_MAIN(TestNegBinomial2)
