@@ -102,7 +102,8 @@ void check_min_rank(const char* function, const char* argument, const at::Tensor
 void check_simplex(const char* function, const char* argument, const at::Tensor& value) {
   check_min_rank(function, argument, value, 1);
   if (!validation_on) return;
-  throw_if_any(function, argument, value, value < 0, "a simplex (non-negative entries)");
+  // !(v >= 0) rejects NaN as well as negative entries.
+  throw_if_any(function, argument, value, ~(value >= 0), "a simplex (non-negative entries)");
   const at::Tensor sums = value.sum(-1);
   const double tolerance = value.scalar_type() == at::kDouble ? 1e-8 : 1e-5;
   throw_if_any(function, argument, sums, at::abs(sums - 1) > tolerance,

@@ -63,7 +63,10 @@ at::Tensor LKJCorrCholesky::log_prob(const at::Tensor& value) const {
   // Rows i = 2..K (1-based) carry exponent K - i + 2 eta - 2; row 1's diagonal is 1.
   const at::Tensor i = at::arange(2, k + 1, eta_.options());
   const at::Tensor exponent = (static_cast<double>(k) - i - 2) + 2 * eta_.unsqueeze(-1);
-  const at::Tensor log_diagonal = at::log(diagonal.narrow(-1, 1, k - 1));
+  // A diagonal entry that is not positive is outside the support: its log is taken of 1
+  // instead, so that the masked density keeps a gradient of 0 in eta, not 0 * NaN.
+  const at::Tensor below = diagonal.narrow(-1, 1, k - 1);
+  const at::Tensor log_diagonal = at::log(at::where(below > 0, below, at::ones_like(below)));
   const at::Tensor log_prob = (exponent * log_diagonal).sum(-1) - log_normalizer_;
 
   const at::Tensor lower_triangular = (l.triu(1) == 0).flatten(-2).all(-1);

@@ -131,8 +131,16 @@ std::string check_gradient(const Family& f, const GradientCase& c) {
   return compare_gradients(log_prob, at::cat(flat));
 }
 
+bool is_finite_value(const at::Tensor& value) { return at::isfinite(value).all().item<bool>(); }
+
 std::string check_outside(const Family& f, const OutsideCase& c) {
   const auto d = f.make(c.parameters.value_or(f.reference.parameters));
+  if (!is_finite_value(c.value)) {
+    const at::Tensor log_prob = d->log_prob(c.value).detach().to(at::kDouble);
+    if ((log_prob == -kInf).logical_or(at::isnan(log_prob)).all().item<bool>()) return {};
+    return "log_prob of a non-finite value is " + number(log_prob.reshape(-1)[0].item<double>()) +
+           ", expected -inf or NaN";
+  }
   std::string error = compare_log_prob(*d, c.value, -kInf, 0, "log_prob");
   if (error.empty() && is_whole(c.value)) {
     error = compare_log_prob(*d, c.value.to(at::kLong), -kInf, 0, "log_prob of the int64 value");

@@ -16,9 +16,13 @@ std::string check_density(const Family& f, const DensityCase& c);
 /// (b) autograd against central differences, w.r.t. the value (continuous families) and
 /// every Real parameter, after Family::constrain.
 std::string check_gradient(const Family& f, const GradientCase& c);
-/// (c) -inf outside the support (a whole-number value again as int64) ...
+/// Whether every element of a value is a finite number.
+bool is_finite_value(const at::Tensor& value);
+/// (c) -inf outside the support (a whole-number value again as int64); for a value that is
+/// not finite, -inf or NaN ...
 std::string check_outside(const Family& f, const OutsideCase& c);
-/// ... with a gradient of exactly 0 (or none) w.r.t. the value and every Real parameter.
+/// ... with a gradient of exactly 0 (or none) w.r.t. the value and every Real parameter
+/// (finite values only).
 std::string check_outside_gradient(const Family& f, const OutsideCase& c);
 /// (d) the exact ArgumentError message, from construction or from log_prob(value).
 std::string check_invalid(const Family& f, const InvalidCase& c);

@@ -128,11 +128,6 @@ struct FitCase {
 
 /// An engine defect a check exposes: `check` is the Qt Test function, `row` the row name in
 /// this form's table.
-struct KnownDefect {
-  std::string check;
-  std::string row;
-  std::string what;
-};
 
 /// One constructor form of a family and its table.
 struct Family {
@@ -165,7 +160,6 @@ struct Family {
   std::vector<std::pair<std::string, Parameters>> stress;
 
   std::map<std::string, std::string> not_applicable;  // check -> why
-  std::vector<KnownDefect> known_defects;
 };
 
 }  // namespace variate::testing

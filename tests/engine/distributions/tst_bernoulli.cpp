@@ -96,10 +96,6 @@ Family by_logits() {
       {"element located", {vector({0, -kInf})},
        "Bernoulli: argument 'logits' must be finite, got -inf (at index [1])"},
   };
-  // Engine defect (reported; remove the entry once the engine is fixed): y eta is formed
-  // from the unmasked y, so y = NaN puts NaN into the gradient through the masked entry.
-  f.known_defects = {{"outsideSupportHasZeroGradient", "nan",
-                      "Bernoulli(logits): d/dlogits at y = NaN is NaN, not 0"}};
   return f;
 }
 

@@ -87,10 +87,6 @@ Family by_theta() {
       {"scalar theta", {scalar(1)},
        "Categorical: argument 'theta' must have at least 1 dimension(s), got shape []"},
   };
-  // Engine defect (reported; remove the entry once the engine is fixed): check_simplex
-  // compares with < 0 and |sum - 1| > tolerance, both false for NaN.
-  f.known_defects = {{"nanParametersThrow", "nan theta",
-                      "Categorical: a theta of NaN entries is accepted as a simplex"}};
   return f;
 }
 

@@ -57,16 +57,6 @@ Family cauchy() {
                 {{0.25, quantile(0.25)}, {0.5, quantile(0.5)}, {0.75, quantile(0.75)}}}};
   f.fits = {{"mu -2, sigma 3", scalars({-2, 3}),
              [](double x) { return 0.5 + std::atan((x + 2) / 3) / M_PI; }}};
-  // Engine defects (reported; remove an entry once the engine is fixed). The density has
-  // no support mask: NaN passes through, and log1p(z^2) at z = +-inf gives inf / inf.
-  f.known_defects = {
-      {"outsideSupportIsMinusInfinity", "nan", "Cauchy: log_prob(NaN) is NaN, not -inf"},
-      {"outsideSupportHasZeroGradient", "plus infinity",
-       "Cauchy: d/dmu and d/dsigma at x = +inf are NaN, not 0"},
-      {"outsideSupportHasZeroGradient", "minus infinity",
-       "Cauchy: d/dmu and d/dsigma at x = -inf are NaN, not 0"},
-      {"outsideSupportHasZeroGradient", "nan", "Cauchy: the gradient at x = NaN is NaN, not 0"},
-  };
   return f;
 }
 

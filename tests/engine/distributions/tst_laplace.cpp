@@ -58,16 +58,6 @@ Family laplace() {
   // sigma is a scale: variance 2 sigma^2 (a rate would give 2 / sigma^2).
   f.moments = {{"mu 1.5, sigma 0.8", scalars({1.5, 0.8}), scalar(1.5), scalar(2 * 0.8 * 0.8)}};
   f.fits = {{"mu -2, sigma 3", scalars({-2, 3}), [](double x) { return cdf(x, -2, 3); }}};
-  // Engine defects (reported; remove an entry once the engine is fixed). The density has
-  // no support mask, so NaN passes through and infinities reach the gradient.
-  f.known_defects = {
-      {"outsideSupportIsMinusInfinity", "nan", "Laplace: log_prob(NaN) is NaN, not -inf"},
-      {"outsideSupportHasZeroGradient", "plus infinity",
-       "Laplace: d/dmu and d/dsigma at x = +inf are 1 / sigma and +inf, not 0"},
-      {"outsideSupportHasZeroGradient", "minus infinity",
-       "Laplace: d/dmu and d/dsigma at x = -inf are -1 / sigma and +inf, not 0"},
-      {"outsideSupportHasZeroGradient", "nan", "Laplace: the gradient at x = NaN is NaN, not 0"},
-  };
   return f;
 }
 

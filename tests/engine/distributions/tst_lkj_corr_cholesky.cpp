@@ -136,16 +136,6 @@ Family lkj() {
                {"negative diagonal", negative},
                {"zero diagonal", factor(3, {1.0, -0.2, 0.4})},
                {"nan", at::full({3, 3}, kNaN, at::kDouble)}};
-  // Engine defects (reported; remove an entry once the engine is fixed): log(L_ii) is
-  // taken of the unmasked diagonal, so a diagonal entry <= 0 or NaN puts NaN into d/deta.
-  f.known_defects = {
-      {"outsideSupportHasZeroGradient", "negative diagonal",
-       "LKJCorrCholesky: d/deta at a factor with a negative diagonal entry is NaN, not 0"},
-      {"outsideSupportHasZeroGradient", "zero diagonal",
-       "LKJCorrCholesky: d/deta at a factor with a zero diagonal entry is NaN, not 0"},
-      {"outsideSupportHasZeroGradient", "nan",
-       "LKJCorrCholesky: d/deta at a NaN factor is NaN, not 0"},
-  };
   const auto invalid = [](const char* name, int64_t k, double eta, const char* message) {
     return InvalidCase{name, member(k, eta), message};
   };

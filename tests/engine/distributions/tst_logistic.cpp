@@ -61,16 +61,6 @@ Family logistic() {
                 scalar(0.8 * 0.8 * M_PI * M_PI / 3)}};
   f.fits = {{"mu -2, sigma 3", scalars({-2, 3}),
              [](double x) { return 1 / (1 + std::exp(-(x + 2) / 3)); }}};
-  // Engine defects (reported; remove an entry once the engine is fixed). The density has
-  // no support mask, so NaN passes through and infinities reach the gradient.
-  f.known_defects = {
-      {"outsideSupportIsMinusInfinity", "nan", "Logistic: log_prob(NaN) is NaN, not -inf"},
-      {"outsideSupportHasZeroGradient", "plus infinity",
-       "Logistic: d/dmu and d/dsigma at x = +inf are 1 / sigma and +inf, not 0"},
-      {"outsideSupportHasZeroGradient", "minus infinity",
-       "Logistic: d/dmu and d/dsigma at x = -inf are -1 / sigma and +inf, not 0"},
-      {"outsideSupportHasZeroGradient", "nan", "Logistic: the gradient at x = NaN is NaN, not 0"},
-  };
   return f;
 }
 

@@ -140,19 +140,6 @@ Family mixture() {
                for (size_t c = 0; c < w.size(); ++c) cdf += w[c] * normal_cdf((x - mu[c]) / sd[c]);
                return cdf;
              }}};
-  // Engine defects (reported; remove an entry once the engine is fixed). The Normal
-  // components' defects reach the mixture; and check_simplex lets NaN weights through.
-  f.known_defects = {
-      {"outsideSupportIsMinusInfinity", "nan", "Mixture of Normals: log_prob(NaN) is NaN, not -inf"},
-      {"outsideSupportHasZeroGradient", "plus infinity",
-       "Mixture of Normals: the gradient at x = +inf is NaN, not 0"},
-      {"outsideSupportHasZeroGradient", "minus infinity",
-       "Mixture of Normals: the gradient at x = -inf is NaN, not 0"},
-      {"outsideSupportHasZeroGradient", "nan",
-       "Mixture of Normals: the gradient at x = NaN is NaN, not 0"},
-      {"nanParametersThrow", "nan weights",
-       "Mixture: weights of NaN entries are accepted as a simplex"},
-  };
   return f;
 }
 

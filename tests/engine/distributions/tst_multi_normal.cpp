@@ -118,21 +118,6 @@ Family common(const char* label, const char* matrix_name,
                       [mean, sd](double x) { return normal_cdf((x - mean) / sd); }, {}, {},
                       [w](const at::Tensor& draws) { return at::mv(draws, w); }});
   }
-  // Engine defects (reported; remove an entry once the engine is fixed): the density has no
-  // support mask, so NaN passes through, the triangular solve meets 0 * inf when a factor
-  // has a zero below the diagonal, and infinities reach the gradient.
-  const std::string nan_gradient = "MultiNormal: the gradient at a value with an infinite or "
-                                   "NaN entry is infinite or NaN, not 0";
-  f.known_defects = {
-      {"outsideSupportIsMinusInfinity", "infinite entry, diagonal",
-       "MultiNormal: log_prob([inf, 0]) with Sigma = I is NaN, not -inf"},
-      {"outsideSupportIsMinusInfinity", "nan entry",
-       "MultiNormal: log_prob of a value with a NaN entry is NaN, not -inf"},
-      {"outsideSupportHasZeroGradient", "infinite entry", nan_gradient},
-      {"outsideSupportHasZeroGradient", "minus infinite entry", nan_gradient},
-      {"outsideSupportHasZeroGradient", "infinite entry, diagonal", nan_gradient},
-      {"outsideSupportHasZeroGradient", "nan entry", nan_gradient},
-  };
   return f;
 }
 

@@ -53,16 +53,6 @@ Family normal() {
   f.moments = {{"mu 1.5, sigma 0.3", scalars({1.5, 0.3}), scalar(1.5), scalar(0.09)}};
   f.fits = {{"mu -2, sigma 3", scalars({-2, 3}),
              [](double x) { return normal_cdf((x + 2) / 3); }}};
-  // Engine defects (reported; remove an entry once the engine is fixed). The density has
-  // no support mask, so NaN passes through and infinities reach the gradient.
-  f.known_defects = {
-      {"outsideSupportIsMinusInfinity", "nan", "Normal: log_prob(NaN) is NaN, not -inf"},
-      {"outsideSupportHasZeroGradient", "plus infinity",
-       "Normal: d/dmu and d/dsigma at x = +inf are +-inf, not 0"},
-      {"outsideSupportHasZeroGradient", "minus infinity",
-       "Normal: d/dmu and d/dsigma at x = -inf are +-inf, not 0"},
-      {"outsideSupportHasZeroGradient", "nan", "Normal: the gradient at x = NaN is NaN, not 0"},
-  };
   return f;
 }
 

@@ -80,16 +80,6 @@ Family student_t() {
   f.moments = {{"nu 10, mu 1, sigma 2", scalars({10, 1, 2}), scalar(1.0),
                 scalar(4.0 * 10 / (10 - 2))}};
   f.fits = {fit("nu = 3", 3, -1, 2), fit("nu < 1", 0.7, 4, 0.5), fit("nu large", 60, 0, 3)};
-  // Engine defects (reported; remove an entry once the engine is fixed). The density has
-  // no support mask: NaN passes through, and log1p(z^2 / nu) at z = +-inf gives inf / inf.
-  f.known_defects = {
-      {"outsideSupportIsMinusInfinity", "nan", "StudentT: log_prob(NaN) is NaN, not -inf"},
-      {"outsideSupportHasZeroGradient", "plus infinity",
-       "StudentT: the gradient at x = +inf is NaN, not 0"},
-      {"outsideSupportHasZeroGradient", "minus infinity",
-       "StudentT: the gradient at x = -inf is NaN, not 0"},
-      {"outsideSupportHasZeroGradient", "nan", "StudentT: the gradient at x = NaN is NaN, not 0"},
-  };
   return f;
 }
 
