@@ -65,6 +65,8 @@ LogJoint::LogJoint(Model model, Data observed)
 at::Tensor LogJoint::evaluate(const ValueMap& values, std::optional<int64_t> batch_size) const {
   LogJointTracer tracer(values, observed_, batch_size);
   {
+    std::optional<BatchedEvaluationScope> batched;
+    if (batch_size) batched.emplace();
     TracerScope scope(tracer);
     model_();
   }

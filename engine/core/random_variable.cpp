@@ -7,6 +7,17 @@
 #include "variate/core/distribution.h"
 
 namespace variate {
+namespace {
+
+thread_local bool batched_evaluation = false;
+
+}  // namespace
+
+BatchedEvaluationScope::BatchedEvaluationScope() : previous_(batched_evaluation) {
+  batched_evaluation = true;
+}
+
+BatchedEvaluationScope::~BatchedEvaluationScope() { batched_evaluation = previous_; }
 
 struct RandomVariable::State {
   RandomVariableSpec spec;
@@ -18,16 +29,27 @@ RandomVariable::RandomVariable(RandomVariableSpec spec) : state_(std::make_share
   if (!spec.distribution) {
     throw ArgumentError("RandomVariable '" + spec.name + "': argument 'distribution' is null");
   }
-  if (spec.value) state_->value = *spec.value;
   state_->spec = std::move(spec);
+  if (state_->spec.value) {
+    if (!batched_evaluation) check_value_shape(*state_->spec.value);
+    state_->value = *state_->spec.value;
+  }
+}
+
+// As Edward2 checks a given value: it must have sample_shape + batch_shape + event_shape,
+// or log_prob would broadcast it silently — a [1] value for a [3] variable would count
+// one density three times, a [3] value for iid copies [3] of a scalar would count three.
+void RandomVariable::check_value_shape(const at::Tensor& value) const {
+  const Shape expected = shape();
+  if (value.sizes() != c10::IntArrayRef(expected)) {
+    throw ArgumentError("RandomVariable '" + name() + "': the given value has shape " +
+                        to_string(value.sizes()) + ", expected " + to_string(expected));
+  }
 }
 
 const std::string& RandomVariable::name() const { return state_->spec.name; }
 const distributions::Distribution& RandomVariable::distribution() const {
   return *state_->spec.distribution;
-}
-const DistributionPtr& RandomVariable::distribution_ptr() const {
-  return state_->spec.distribution;
 }
 const Shape& RandomVariable::sample_shape() const { return state_->spec.sample_shape; }
 

@@ -37,11 +37,13 @@ struct RandomVariableSpec {
 ///   at::Tensor x = mu * 2.0 + 1.0;        // converts to its value
 class RandomVariable {
  public:
+  /// @throws ArgumentError for an empty name, a null distribution, or a given value whose
+  /// shape is not shape() (as Edward2 checks it; inside a BatchedEvaluationScope the value
+  /// is not checked).
   explicit RandomVariable(RandomVariableSpec spec);
 
   const std::string& name() const;
   const distributions::Distribution& distribution() const;
-  const DistributionPtr& distribution_ptr() const;
   const Shape& sample_shape() const;
   /// sample_shape + batch_shape + event_shape.
   Shape shape() const;
@@ -59,8 +61,26 @@ class RandomVariable {
   operator const at::Tensor&() const { return value(); }  // NOLINT(google-explicit-constructor)
 
  private:
+  void check_value_shape(const at::Tensor& value) const;
+
   struct State;
   std::shared_ptr<State> state_;
+};
+
+/// While in scope, the current thread evaluates a model for a batch of points: values and
+/// distribution parameters carry a leading batch dimension and broadcast with one another
+/// (observed data against batched parameters, a [B, 1] scalar against [B, K]), so random
+/// variables made here do not check their values' shapes against shape(); LogJoint checks
+/// the batch itself.
+class BatchedEvaluationScope {
+ public:
+  BatchedEvaluationScope();
+  ~BatchedEvaluationScope();
+  BatchedEvaluationScope(const BatchedEvaluationScope&) = delete;
+  BatchedEvaluationScope& operator=(const BatchedEvaluationScope&) = delete;
+
+ private:
+  bool previous_;
 };
 
 // Arithmetic reads like the maths: each operator returns the tensor of the values.

@@ -27,6 +27,7 @@ double BatchedDensity::submit(int chain, const std::vector<double>& q, std::vect
   } else {
     evaluated_.wait(lock, [&] { return generation_[chain] != generation; });
   }
+  if (error_) std::rethrow_exception(error_);
   gradient = gradient_[chain];
   return log_density_[chain];
 }
@@ -59,6 +60,17 @@ void BatchedDensity::evaluate_pending() {
   } catch (const c10::Error&) {
     lp = at::full({static_cast<int64_t>(chains.size())}, minus_infinity, at::kDouble);
     gradient = at::zeros({static_cast<int64_t>(chains.size()), target_.dimension()}, at::kDouble);
+  } catch (...) {
+    // Not numerical trouble but an error of the model (a shape, an argument): every chain
+    // of the batch fails with it, rather than the others waiting for one that left.
+    error_ = std::current_exception();
+    for (const int c : chains) {
+      pending_[c] = nullptr;
+      ++generation_[c];
+    }
+    waiting_ = 0;
+    evaluated_.notify_all();
+    return;
   }
   const int64_t d = target_.dimension();
   for (size_t i = 0; i < chains.size(); ++i) {

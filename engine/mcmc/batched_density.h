@@ -5,6 +5,7 @@
 /// waits; the last active chain to submit evaluates the whole batch and wakes the others.
 
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <vector>
 
@@ -35,6 +36,7 @@ class BatchedDensity {
   std::vector<std::vector<double>> gradient_;
   std::vector<long> generation_;  // per chain: batches that included it
   int waiting_ = 0;
+  std::exception_ptr error_;  // a batch's evaluation failed: every chain rethrows it
   int active_count_;
 };
 

@@ -43,6 +43,10 @@ struct Nuts::Trajectory {
   bool divergent = false;
 };
 
+Nuts::Subtree::Subtree(size_t dimension)
+    : p_begin(dimension), p_end(dimension), p_sharp_begin(dimension), p_sharp_end(dimension),
+      rho(dimension, 0.0), log_sum_weight(-kInfinity) {}
+
 Nuts::Nuts(const Hamiltonian& hamiltonian, int max_tree_depth, double max_energy_error)
     : hamiltonian_(hamiltonian), max_tree_depth_(max_tree_depth),
       max_energy_error_(max_energy_error) {
@@ -57,68 +61,59 @@ bool Nuts::criterion(const std::vector<double>& p_sharp_minus,
   return dot(p_sharp_plus, rho) > 0 && dot(p_sharp_minus, rho) > 0;
 }
 
-NutsResult Nuts::bootstrap_results(const PhasePoint& point, double step_size) const {
-  NutsResult result;
-  result.step_size = step_size;
-  result.log_density = point.log_density;
-  result.energy = hamiltonian_.energy(point);
-  return result;
-}
-
 NutsResult Nuts::one_step(PhasePoint& point, double step_size, RandomStream& random) const {
   const EuclideanMetric& metric = hamiltonian_.metric();
   metric.sample_momentum(point.p, random);
   PhasePoint z = point;  // the end being extended
   PhasePoint forward = point, backward = point, sample = point, proposal = point;
+  const size_t d = point.q.size();
 
+  // The trajectory as two parts, each reduced to what the criteria need: the one grown
+  // forwards in time (from the start outwards) and the one grown backwards. Before the
+  // first doubling both are the initial point.
   std::vector<double> p_sharp;
   metric.velocity(point.p, p_sharp);
-  std::vector<double> p_fwd_fwd = point.p, p_sharp_fwd_fwd = p_sharp;
-  std::vector<double> p_fwd_bck = point.p, p_sharp_fwd_bck = p_sharp;
-  std::vector<double> p_bck_fwd = point.p, p_sharp_bck_fwd = p_sharp;
-  std::vector<double> p_bck_bck = point.p, p_sharp_bck_bck = p_sharp;
+  Subtree forward_part(d), backward_part(d);
+  for (Subtree* part : {&forward_part, &backward_part}) {
+    part->p_begin = part->p_end = point.p;
+    part->p_sharp_begin = part->p_sharp_end = p_sharp;
+  }
   std::vector<double> rho = point.p;
-  const size_t d = point.q.size();
 
   Trajectory t;
   t.initial_energy = hamiltonian_.energy(point);
   double log_sum_weight = 0;  // log of the initial point's weight exp(-H0 + H0)
   int depth = 0;
   while (depth < max_tree_depth_) {
-    std::vector<double> rho_fwd(d, 0.0), rho_bck(d, 0.0);
-    double log_sum_weight_subtree = -kInfinity;
-    bool valid;
-    if (random.uniform() > 0.5) {
-      z = forward;
-      rho_bck = rho;
-      p_bck_fwd = p_fwd_bck;
-      p_sharp_bck_fwd = p_sharp_fwd_bck;
-      valid = build_tree(depth, z, proposal, t, p_sharp_fwd_bck, p_sharp_fwd_fwd, rho_fwd,
-                         p_fwd_bck, p_fwd_fwd, log_sum_weight_subtree, step_size, random);
-      forward = z;
-    } else {
-      z = backward;
-      rho_fwd = rho;
-      p_fwd_bck = p_bck_fwd;
-      p_sharp_fwd_bck = p_sharp_bck_fwd;
-      valid = build_tree(depth, z, proposal, t, p_sharp_bck_fwd, p_sharp_bck_bck, rho_bck,
-                         p_bck_fwd, p_bck_bck, log_sum_weight_subtree, -step_size, random);
-      backward = z;
-    }
+    const bool go_forward = random.uniform() > 0.5;
+    Subtree& grown = go_forward ? forward_part : backward_part;
+    Subtree& other = go_forward ? backward_part : forward_part;
+    // The other part stands for the whole old trajectory, joined to the new subtree where
+    // the grown part began (Stan's base_nuts).
+    other.rho = rho;
+    other.p_begin = grown.p_begin;
+    other.p_sharp_begin = grown.p_sharp_begin;
+    grown.rho.assign(d, 0.0);
+    grown.log_sum_weight = -kInfinity;
+    z = go_forward ? forward : backward;
+    const bool valid = build_tree(depth, z, proposal, grown, t, go_forward ? step_size : -step_size, random);
+    (go_forward ? forward : backward) = z;
     if (!valid) break;
     ++depth;
     // Biased progressive sampling: prefer the new subtree.
-    if (log_sum_weight_subtree > log_sum_weight) {
+    if (grown.log_sum_weight > log_sum_weight) {
       sample = proposal;
-    } else if (random.uniform() < std::exp(log_sum_weight_subtree - log_sum_weight)) {
+    } else if (random.uniform() < std::exp(grown.log_sum_weight - log_sum_weight)) {
       sample = proposal;
     }
-    log_sum_weight = log_sum_exp(log_sum_weight, log_sum_weight_subtree);
-    rho = sum(rho_bck, rho_fwd);
+    log_sum_weight = log_sum_exp(log_sum_weight, grown.log_sum_weight);
+    rho = sum(backward_part.rho, forward_part.rho);
     // No U-turn across the whole trajectory, and across each merged pair of subtrees.
-    bool persist = criterion(p_sharp_bck_bck, p_sharp_fwd_fwd, rho);
-    persist = persist && criterion(p_sharp_bck_bck, p_sharp_fwd_bck, sum(rho_bck, p_fwd_bck));
-    persist = persist && criterion(p_sharp_bck_fwd, p_sharp_fwd_fwd, sum(rho_fwd, p_bck_fwd));
+    bool persist = criterion(backward_part.p_sharp_end, forward_part.p_sharp_end, rho);
+    persist = persist && criterion(backward_part.p_sharp_end, forward_part.p_sharp_begin,
+                                   sum(backward_part.rho, forward_part.p_begin));
+    persist = persist && criterion(backward_part.p_sharp_begin, forward_part.p_sharp_end,
+                                   sum(forward_part.rho, backward_part.p_begin));
     if (!persist) break;
   }
 
@@ -135,11 +130,8 @@ NutsResult Nuts::one_step(PhasePoint& point, double step_size, RandomStream& ran
   return result;
 }
 
-bool Nuts::build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Trajectory& t,
-                      std::vector<double>& p_sharp_begin, std::vector<double>& p_sharp_end,
-                      std::vector<double>& rho, std::vector<double>& p_begin,
-                      std::vector<double>& p_end, double& log_sum_weight, double step,
-                      RandomStream& random) const {
+bool Nuts::build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Subtree& tree, Trajectory& t,
+                      double step, RandomStream& random) const {
   const EuclideanMetric& metric = hamiltonian_.metric();
   if (depth == 0) {
     hamiltonian_.leapfrog(z, step);
@@ -147,45 +139,39 @@ bool Nuts::build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Trajectory
     double h = hamiltonian_.energy(z);
     if (std::isnan(h)) h = kInfinity;
     if (h - t.initial_energy > max_energy_error_) t.divergent = true;
-    log_sum_weight = log_sum_exp(log_sum_weight, t.initial_energy - h);
+    tree.log_sum_weight = log_sum_exp(tree.log_sum_weight, t.initial_energy - h);
     t.sum_metropolis += t.initial_energy - h > 0 ? 1.0 : std::exp(t.initial_energy - h);
     proposal = z;
-    metric.velocity(z.p, p_sharp_begin);
-    p_sharp_end = p_sharp_begin;
-    add(rho, z.p);
-    p_begin = z.p;
-    p_end = p_begin;
+    metric.velocity(z.p, tree.p_sharp_begin);
+    tree.p_sharp_end = tree.p_sharp_begin;
+    add(tree.rho, z.p);
+    tree.p_begin = z.p;
+    tree.p_end = tree.p_begin;
     return !t.divergent;
   }
   const size_t d = z.q.size();
-  // The first half.
-  double log_sum_weight_init = -kInfinity;
-  std::vector<double> p_init_end(d), p_sharp_init_end(d), rho_init(d, 0.0);
-  if (!build_tree(depth - 1, z, proposal, t, p_sharp_begin, p_sharp_init_end, rho_init, p_begin,
-                  p_init_end, log_sum_weight_init, step, random)) {
-    return false;
-  }
-  // The second half, continuing from where the first ended.
-  PhasePoint proposal_final = z;
-  double log_sum_weight_final = -kInfinity;
-  std::vector<double> p_final_begin(d), p_sharp_final_begin(d), rho_final(d, 0.0);
-  if (!build_tree(depth - 1, z, proposal_final, t, p_sharp_final_begin, p_sharp_end, rho_final,
-                  p_final_begin, p_end, log_sum_weight_final, step, random)) {
-    return false;
-  }
+  // The first half, then the second, continuing from where the first ended.
+  Subtree first(d), second(d);
+  if (!build_tree(depth - 1, z, proposal, first, t, step, random)) return false;
+  PhasePoint proposal_second = z;
+  if (!build_tree(depth - 1, z, proposal_second, second, t, step, random)) return false;
   // Uniform progressive sampling between the halves.
-  const double log_sum_weight_subtree = log_sum_exp(log_sum_weight_init, log_sum_weight_final);
-  log_sum_weight = log_sum_exp(log_sum_weight, log_sum_weight_subtree);
-  if (log_sum_weight_final > log_sum_weight_subtree) {
-    proposal = proposal_final;
-  } else if (random.uniform() < std::exp(log_sum_weight_final - log_sum_weight_subtree)) {
-    proposal = proposal_final;
+  const double log_sum_weight_subtree = log_sum_exp(first.log_sum_weight, second.log_sum_weight);
+  tree.log_sum_weight = log_sum_exp(tree.log_sum_weight, log_sum_weight_subtree);
+  if (second.log_sum_weight > log_sum_weight_subtree) {
+    proposal = proposal_second;
+  } else if (random.uniform() < std::exp(second.log_sum_weight - log_sum_weight_subtree)) {
+    proposal = proposal_second;
   }
-  const std::vector<double> rho_subtree = sum(rho_init, rho_final);
-  add(rho, rho_subtree);
-  bool persist = criterion(p_sharp_begin, p_sharp_end, rho_subtree);
-  persist = persist && criterion(p_sharp_begin, p_sharp_final_begin, sum(rho_init, p_final_begin));
-  persist = persist && criterion(p_sharp_init_end, p_sharp_end, sum(rho_final, p_init_end));
+  const std::vector<double> rho_subtree = sum(first.rho, second.rho);
+  add(tree.rho, rho_subtree);
+  bool persist = criterion(first.p_sharp_begin, second.p_sharp_end, rho_subtree);
+  persist = persist && criterion(first.p_sharp_begin, second.p_sharp_begin, sum(first.rho, second.p_begin));
+  persist = persist && criterion(first.p_sharp_end, second.p_sharp_end, sum(second.rho, first.p_end));
+  tree.p_begin = std::move(first.p_begin);
+  tree.p_sharp_begin = std::move(first.p_sharp_begin);
+  tree.p_end = std::move(second.p_end);
+  tree.p_sharp_end = std::move(second.p_sharp_end);
   return persist;
 }
 

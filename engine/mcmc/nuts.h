@@ -3,7 +3,8 @@
 /// (2014), Alg. 6, as revised by Betancourt (2017), App. A — biased-progressive sampling
 /// between the old and new halves at the top level, uniform-progressive inside subtrees,
 /// the generalized no-U-turn criterion on momentum sums, with the extra checks across
-/// merged subtrees — following Stan's base_nuts.
+/// merged subtrees — following Stan's base_nuts. What a subtree hands the tree it joins is
+/// one named record, as TFP's TreeDoublingState.
 
 #include "variate/mcmc/hamiltonian.h"
 #include "variate/core/random_stream.h"
@@ -27,19 +28,28 @@ class Nuts {
   /// @throws ArgumentError unless 1 <= max_tree_depth <= 30.
   Nuts(const Hamiltonian& hamiltonian, int max_tree_depth = 10, double max_energy_error = 1000);
 
-  /// The statistics of a point before any transition (for the first draw of a chain).
-  NutsResult bootstrap_results(const PhasePoint& point, double step_size) const;
   /// One transition from `point` (a position with its log density and gradient); the
   /// momentum is resampled. `point` becomes the new state.
   NutsResult one_step(PhasePoint& point, double step_size, RandomStream& random) const;
 
  private:
+  /// A subtree as the tree it joins sees it: the momenta p and velocities p# = M^-1 p at
+  /// its first and last points (in the order they were integrated), the sum rho of its
+  /// points' momenta, and the log of its points' total weight exp(H0 - H).
+  struct Subtree {
+    explicit Subtree(size_t dimension);
+    std::vector<double> p_begin, p_end;
+    std::vector<double> p_sharp_begin, p_sharp_end;
+    std::vector<double> rho;
+    double log_sum_weight;
+  };
   struct Trajectory;
-  bool build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Trajectory& t,
-                  std::vector<double>& p_sharp_begin, std::vector<double>& p_sharp_end,
-                  std::vector<double>& rho, std::vector<double>& p_begin,
-                  std::vector<double>& p_end, double& log_sum_weight, double step,
-                  RandomStream& random) const;
+  /// Extends `z` by 2^depth leapfrog steps of size `step` (negative: backwards in time),
+  /// adding the new points to `tree` (its rho and log weight accumulate) and leaving
+  /// `proposal` at the point sampled among them. False when the new points diverged or
+  /// made a U-turn.
+  bool build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Subtree& tree, Trajectory& t,
+                  double step, RandomStream& random) const;
   bool criterion(const std::vector<double>& p_sharp_minus, const std::vector<double>& p_sharp_plus,
                  const std::vector<double>& rho) const;
 

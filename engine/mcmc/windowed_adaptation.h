@@ -21,7 +21,6 @@ class WindowedAdaptation {
   bool learn(const std::vector<double>& q, std::vector<double>& inverse_metric);
 
   /// Whether the metric is adapted at all (Stan skips it for fewer than 20 warmup draws).
-  bool adapts_metric() const { return adapts_metric_; }
 
  private:
   bool in_window() const;

@@ -348,7 +348,14 @@ const std::vector<std::string>& CompiledModel::derived_names() const {
 
 ValueMap CompiledModel::derived(const ValueMap& parameters) const {
   std::map<std::string, Value> environment;
+  bool batched = false;
+  for (const auto& p : state_->layout.parameters()) {
+    const auto it = parameters.find(p.name);
+    batched = batched || (it != parameters.end() && it->second.dim() > static_cast<int64_t>(p.shape.size()));
+  }
   {
+    std::optional<BatchedEvaluationScope> batch;
+    if (batched) batch.emplace();
     Condition values(parameters);
     TracerScope scope(values);
     run(*state_, RunMode::derived, &environment);

@@ -103,7 +103,11 @@ QStringList layeringViolations(const std::vector<Include>& includes, const Layer
   }
   QStringList violations;
   for (const Include& include : includes) {
-    if (!include.fromFolder.startsWith("engine/") || !include.toFolder.startsWith("engine")) continue;
+    if (!include.fromFolder.startsWith("engine/")) continue;
+    if (!include.toFolder.startsWith("engine")) {  // app/cli or ui: above the engine
+      violations << include.file + " includes " + include.toFolder + ", which is above the engine";
+      continue;
+    }
     const auto from = layerOf.find(include.fromFolder);
     if (from == layerOf.end()) {
       violations << include.file + ": its folder is in no layer of engine/CMakeLists.txt";
@@ -232,6 +236,13 @@ class TestEngineLayering : public QObject {
     const QStringList violations =
         layeringViolations(includesUnder(tree.root(), {"engine"}), readLayerTable(VARIATE_LAYER_TABLE));
     QCOMPARE(violations, QStringList{"engine/core/a.h (layer core) includes engine/store (layer store)"});
+  }
+
+  void anEngineFileIncludingTheCliIsReported() {
+    const Tree tree(std::map<QString, QString>{{"engine/io/a.h", "#include <variate/cli/model_source.h>\n"}});
+    const QStringList violations =
+        layeringViolations(includesUnder(tree.root(), {"engine"}), readLayerTable(VARIATE_LAYER_TABLE));
+    QCOMPARE(violations, QStringList{"engine/io/a.h includes app/cli, which is above the engine"});
   }
 
   void aCycleBetweenFoldersIsReported() {

@@ -3,6 +3,7 @@
 #include <QtTest/QtTest>
 
 #include "variate/core/checks.h"
+#include "variate/core/condition.h"
 #include "variate/core/random_variable.h"
 #include "variate/core/tracing.h"
 #include "variate/distributions/normal.h"
@@ -28,8 +29,29 @@ class TestRandomVariable : public QObject {
     vt::RandomVariable rv({"x", std::make_shared<vt::distributions::Normal>(
                                      at::scalar_tensor(0.0, at::kDouble),
                                      at::scalar_tensor(1.0, at::kDouble)),
-                           {}, vec({1.0, 2.0}), std::nullopt});
+                           {2}, vec({1.0, 2.0}), std::nullopt});
     QVERIFY(at::equal(rv.value(), vec({1.0, 2.0})));
+  }
+
+  void givenValueOfTheWrongShapeIsAnError() {
+    // A [1] value for a [3] variable would broadcast into three copies of one density.
+    vt::Condition wrong({{"z", at::zeros({1}, at::kDouble)}});
+    {
+      vt::TracerScope scope(wrong);
+      try {
+        vt::Normal("z", 0.0, 1.0, {3});
+        QFAIL("no exception");
+      } catch (const vt::ArgumentError& e) {
+        QCOMPARE(QString(e.what()),
+                 QString("RandomVariable 'z': the given value has shape [1], expected [3]"));
+      }
+    }
+    // So would a batch of points, outside a batched evaluation; inside one it is expected.
+    vt::Condition batch({{"z", at::zeros({5, 3}, at::kDouble)}});
+    vt::TracerScope scope(batch);
+    QVERIFY_THROWS_EXCEPTION(vt::ArgumentError, vt::Normal("z", 0.0, 1.0, {3}));
+    vt::BatchedEvaluationScope batched;
+    QCOMPARE(vt::Normal("z", 0.0, 1.0, {3}).value().sizes(), (c10::IntArrayRef{5, 3}));
   }
 
   void copiesShareTheirValue() {
@@ -80,7 +102,7 @@ class TestRandomVariable : public QObject {
     vt::RandomVariable rv({"x", std::make_shared<vt::distributions::Normal>(
                                      at::scalar_tensor(0.0, at::kDouble),
                                      at::scalar_tensor(2.0, at::kDouble)),
-                           {}, x, std::nullopt});
+                           {1}, x, std::nullopt});
     rv.log_prob().sum().backward();
     QVERIFY(at::allclose(x.grad(), -x.detach() / 4.0));
   }

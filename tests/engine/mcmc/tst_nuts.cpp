@@ -190,6 +190,22 @@ class TestNuts : public QObject {
     for (const auto& chain : chains) QVERIFY(chain.positions.size() >= 1);
   }
 
+  void batchedChainsReportAModelError() {
+    // An error of the model (not numerical trouble) in a batched evaluation fails every
+    // chain with its message; none is left waiting for the batch.
+    auto log_joint = vt::make_log_joint([] {
+      auto x = vt::Normal("x", 0.0, 1.0);
+      if (x.value().dim() > 0) throw vt::ArgumentError("this model takes one point at a time");
+    });
+    const vt::UnconstrainedTarget target(log_joint, vt::ParameterLayout::from_model(log_joint));
+    try {
+      vt::sample_nuts(target, vt::NutsOptions().chains(3).warmup(10).draws(10).seed(1).batched_chains(true));
+      QFAIL("no exception");
+    } catch (const vt::ArgumentError& e) {
+      QCOMPARE(QString(e.what()), QString("this model takes one point at a time"));
+    }
+  }
+
   void centeredEightSchoolsDivergesWithoutFailing() {
     const auto target = eight_schools_centered();
     const auto chains = vt::sample_nuts(target, vt::NutsOptions().chains(2).seed(1));
