@@ -11,7 +11,6 @@
 #include <QTimer>
 #include <QToolBar>
 
-#include "ui/app/cpp_export.h"
 #include "ui/app/draws_csv.h"
 #include "ui/app/help_dialog.h"
 #include "ui/app/recent_files.h"
@@ -24,6 +23,7 @@
 #include "ui/docks/runs_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/document/project_document.h"
+#include "ui/engine/cpp_export.h"
 #include "ui/engine/engine_controller.h"
 #include "ui/plots/plot_export.h"
 
