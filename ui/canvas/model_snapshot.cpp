@@ -113,14 +113,6 @@ QStringList ModelSnapshot::nodeIds() const {
   return ids;
 }
 
-QStringList ModelSnapshot::readersOf(const QString& id) const {
-  QStringList readers;
-  for (const auto& edge : edges_) {
-    if (edge.from == id && !readers.contains(edge.to)) readers << edge.to;
-  }
-  return readers;
-}
-
 QString firstModelError(const QString& text) { return ModelSnapshot::fromText(text).error(); }
 
 }  // namespace variate::ui

@@ -68,8 +68,6 @@ class ModelSnapshot {
   const CanvasNode* node(const QString& id) const;
   const CanvasPlate* plate(const QString& id) const;
   QStringList nodeIds() const;
-  /// Nodes that read `id` (its children), in program order.
-  QStringList readersOf(const QString& id) const;
 
  private:
   QString text_;

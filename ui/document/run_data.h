@@ -24,7 +24,6 @@ enum class RunStatus { Running, Paused, Finished, Stopped, Interrupted, Failed }
 
 /// "running", "paused", "finished", "stopped", "interrupted", "failed" (as projects store it).
 QString statusName(RunStatus status);
-RunStatus statusFromName(const QString& name);
 
 /// Where a chain stands, for "run more draws" and the sampler-statistics panel.
 struct ChainState {
