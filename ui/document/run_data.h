@@ -44,6 +44,8 @@ struct RunSummary {
   bool fromWarmup = false;  // no sampling draws yet: computed on the warmup draws
 };
 
+/// Views read a run through RunList's shared_ptr<const RunData>; only RunList changes
+/// one, in methods that signal what changed.
 class RunData {
  public:
   qint64 id = -1;  // in the project file
