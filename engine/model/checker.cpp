@@ -402,6 +402,37 @@ const Node* CheckedModel::find(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+
+bool is_literal_number(const Expr& e) {
+  return e.kind == ExprKind::number || (e.kind == ExprKind::negate && is_literal_number(e.operands.front()));
+}
+
+}  // namespace
+
+std::optional<size_t> CheckedModel::rank_of(const std::string& name) const {
+  const Node* node = find(name);
+  if (!node) return std::nullopt;
+  if (node->declaration) return program.statements[*node->declaration].as<DataDecl>()->dims.size();
+  if (node->assignment || !node->distribution) return std::nullopt;
+  const RandomStmt& random = *program.statements[*node->distribution].as<RandomStmt>();
+  if (random.constraint == Constraint::cholesky_corr) return 2;
+  if (random.constraint != Constraint::none) return 1;
+  const DistributionSignature* signature = find_distribution(random.distribution.name);
+  const size_t event_rank = signature ? static_cast<size_t>(signature->event_rank) : 0;
+  if (!random.dims.empty()) return random.dims.size() + event_rank;
+  for (const auto& argument : random.distribution.arguments) {
+    if (!is_literal_number(argument.value)) return std::nullopt;
+  }
+  return event_rank;
+}
+
+Constraint CheckedModel::constraint_of(const std::string& name) const {
+  const Node* node = find(name);
+  if (!node || !node->distribution) return Constraint::none;
+  return program.statements[*node->distribution].as<RandomStmt>()->constraint;
+}
+
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_distance = std::max<size_t>(1, name.size() / 3) + 1;

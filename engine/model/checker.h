@@ -50,6 +50,14 @@ struct CheckedModel {
 
   /// nullptr if there is no such name.
   const Node* find(const std::string& name) const;
+  /// How many dimensions `name`'s value has where the model text alone fixes it: a data
+  /// declaration's sizes; 1 for a constraint type (2 for cholesky_corr); a distribution's
+  /// draw rank plus its `~` sizes, or just the draw rank when every argument is a literal
+  /// number. nullopt where data shapes or broadcasting decide (`=` nodes, arguments that
+  /// may broadcast) and for unknown names.
+  std::optional<size_t> rank_of(const std::string& name) const;
+  /// The constraint type a `NAME: ordered[K] ~ ...` statement declares; none otherwise.
+  Constraint constraint_of(const std::string& name) const;
 };
 
 /// Checks `program` (taken over: the result owns it) and reports every problem found.

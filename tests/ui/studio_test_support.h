@@ -1,9 +1,12 @@
 #pragma once
 // What the studio's GUI suites share: isolated settings, a copy of an example project in
-// a temporary folder, and a wait for a condition that keeps the event loop running.
+// a temporary folder, a wait for a condition that keeps the event loop running, and
+// typing into a panel's fields as a user does.
 
 #include <functional>
 
+#include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QtTest/QtTest>
 
 namespace studio_test {
@@ -35,6 +38,26 @@ inline bool waitFor(const std::function<bool()>& done, int ms) {
     if (timer.elapsed() > ms) return false;
     QTest::qWait(10);
   }
+  return true;
+}
+
+/// Types `text` into the spin box named `field` among `panel`'s children: select all,
+/// type, Enter. False when there is no such field.
+inline bool typeInto(QWidget* panel, const QString& field, const QString& text) {
+  auto* box = panel->findChild<QAbstractSpinBox*>(field);
+  if (!box) return false;
+  box->selectAll();
+  QTest::keyClicks(box, text);
+  QTest::keyClick(box, Qt::Key_Return);
+  return true;
+}
+
+/// Picks the item `item` of the combo box named `field`; false when there is none.
+inline bool choose(QWidget* panel, const QString& field, const QString& item) {
+  auto* box = panel->findChild<QComboBox*>(field);
+  const int index = box ? box->findText(item) : -1;
+  if (index < 0) return false;
+  box->setCurrentIndex(index);
   return true;
 }
 

@@ -101,6 +101,30 @@ class TestCanvasEdits : public QObject {
     QVERIFY(d.text().contains("multinormal ~ MultiNormal(theta, 1)"));
   }
 
+  // Ranks and constraints come from the checked model: a constrained vector cannot be a
+  // covariance matrix, a Cholesky factor can; each node's tooltip says what its value is.
+  void constrainedValuesKeepTheirShape() {
+    CanvasDriver d("data K: int\nc: ordered[K] ~ Normal(0, 1)\nL: cholesky_corr[K] ~ LKJCorrCholesky(2)\n"
+                   "m ~ Normal(0, 1)\nx ~ MultiNormal(0, 1)\n");
+    QVERIFY2(d.model()->snapshot().ok(), qPrintable(d.model()->snapshot().error()));
+    const QString text = d.text();
+    QVERIFY(d.dragConnection("c", "x", "Sigma"));
+    QVERIFY2(d.canvas()->message().contains("but 'c' is a vector"), qPrintable(d.canvas()->message()));
+    QCOMPARE(d.text(), text);
+    QVERIFY(d.canvas()->nodeItem("c")->toolTip().contains("value: a vector, ordered"));
+    QVERIFY(d.canvas()->nodeItem("L")->toolTip().contains("value: a matrix, cholesky_corr"));
+    QVERIFY(d.canvas()->nodeItem("m")->toolTip().contains("value: a scalar"));
+    QVERIFY(d.canvas()->nodeItem("K")->toolTip().contains("value: a scalar"));
+    QVERIFY(d.dragConnection("L", "x", "Sigma"));
+    QVERIFY2(d.text().contains("x ~ MultiNormal(0, L)"), qPrintable(d.text() + d.canvas()->message()));
+    // A value whose shape depends on its arguments is not judged: m's mean makes it a vector.
+    QVERIFY(d.clickNode("m"));
+    QVERIFY(d.typeInto("argument:mu", "c"));
+    QVERIFY(!d.canvas()->nodeItem("m")->toolTip().contains("value:"));
+    QVERIFY(d.dragConnection("m", "x", "mu"));
+    QVERIFY2(d.text().contains("x ~ MultiNormal(m, L)"), qPrintable(d.text() + d.canvas()->message()));
+  }
+
   void selectDeleteCopyPaste() {
     CanvasDriver d(eightSchools());
     // Ctrl+click selects several nodes.

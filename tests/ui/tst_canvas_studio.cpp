@@ -1,7 +1,9 @@
 // The canvas in the studio's main window: a dock of its own, given the open project, in
-// step with the model text editor both ways through the one document.
+// step with the model text editor both ways through the one document; the Edit menu
+// names the edit it undoes.
 
 #include <QDockWidget>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 
 #include "studio_test_support.h"
@@ -11,6 +13,20 @@
 #include "ui/editor/code_editor.h"
 
 using namespace canvas_test;
+
+namespace {
+
+QString plain(QString text) { return text.remove('&'); }
+
+// A menu of the window's menu bar by its title ("Edit" for "&Edit").
+QMenu* menu(MainWindow& window, const QString& title) {
+  for (QAction* action : window.menuBar()->actions()) {
+    if (action->menu() && plain(action->text()) == title) return action->menu();
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 class TestCanvasStudio : public QObject {
   Q_OBJECT
@@ -42,16 +58,39 @@ class TestCanvasStudio : public QObject {
     QTest::keyClick(editor, Qt::Key_Return);
     QVERIFY(panel->canvas()->nodeItem("nu"));
 
-    // A canvas edit shows in the editor, and the window's undo takes it back.
+    // A canvas edit shows in the editor, and the Edit menu names it and takes it back.
     QVERIFY(panel->model()->renameNode("nu", "dof"));
     QVERIFY(editor->toPlainText().contains("dof ~ Gamma(2, 0.1)"));
-    window.document()->undoStack()->undo();
+    QMenu* edit = menu(window, "Edit");
+    QVERIFY(edit);
+    QAction* undo = edit->actions().value(0);
+    QAction* redo = edit->actions().value(1);
+    QVERIFY(undo && redo);
+    QCOMPARE(plain(undo->text()), QString("Undo Rename nu to dof"));
+    QVERIFY(undo->isEnabled());
+    QVERIFY(!redo->isEnabled());
+    undo->trigger();
     QVERIFY(editor->toPlainText().contains("nu ~ Gamma(2, 0.1)"));
     QVERIFY(panel->canvas()->nodeItem("nu"));
+    QCOMPARE(plain(redo->text()), QString("Redo Rename nu to dof"));
+    QVERIFY(redo->isEnabled());
+    redo->trigger();
+    QVERIFY(panel->canvas()->nodeItem("dof"));
+    undo->trigger();
 
     // Closing the project leaves an empty canvas panel.
     window.docks().setDocument(nullptr);
     QVERIFY(!panel->model());
+  }
+
+  // With no project open there is nothing to undo: the actions say so.
+  void undoActionsWithoutAProject() {
+    MainWindow window;
+    QMenu* edit = menu(window, "Edit");
+    QVERIFY(edit);
+    QCOMPARE(plain(edit->actions().value(0)->text()), QString("Undo"));
+    QVERIFY(!edit->actions().value(0)->isEnabled());
+    QVERIFY(!edit->actions().value(1)->isEnabled());
   }
 };
 

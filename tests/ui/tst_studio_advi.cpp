@@ -1,9 +1,13 @@
 // Variational runs and continued runs in the studio: ADVI draws its ELBO live with the
-// convergence point marked and keeps the trace in the project; "run more draws" grows a
-// finished NUTS run from its chains' last positions with their adapted step sizes (no
-// new warmup); two runs compare side by side.
+// convergence point marked and keeps the trace in the project; the Run panel's ADVI
+// options are what the fit uses, and the ELBO panel draws the run's tolerance; "run more
+// draws" grows a finished NUTS run from its chains' last positions with their adapted
+// step sizes (no new warmup); two runs compare side by side.
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest/QtTest>
+#include <qcustomplot.h>
 
 #include <variate/store/project.h>
 
@@ -13,6 +17,7 @@
 #include "ui/docks/density_panel.h"
 #include "ui/docks/diagnostics_panel.h"
 #include "ui/docks/elbo_panel.h"
+#include "ui/docks/run_config_panel.h"
 #include "ui/document/project_document.h"
 #include "ui/engine/summary_service.h"
 
@@ -80,6 +85,59 @@ class TestStudioAdvi : public QObject {
     QVERIFY(studio_test::waitFor([&] { return !run->elbo.empty(); }, 20000));
     QCOMPARE(run->elbo.convergedAt, convergedAt);
     QVERIFY(std::abs(int(run->elbo.points.size()) - points) <= points / 50);  // evaluations replace raw points
+  }
+
+  // The Run panel's ADVI options reach the fit: its tolerance, step size and evaluation
+  // interval are what the run records and uses, and the ELBO panel draws the run's own
+  // tolerance.
+  void runPanelOptionsReachTheFit() {
+    QTemporaryDir dir;
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"));
+    QWidget* settings = window.docks().runConfig;
+    QVERIFY(studio_test::choose(settings, "method", "ADVI"));
+    QCOMPARE(window.document()->runConfig().method, InferenceMethod::Advi);
+    QVERIFY(studio_test::typeInto(settings, "tol_rel_obj", "0.001"));
+    QVERIFY(studio_test::typeInto(settings, "eta", "0.1"));
+    QVERIFY(studio_test::typeInto(settings, "eval_elbo", "50"));
+    QVERIFY(studio_test::typeInto(settings, "iterations", "3000"));
+    QVERIFY(studio_test::typeInto(settings, "output_draws", "200"));
+    QCOMPARE(window.document()->runConfig().tolRelObj, 0.001);
+    QCOMPARE(window.document()->runConfig().eta.value_or(-1), 0.1);
+
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    window.actions().run->trigger();
+    QVERIFY(ended.wait(120000));
+    const RunPtr run = window.document()->runs()->current();
+    QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+    QCOMPARE(run->chains.front().iterations(), 200);
+
+    variate::store::Project project(window.document()->filePath().toStdString());
+    const QJsonObject stored =
+        QJsonDocument::fromJson(QByteArray::fromStdString(project.run(run->id).config_json)).object();
+    QCOMPARE(stored["tol_rel_obj"].toDouble(), 0.001);
+    QCOMPARE(stored["eta"].toDouble(), 0.1);
+    QCOMPARE(stored["eval_elbo"].toInt(), 50);
+    const QJsonObject advi =
+        QJsonDocument::fromJson(QByteArray::fromStdString(*project.diagnostics_json(run->id))).object()["advi"].toObject();
+    QCOMPARE(advi["eta"].toDouble(), 0.1);  // given, not adapted
+    int evaluations = 0;
+    for (const auto& point : run->elbo.points) {
+      if (!std::isfinite(point.relativeChange)) continue;
+      QCOMPARE(point.iteration % 50, 0);
+      ++evaluations;
+    }
+    QVERIFY(evaluations > 2);
+
+    ElboPanel* panel = window.docks().elbo;
+    QVERIFY(studio_test::waitFor([&] { return panel->plottedPoints() > 0; }, 5000));
+    auto* tolerance = panel->plot()->findChild<QCPItemStraightLine*>("toleranceLine");
+    QVERIFY(tolerance);
+    QCOMPARE(tolerance->point1->coords().y(), 0.001);
+    QCOMPARE(tolerance->point2->coords().y(), 0.001);
+    QCOMPARE(tolerance->point1->valueAxis(), panel->plot()->yAxis2);  // the relative-change axis
   }
 
   void runMoreContinuesWithTheAdaptedStepSize() {

@@ -2,8 +2,11 @@
 // traces grow batch by batch, stop, find the draws in the project file, reopen the
 // project and find the run with the same summary. Also measures how long the UI event
 // loop goes without running while NUTS samples (reported; asserted only when
-// VARIATE_ASSERT_UI_LATENCY is set, since timing depends on the machine's load).
+// VARIATE_ASSERT_UI_LATENCY is set, since timing depends on the machine's load). And the
+// Run panel's sampler options are what the run uses.
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QToolBar>
 #include <QtTest/QtTest>
 
@@ -14,6 +17,7 @@
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/diagnostics_panel.h"
+#include "ui/docks/run_config_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/document/project_document.h"
 #include "ui/engine/summary_service.h"
@@ -41,6 +45,8 @@ class StallMeter : public QObject {
 };
 
 QToolBar* toolBar(MainWindow& window) { return window.actions().toolBar; }
+
+
 
 void click(MainWindow& window, QAction* action) {
   QWidget* button = toolBar(window)->widgetForAction(action);
@@ -193,6 +199,74 @@ class TestStudioRun : public QObject {
       QCOMPARE(tableRows(table), summaryBefore);
       QVERIFY(studio_test::waitFor([&] { return window.docks().traces->plottedIterations(3) > 0; }, 10000));
     }
+  }
+
+  // The Run panel's sampler options reach the sampler and the project: a dense metric,
+  // a maximum tree depth of 3, adapt delta 0.95 and float32 arithmetic set in the panel
+  // are what the run records, what its draws show and what its stored summary counts
+  // against.
+  void runPanelOptionsReachTheSampler() {
+    QTemporaryDir dir;
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY2(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"),
+             qPrintable(window.lastError()));
+    QWidget* panel = window.docks().runConfig;
+    QVERIFY(studio_test::typeInto(panel, "chains", "2"));
+    QVERIFY(studio_test::typeInto(panel, "warmup", "150"));
+    QVERIFY(studio_test::typeInto(panel, "draws", "100"));
+    QVERIFY(studio_test::choose(panel, "metric", "dense"));
+    QVERIFY(studio_test::typeInto(panel, "max_depth", "3"));
+    QVERIFY(studio_test::typeInto(panel, "adapt_delta", "0.95"));
+    QVERIFY(studio_test::choose(panel, "dtype", "float32"));
+    const RunConfig& config = window.document()->runConfig();
+    QCOMPARE(config.chains, 2);
+    QCOMPARE(config.metric, variate::MetricKind::dense);
+    QCOMPARE(config.maxTreeDepth, 3);
+    QCOMPARE(config.adaptDelta, 0.95);
+    QCOMPARE(config.dtype, Dtype::Float32);
+
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    click(window, window.actions().run);
+    QVERIFY(ended.wait(120000));
+    const RunPtr run = window.document()->runs()->current();
+    QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+
+    variate::store::Project project(window.document()->filePath().toStdString());
+    const QJsonObject stored =
+        QJsonDocument::fromJson(QByteArray::fromStdString(project.run(run->id).config_json)).object();
+    QCOMPARE(stored["metric"].toString(), QString("dense"));
+    QCOMPARE(stored["max_depth"].toInt(), 3);
+    QCOMPARE(stored["adapt_delta"].toDouble(), 0.95);
+    QCOMPARE(stored["chains"].toInt(), 2);
+    QCOMPARE(stored["dtype"].toString(), QString("float32"));
+
+    // No transition went deeper than 3; many stopped there, and the stored summary
+    // counted exactly those as hits of the maximum (it reads max_depth from the record).
+    int deepest = 0, atMaximum = 0;
+    for (const auto& chain : run->chains) {
+      for (int i = 0; i < chain.iterations(); ++i) {
+        deepest = std::max(deepest, chain.stats(i).treeDepth);
+        if (i >= chain.warmupIterations() && chain.stats(i).treeDepth == 3) ++atMaximum;
+      }
+    }
+    QCOMPARE(deepest, 3);
+    QVERIFY(atMaximum > 0);
+    const auto diagnostics = project.diagnostics_json(run->id);
+    QVERIFY(diagnostics);
+    const QJsonObject sampler =
+        QJsonDocument::fromJson(QByteArray::fromStdString(*diagnostics)).object()["sampler"].toObject();
+    QCOMPARE(sampler["max_treedepth_hits"].toInt(), atMaximum);
+
+    // The adapted metric is dense: a full matrix over eight schools' 10 parameters.
+    const auto chains = project.chains(run->id);
+    QCOMPARE(int(chains.size()), 2);
+    for (const auto& chain : chains) {
+      QCOMPARE(QString::fromStdString(chain.metric), QString("dense_e"));
+      QCOMPARE(int(chain.inverse_metric.size()), 100);
+    }
+    QCOMPARE(int(run->chainStates.front().inverseMetric.size()), 100);
   }
 };
 

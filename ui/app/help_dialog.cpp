@@ -43,6 +43,10 @@ y ~ Normal(theta, sigma)          # y is data: observed</pre>
 <li><b>Diagnostics</b>: mean, sd, quantiles, bulk/tail ESS and rank-normalized split R-hat, flagged when
 R-hat ≥ 1.01 or a bulk or tail ESS is below 100 per chain (Vehtari et al. 2021, the rule
 every report applies); side by side with a compared run.</li>
+<li><b>Run</b>: every option of <code>variate sample</code> (chains, warmup, draws, threads, metric, maximum
+tree depth, adapt delta, batched chains) and <code>variate fit</code> (family, iterations, tol_rel_obj, eta,
+adaptation iterations, gradient and ELBO draws, the ELBO's evaluation interval, output draws), with seed,
+dtype and device; each run records the settings it used.</li>
 <li><b>Density</b>, <b>Sampler</b> (step size, tree depth, divergences, acceptance, draws/s, time left),
 <b>ELBO</b> (ADVI), <b>Runs</b> (right-click to compare, rename, continue or export), <b>Log</b>.</li></ul>
 <p>Panels can be moved, tabbed, floated and closed; View ▸ Reset Layout brings them back.</p>

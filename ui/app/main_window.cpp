@@ -11,7 +11,6 @@
 #include <QTimer>
 #include <QToolBar>
 
-#include "ui/app/cpp_export.h"
 #include "ui/app/draws_csv.h"
 #include "ui/app/help_dialog.h"
 #include "ui/app/recent_files.h"
@@ -24,6 +23,7 @@
 #include "ui/docks/runs_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/document/project_document.h"
+#include "ui/engine/cpp_export.h"
 #include "ui/engine/engine_controller.h"
 #include "ui/plots/plot_export.h"
 
@@ -51,7 +51,7 @@ MainWindow::MainWindow(QWidget* parent)
   setWindowIcon(QIcon(":/icons/variate.svg"));
   setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks | GroupedDragging);
   setTabPosition(Qt::AllDockWidgetAreas, QTabWidget::North);
-  actions_ = StudioActions::create(this);
+  actions_ = StudioActions::create(this, &undoGroup_);
   docks_ = StudioDocks::create(this, actions_.view);
   actions_.view->addSeparator();
   actions_.view->addAction(actions_.toolBar->toggleViewAction());
@@ -86,12 +86,6 @@ void MainWindow::connectActions() {
   });
   connect(a.exportCpp, &QAction::triggered, this, &MainWindow::chooseExportCpp);
   connect(a.quit, &QAction::triggered, this, &QWidget::close);
-  connect(a.undo, &QAction::triggered, this, [this] {
-    if (document_) document_->undoStack()->undo();
-  });
-  connect(a.redo, &QAction::triggered, this, [this] {
-    if (document_) document_->undoStack()->redo();
-  });
   connect(a.run, &QAction::triggered, this, &MainWindow::run);
   connect(a.pause, &QAction::toggled, this, [this](bool paused) {
     if (paused) coordinator_->pause(); else coordinator_->resume();
@@ -144,8 +138,9 @@ void MainWindow::setDocument(std::unique_ptr<ProjectDocument> document) {
     connect(document_.get(), &ProjectDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(document_->runs(), &RunList::currentChanged, this, &MainWindow::updateActions);
     connect(document_->runs(), &RunList::runChanged, this, &MainWindow::updateActions);
-    connect(document_->undoStack(), &QUndoStack::canUndoChanged, actions_.undo, &QAction::setEnabled);
-    connect(document_->undoStack(), &QUndoStack::canRedoChanged, actions_.redo, &QAction::setEnabled);
+    undoGroup_.addStack(document_->undoStack());
+    undoGroup_.setActiveStack(document_->undoStack());
+    connect(document_->runs(), &RunList::drawsReset, this, &MainWindow::updateActions);  // export draws
     docks_.log->append(tr("Opened %1").arg(document_->filePath()));
     for (const QString& note : document_->openingNotes()) docks_.log->append(note);
     recent_->add(document_->filePath());
@@ -171,8 +166,6 @@ void MainWindow::updateActions() {
                         current->config.method == InferenceMethod::Nuts &&
                         current->status != RunStatus::Failed);
   a.compare->setEnabled(open && document_->runs()->size() > 1);
-  a.undo->setEnabled(open && document_->undoStack()->canUndo());
-  a.redo->setEnabled(open && document_->undoStack()->canRedo());
   if (!running) {
     const QSignalBlocker block(a.pause);
     a.pause->setChecked(false);

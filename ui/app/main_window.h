@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <QMainWindow>
+#include <QUndoGroup>
 
 #include "ui/app/studio_actions.h"
 #include "ui/app/studio_docks.h"
@@ -71,6 +72,7 @@ class MainWindow : public QMainWindow {
   void deleteRun(qint64 runId);
   void chooseComparison();
 
+  QUndoGroup undoGroup_;  // before the document: its stack leaves the group when it goes
   std::unique_ptr<ProjectDocument> document_;
   EngineController* engine_;
   RunCoordinator* coordinator_;

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include "ui/document/run_list.h"
 
@@ -61,6 +62,7 @@ class RunCoordinator : public QObject {
   qint64 pendingContinues_ = -1;
   qint64 pendingDataSet_ = -1;
   RunConfig pendingConfig_;
+  QSet<qint64> requested_;  // runs whose draws were asked of the loader
   QList<QMetaObject::Connection> connections_;
 };
 

@@ -4,24 +4,29 @@
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QToolBar>
+#include <QUndoGroup>
 
 namespace variate::ui {
 namespace {
 
-QAction* action(QMainWindow* window, const QString& text, const QString& icon, const QKeySequence& shortcut,
-                const QString& tip) {
-  auto* a = new QAction(text, window);
+void decorate(QAction* a, const QString& icon, const QKeySequence& shortcut, const QString& tip) {
   if (!icon.isEmpty()) a->setIcon(QIcon(":/icons/" + icon + ".svg"));
   if (!shortcut.isEmpty()) a->setShortcut(shortcut);
   const QString shortcutText = shortcut.toString(QKeySequence::NativeText);
   a->setToolTip(shortcutText.isEmpty() ? tip : QString("%1 (%2)").arg(tip, shortcutText));
   a->setStatusTip(tip);
+}
+
+QAction* action(QMainWindow* window, const QString& text, const QString& icon, const QKeySequence& shortcut,
+                const QString& tip) {
+  auto* a = new QAction(text, window);
+  decorate(a, icon, shortcut, tip);
   return a;
 }
 
 }  // namespace
 
-StudioActions StudioActions::create(QMainWindow* w) {
+StudioActions StudioActions::create(QMainWindow* w, QUndoGroup* undo) {
   StudioActions a{};
   a.newProject = action(w, QObject::tr("&New Project…"), "new", QKeySequence::New, QObject::tr("Create a project file"));
   a.open = action(w, QObject::tr("&Open…"), "open", QKeySequence::Open, QObject::tr("Open a project (.variate) or a model (.vmod)"));
@@ -35,8 +40,14 @@ StudioActions StudioActions::create(QMainWindow* w) {
   a.exportCpp = action(w, QObject::tr("Model as &C++ Program…"), "", QKeySequence(),
                        QObject::tr("Write the model as a standalone C++ program (model.h, main.cpp, CMakeLists.txt)"));
   a.quit = action(w, QObject::tr("&Quit"), "", QKeySequence::Quit, QObject::tr("Quit Variate Studio"));
-  a.undo = action(w, QObject::tr("&Undo"), "", QKeySequence::Undo, QObject::tr("Undo the last edit"));
-  a.redo = action(w, QObject::tr("&Redo"), "", QKeySequence::Redo, QObject::tr("Redo the last undone edit"));
+  // The group's actions trigger the active stack and carry its command's name (Tiled's
+  // pattern); with no project open there is no active stack and they are disabled.
+  a.undo = undo->createUndoAction(w, QObject::tr("&Undo"));
+  a.undo->setObjectName("undoAction");
+  decorate(a.undo, "", QKeySequence::Undo, QObject::tr("Undo the last edit"));
+  a.redo = undo->createRedoAction(w, QObject::tr("&Redo"));
+  a.redo->setObjectName("redoAction");
+  decorate(a.redo, "", QKeySequence::Redo, QObject::tr("Redo the last undone edit"));
   a.run = action(w, QObject::tr("&Run"), "run", QKeySequence(Qt::Key_F5), QObject::tr("Run inference with the configuration"));
   a.pause = action(w, QObject::tr("&Pause"), "pause", QKeySequence(Qt::Key_F6), QObject::tr("Pause or resume the run"));
   a.pause->setCheckable(true);

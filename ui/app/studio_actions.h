@@ -8,6 +8,7 @@ class QAction;
 class QMainWindow;
 class QMenu;
 class QToolBar;
+class QUndoGroup;
 
 namespace variate::ui {
 
@@ -37,8 +38,10 @@ struct StudioActions {
   QMenu* view;
   QToolBar* toolBar;
 
-  /// Creates the actions (owned by `window`), its menu bar and its main toolbar.
-  static StudioActions create(QMainWindow* window);
+  /// Creates the actions (owned by `window`), its menu bar and its main toolbar. Undo and
+  /// redo follow the active stack of `undo` and name its next command ("Undo Rename mu
+  /// to m").
+  static StudioActions create(QMainWindow* window, QUndoGroup* undo);
 };
 
 }  // namespace variate::ui

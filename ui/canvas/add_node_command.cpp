@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "ui/canvas/canvas_model.h"
-#include "ui/canvas/distribution_catalog.h"
 #include "ui/canvas/program_edits.h"
+#include "ui/engine/distribution_catalog.h"
 
 namespace variate::ui {
 

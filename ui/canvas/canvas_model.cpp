@@ -4,8 +4,6 @@
 
 #include <QUndoStack>
 
-#include <variate/store/project.h>
-
 #include "ui/canvas/add_node_command.h"
 #include "ui/canvas/connect_nodes_command.h"
 #include "ui/canvas/delete_nodes_command.h"
@@ -130,35 +128,24 @@ NodePositions CanvasModel::computedLayout() const {
 }
 
 void CanvasModel::loadLayout() {
-  try {
-    const auto version = document_->project().latest_model_version(document_->modelName().toStdString());
-    if (!version || version->canvas_layout_json.empty()) return;
-    NodePositions positions;
-    QString error;
-    if (CanvasLayout::fromJson(QByteArray::fromStdString(version->canvas_layout_json), &positions, &error)) {
-      layout_.setPositions(positions);
-    } else {
-      document_->log(error);
-    }
-  } catch (const std::exception& e) {
-    document_->log(tr("Cannot read the canvas layout: %1").arg(QString::fromUtf8(e.what())));
+  QString error;
+  const QByteArray json = document_->storedCanvasLayout(&error);
+  if (!error.isEmpty()) {
+    document_->log(tr("Cannot read the canvas layout: %1").arg(error));
+    return;
+  }
+  if (json.isEmpty()) return;
+  NodePositions positions;
+  if (CanvasLayout::fromJson(json, &positions, &error)) {
+    layout_.setPositions(positions);
+  } else {
+    document_->log(error);
   }
 }
 
 bool CanvasModel::saveLayout(QString* error) {
   QString problem;
-  try {
-    auto& project = document_->project();
-    const auto version = project.latest_model_version(document_->modelName().toStdString());
-    if (!version || QString::fromStdString(version->text) != document_->modelText()) {
-      problem = tr("save the model first: the layout is stored with a saved version of its text");
-    } else {
-      project.set_canvas_layout(version->id, layout_.toJson(shown_.nodeIds()).toStdString());
-      return true;
-    }
-  } catch (const std::exception& e) {
-    problem = QString::fromUtf8(e.what());
-  }
+  if (document_->storeCanvasLayout(layout_.toJson(shown_.nodeIds()), &problem)) return true;
   if (error) *error = problem;
   return false;
 }

@@ -3,40 +3,10 @@
 #include <memory>
 
 #include "ui/canvas/canvas_model.h"
-#include "ui/canvas/distribution_catalog.h"
 #include "ui/canvas/program_edits.h"
+#include "ui/engine/distribution_catalog.h"
 
 namespace variate::ui {
-namespace {
-
-// How many dimensions a node's value has, where the model text alone says it; -1 when it
-// depends on shapes only data or broadcasting decide.
-int knownRank(const CanvasNode& node) {
-  if (node.declaredData) return node.sizes.size();
-  if (node.isDeterministic()) return -1;
-  if (node.declaredType.startsWith("cholesky_corr")) return 2;
-  if (!node.declaredType.isEmpty()) return 1;  // ordered[K], simplex[K], ...
-  const FamilyInfo* family = catalog::find(node.distribution);
-  const int eventRank = family ? family->eventRank : 0;
-  if (!node.sizes.isEmpty()) return node.sizes.size() + eventRank;
-  for (const auto& argument : node.arguments) {
-    bool number = false;
-    argument.toDouble(&number);
-    if (!number) return -1;  // arguments may broadcast it to any shape
-  }
-  return eventRank;
-}
-
-QString rankName(int rank) {
-  switch (rank) {
-    case 0: return QObject::tr("a scalar");
-    case 1: return QObject::tr("a vector");
-    case 2: return QObject::tr("a matrix");
-  }
-  return QObject::tr("an array");
-}
-
-}  // namespace
 
 ConnectNodesCommand* ConnectNodesCommand::create(CanvasModel* model, const QString& from, const QString& to,
                                                  const QString& parameter, QString* error) {
@@ -69,10 +39,9 @@ ConnectNodesCommand* ConnectNodesCommand::create(CanvasModel* model, const QStri
                            "not the value of '%3'").arg(parameter, target->distribution, from);
       return nullptr;
     }
-    const int rank = knownRank(*source);
-    if (rank >= 0 && rank < info.eventRank) {
+    if (source->rank && *source->rank < info.eventRank) {
       *error = QObject::tr("Refused: type mismatch: %1 of %2 takes %3, but '%4' is %5")
-                   .arg(parameter, target->distribution, rankName(info.eventRank), from, rankName(rank));
+                   .arg(parameter, target->distribution, rankText(info.eventRank), from, rankText(*source->rank));
       return nullptr;
     }
   }

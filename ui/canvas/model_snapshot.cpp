@@ -1,5 +1,7 @@
 #include "ui/canvas/model_snapshot.h"
 
+#include <QObject>
+
 #include <variate/model/checker.h>
 #include <variate/model/graph.h>
 #include <variate/model/parser.h>
@@ -60,6 +62,8 @@ ModelSnapshot ModelSnapshot::fromText(const QString& text) {
     node.kind = kindOf(g.kind);
     node.declaredType = fromStd(g.declared_type);
     for (const auto& size : g.sizes) node.sizes << fromStd(size);
+    if (const auto rank = checked.rank_of(g.id)) node.rank = static_cast<int>(*rank);
+    node.constraint = checked.constraint_of(g.id);
     node.distribution = fromStd(g.distribution);
     for (const auto& argument : g.arguments) {
       node.parameters << fromStd(argument.parameter);
@@ -113,14 +117,22 @@ QStringList ModelSnapshot::nodeIds() const {
   return ids;
 }
 
-QStringList ModelSnapshot::readersOf(const QString& id) const {
-  QStringList readers;
-  for (const auto& edge : edges_) {
-    if (edge.from == id && !readers.contains(edge.to)) readers << edge.to;
+QString firstModelError(const QString& text) { return ModelSnapshot::fromText(text).error(); }
+
+QString rankText(int rank) {
+  switch (rank) {
+    case 0: return QObject::tr("a scalar");
+    case 1: return QObject::tr("a vector");
+    case 2: return QObject::tr("a matrix");
   }
-  return readers;
+  return QObject::tr("an array");
 }
 
-QString firstModelError(const QString& text) { return ModelSnapshot::fromText(text).error(); }
+QString valueText(const CanvasNode& node) {
+  if (!node.rank) return {};
+  QString text = rankText(*node.rank);
+  if (node.constraint != model::Constraint::none) text += ", " + fromStd(model::constraint_name(node.constraint));
+  return text;
+}
 
 }  // namespace variate::ui

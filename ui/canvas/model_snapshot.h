@@ -4,6 +4,7 @@
 /// from the document's text after every change: the text is the one source of truth.
 
 #include <memory>
+#include <optional>
 
 #include <QList>
 #include <QString>
@@ -20,6 +21,10 @@ struct CanvasNode {
   /// "real[J]", "int", "ordered[K]"; empty for nodes without a declared type.
   QString declaredType;
   QStringList sizes;  // declared size texts: {"N", "K"}
+  /// Dimensions of its value where the text alone fixes them; nullopt where data shapes
+  /// or broadcasting decide (CheckedModel::rank_of).
+  std::optional<int> rank;
+  model::Constraint constraint = model::Constraint::none;  // `x: ordered[K] ~ ...`
   bool declaredData = false;   // has a `data` statement
   bool integerData = false;    // declared `int`
   QString distribution;        // "Normal"; empty without `~`
@@ -68,8 +73,6 @@ class ModelSnapshot {
   const CanvasNode* node(const QString& id) const;
   const CanvasPlate* plate(const QString& id) const;
   QStringList nodeIds() const;
-  /// Nodes that read `id` (its children), in program order.
-  QStringList readersOf(const QString& id) const;
 
  private:
   QString text_;
@@ -83,5 +86,10 @@ class ModelSnapshot {
 /// Parses and checks a model text: "" when it has no errors, else its first error located
 /// as "line L, column C: message".
 QString firstModelError(const QString& text);
+
+/// "a scalar", "a vector", "a matrix", "an array" for a value of `rank` dimensions.
+QString rankText(int rank);
+/// What a node's value is, as its tooltip says: "a vector, ordered"; "" when unknown.
+QString valueText(const CanvasNode& node);
 
 }  // namespace variate::ui

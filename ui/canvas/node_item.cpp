@@ -85,6 +85,7 @@ NodeItem::NodeItem(const CanvasNode& node, const NodeDiagnostics* diagnostics)
   setAcceptHoverEvents(true);
   setZValue(10);
   QString tip = QString("<b>%1</b>: %2").arg(node.id.toHtmlEscaped(), detailOf(node).toHtmlEscaped());
+  if (const QString value = valueText(node); !value.isEmpty()) tip += QObject::tr("<br>value: %1").arg(value.toHtmlEscaped());
   if (hasDiagnostics_) {
     tip += "<br>" + diagnostics_.estimateText() + "<br>" + diagnostics_.convergenceText().toHtmlEscaped();
     if (diagnostics_.divergent) tip += QObject::tr("<br>involved in divergent transitions");

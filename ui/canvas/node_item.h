@@ -53,7 +53,6 @@ class NodeItem : public QGraphicsItem {
   QVariant itemChange(GraphicsItemChange change, const QVariant& value) override;
 
  private:
-  QString detailText() const;
   void layoutSlots();
 
   CanvasNode node_;

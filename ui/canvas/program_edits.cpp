@@ -4,13 +4,13 @@
 
 #include <QObject>
 
-#include <variate/core/checks.h>
+#include <variate/core/argument_error.h>
 #include <variate/model/parser.h>
 #include <variate/model/printer.h>
 #include <variate/model/rename.h>
 
 #include "ui/canvas/call_arguments.h"
-#include "ui/canvas/distribution_catalog.h"
+#include "ui/engine/distribution_catalog.h"
 
 namespace variate::ui::edits {
 namespace {

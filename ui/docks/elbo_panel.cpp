@@ -136,11 +136,14 @@ void ElboPanel::redraw() {
   change->setPen(QPen(QColor("#E69F00"), 1.5));
   change->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
   change->setData(evalX, evalChange, true);
+  // The convergence rule the run was checked against: its relative change below tol_rel_obj.
+  const double tol = run->config.tolRelObj;
   auto* tolerance = new QCPItemStraightLine(plot_);
+  tolerance->setObjectName("toleranceLine");
   tolerance->point1->setAxes(plot_->xAxis, plot_->yAxis2);
   tolerance->point2->setAxes(plot_->xAxis, plot_->yAxis2);
-  tolerance->point1->setCoords(0, kTolerance);
-  tolerance->point2->setCoords(1, kTolerance);
+  tolerance->point1->setCoords(0, tol);
+  tolerance->point2->setCoords(1, tol);
   tolerance->setPen(QPen(QColor("#E69F00"), 1, Qt::DotLine));
 
   // The early ELBO is far below the rest: scale to the moving average after the first 10%.
@@ -161,10 +164,12 @@ void ElboPanel::redraw() {
   } else {
     plot_->yAxis->rescale();
   }
-  plot_->yAxis2->setRange(std::max(1e-5, std::min(kTolerance / 3, evalChange.isEmpty() ? 1.0 : *std::min_element(evalChange.begin(), evalChange.end()) / 2)), 2);
+  plot_->yAxis2->setRange(std::max(1e-5, std::min(tol / 3, evalChange.isEmpty() ? 1.0 : *std::min_element(evalChange.begin(), evalChange.end()) / 2)), 2);
 
   QString text = tr("%1: ELBO %2 (moving average)").arg(run->name).arg(smooth.last(), 0, 'g', 6);
-  if (!evalChange.isEmpty()) text += tr(" · relative change %1").arg(evalChange.last(), 0, 'g', 3);
+  if (!evalChange.isEmpty()) {
+    text += tr(" · relative change %1 (tolerance %2)").arg(evalChange.last(), 0, 'g', 3).arg(tol, 0, 'g', 3);
+  }
   if (run->elbo.convergedAt >= 0) {
     markedConvergence_ = run->elbo.convergedAt;
     auto* line = new QCPItemStraightLine(plot_);

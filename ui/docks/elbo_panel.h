@@ -1,7 +1,8 @@
 #pragma once
 /// The ELBO of a variational run, live: every iteration's noisy estimate (light), a
 /// moving average over them, the relative change of each evaluation on a log axis with
-/// the tolerance it is checked against, and the iteration where the fit converged.
+/// the tolerance it is checked against (the run's own tol_rel_obj), and the iteration
+/// where the fit converged.
 
 #include <QPointer>
 #include <QWidget>
@@ -31,8 +32,6 @@ class ElboPanel : public QWidget {
   int plottedPoints() const;
   int markedConvergence() const { return markedConvergence_; }
   bool exportTo(const QString& path, QString* error);
-  /// Convergence tolerance drawn on the relative-change axis (ADVI's tol_rel_obj).
-  static constexpr double kTolerance = 0.01;
 
  signals:
   void refreshed();

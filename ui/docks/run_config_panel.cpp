@@ -1,10 +1,13 @@
 #include "ui/docks/run_config_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -14,58 +17,141 @@
 namespace variate::ui {
 namespace {
 
-QSpinBox* spin(int lo, int hi, const QString& tip, const QString& special = QString()) {
-  auto* box = new QSpinBox;
-  box->setRange(lo, hi);
+// Shows 0.001 as "0.001", not "0.001000": tolerances and step sizes span decades.
+class CompactDoubleSpinBox : public QDoubleSpinBox {
+ public:
+  QString textFromValue(double value) const override { return locale().toString(value, 'g', 6); }
+};
+
+void prepare(QAbstractSpinBox* box, const QString& tip) {
   box->setToolTip(tip);
-  box->setGroupSeparatorShown(true);
   box->setKeyboardTracking(false);  // one edit when the user is done typing
-  if (!special.isEmpty()) box->setSpecialValueText(special);
-  return box;
 }
 
 }  // namespace
 
 RunConfigPanel::RunConfigPanel(QWidget* parent)
-    : QWidget(parent), form_(new QFormLayout), method_(new QComboBox),
-      chains_(spin(1, 64, tr("Independent chains (R-hat needs at least 2)"))),
-      warmup_(spin(0, 10'000'000, tr("Warmup iterations per chain: step size and metric adaptation"))),
-      draws_(spin(0, 100'000'000, tr("Draws per chain after warmup"))),
-      seed_(new QLineEdit),
-      threads_(spin(0, 256, tr("Threads for the chains; auto: one per chain, so every chain samples live"), tr("auto"))),
-      device_(new QComboBox), family_(new QComboBox),
-      iterations_(spin(1, 10'000'000, tr("Most optimization iterations; ADVI stops earlier once converged"))),
-      outputDraws_(spin(1, 10'000'000, tr("Draws from the fitted approximation recorded as the run's draws"))),
-      model_(new QLabel) {
+    : QWidget(parent), form_(new QFormLayout), method_(new QComboBox), model_(new QLabel) {
+  method_->setObjectName("method");
   method_->addItems({"NUTS", "ADVI"});
   method_->setToolTip(tr("NUTS: exact MCMC with Stan's adaptation. ADVI: a fast Gaussian approximation"));
+  addRow("method", tr("Method"), Shown::Always, method_);
+
+  chains_ = addInt("chains", tr("Chains"), Shown::Nuts, &RunConfig::chains, 1, 64,
+                   tr("Independent chains (R-hat needs at least 2)"));
+  warmup_ = addInt("warmup", tr("Warmup"), Shown::Nuts, &RunConfig::warmup, 0, 10'000'000,
+                   tr("Warmup iterations per chain: step size and metric adaptation"));
+  draws_ = addInt("draws", tr("Draws"), Shown::Nuts, &RunConfig::draws, 0, 100'000'000, tr("Draws per chain after warmup"));
+  addInt("threads", tr("Threads"), Shown::Nuts, &RunConfig::threads, 0, 256,
+         tr("Threads for the chains; auto: one per chain, so every chain samples live"), tr("auto"));
+  metric_ = addCombo("metric", tr("Metric"), Shown::Nuts, {tr("diagonal"), tr("dense")},
+                     tr("The mass matrix warmup adapts: diagonal, or dense for strongly correlated posteriors"));
+  addInt("max_depth", tr("Max tree depth"), Shown::Nuts, &RunConfig::maxTreeDepth, 1, 30,
+         tr("A trajectory has at most 2^depth leapfrog steps; transitions that reach it are counted"));
+  addDouble("adapt_delta", tr("Adapt delta"), Shown::Nuts, &RunConfig::adaptDelta, 0.01, 0.999,
+            tr("Target acceptance rate of warmup's step-size adaptation: higher means smaller steps "
+               "and fewer divergences"));
+  batched_ = new QCheckBox(tr("evaluate all chains at once"));
+  batched_->setToolTip(tr("One batched log-density computation for all chains: faster where one evaluation has a "
+                          "large fixed cost (small models, GPUs)"));
+  addRow("batched_chains", tr("Batched chains"), Shown::Nuts, batched_);
+
+  family_ = addCombo("family", tr("Family"), Shown::Advi, {"meanfield", "fullrank"},
+                     tr("meanfield: independent Gaussians; fullrank: one correlated Gaussian"));
+  addInt("iterations", tr("Iterations"), Shown::Advi, &RunConfig::iterations, 1, 10'000'000,
+         tr("Most optimization iterations; ADVI stops earlier once converged"));
+  addDouble("tol_rel_obj", tr("tol_rel_obj"), Shown::Advi, &RunConfig::tolRelObj, 1e-6, 1,
+            tr("Converged when the relative ELBO change drops below this"));
+  eta_ = new CompactDoubleSpinBox;
+  eta_->setRange(0, 1000);
+  eta_->setDecimals(6);
+  eta_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  eta_->setSpecialValueText(tr("adapted"));
+  prepare(eta_, tr("Step size; adapted: the best of 100, 10, 1, 0.1 and 0.01 after the adaptation iterations"));
+  addRow("eta", tr("Eta"), Shown::Advi, eta_);
+  addInt("adapt_iter", tr("Adapt iterations"), Shown::Advi, &RunConfig::adaptIterations, 1, 100'000,
+         tr("Iterations per step size tried while adapting eta"));
+  addInt("grad_samples", tr("Gradient draws"), Shown::Advi, &RunConfig::gradSamples, 1, 100'000,
+         tr("Monte Carlo draws per gradient"));
+  addInt("elbo_samples", tr("ELBO draws"), Shown::Advi, &RunConfig::elboSamples, 1, 1'000'000,
+         tr("Monte Carlo draws per ELBO evaluation"));
+  addInt("eval_elbo", tr("Evaluate ELBO every"), Shown::Advi, &RunConfig::evalElbo, 1, 1'000'000,
+         tr("Iterations between ELBO evaluations (and convergence checks)"));
+  addInt("output_draws", tr("Output draws"), Shown::Advi, &RunConfig::outputDraws, 1, 10'000'000,
+         tr("Draws from the fitted approximation recorded as the run's draws"));
+
+  seed_ = new QLineEdit;
   seed_->setValidator(new QRegularExpressionValidator(QRegularExpression("\\d{1,19}"), seed_));
   seed_->setToolTip(tr("Random seed: the same seed and settings give the same draws"));
-  device_->addItems(availableDevices());
-  family_->addItems({"meanfield", "fullrank"});
-  family_->setToolTip(tr("meanfield: independent Gaussians; fullrank: one correlated Gaussian"));
-  form_->addRow(tr("Method"), method_);
-  form_->addRow(tr("Chains"), chains_);
-  form_->addRow(tr("Warmup"), warmup_);
-  form_->addRow(tr("Draws"), draws_);
-  form_->addRow(tr("Family"), family_);
-  form_->addRow(tr("Iterations"), iterations_);
-  form_->addRow(tr("Output draws"), outputDraws_);
-  form_->addRow(tr("Seed"), seed_);
-  form_->addRow(tr("Threads"), threads_);
-  form_->addRow(tr("Device"), device_);
+  addRow("seed", tr("Seed"), Shown::Always, seed_);
+  dtype_ = addCombo("dtype", tr("Dtype"), Shown::Always, {dtypeName(Dtype::Float64), dtypeName(Dtype::Float32)},
+                    tr("Arithmetic of data and of what the model computes from it; float32 is faster on large data "
+                       "(the log density is summed in float64)"));
+  device_ = addCombo("device", tr("Device"), Shown::Always, availableDevices(), tr("Where the model is evaluated"));
+
   model_->setWordWrap(true);
   model_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* content = new QWidget;
+  auto* column = new QVBoxLayout(content);
+  column->addLayout(form_);
+  column->addWidget(model_);
+  column->addStretch(1);
+  auto* scroll = new QScrollArea;  // the options outnumber a short dock's rows
+  scroll->setWidget(content);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
   auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form_);
-  layout->addWidget(model_);
-  layout->addStretch(1);
-  for (QSpinBox* box : {chains_, warmup_, draws_, threads_, iterations_, outputDraws_}) {
-    connect(box, &QSpinBox::valueChanged, this, &RunConfigPanel::edited);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(scroll);
+
+  for (const auto& field : ints_) connect(field.box, &QSpinBox::valueChanged, this, &RunConfigPanel::edited);
+  for (const auto& field : doubles_) connect(field.box, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
+  connect(eta_, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
+  for (QComboBox* box : {method_, metric_, family_, dtype_, device_}) {
+    connect(box, &QComboBox::currentIndexChanged, this, &RunConfigPanel::edited);
   }
-  for (QComboBox* box : {method_, device_, family_}) connect(box, &QComboBox::currentIndexChanged, this, &RunConfigPanel::edited);
+  connect(batched_, &QCheckBox::toggled, this, &RunConfigPanel::edited);
   connect(seed_, &QLineEdit::editingFinished, this, &RunConfigPanel::edited);
   setEnabled(false);
+}
+
+void RunConfigPanel::addRow(const QString& key, const QString& label, Shown shown, QWidget* field) {
+  field->setObjectName(key);
+  form_->addRow(label, field);
+  rows_ << qMakePair(field, shown);
+}
+
+QSpinBox* RunConfigPanel::addInt(const QString& key, const QString& label, Shown shown, int RunConfig::*value,
+                                 int lo, int hi, const QString& tip, const QString& special) {
+  auto* box = new QSpinBox;
+  box->setRange(lo, hi);
+  box->setGroupSeparatorShown(true);
+  if (!special.isEmpty()) box->setSpecialValueText(special);
+  prepare(box, tip);
+  addRow(key, label, shown, box);
+  ints_ << Field<QSpinBox, int>{box, value};
+  return box;
+}
+
+QDoubleSpinBox* RunConfigPanel::addDouble(const QString& key, const QString& label, Shown shown,
+                                          double RunConfig::*value, double lo, double hi, const QString& tip) {
+  auto* box = new CompactDoubleSpinBox;
+  box->setDecimals(6);
+  box->setRange(lo, hi);
+  box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  prepare(box, tip);
+  addRow(key, label, shown, box);
+  doubles_ << Field<QDoubleSpinBox, double>{box, value};
+  return box;
+}
+
+QComboBox* RunConfigPanel::addCombo(const QString& key, const QString& label, Shown shown, const QStringList& items,
+                                    const QString& tip) {
+  auto* box = new QComboBox;
+  box->addItems(items);
+  box->setToolTip(tip);
+  addRow(key, label, shown, box);
+  return box;
 }
 
 void RunConfigPanel::setDocument(ProjectDocument* document) {
@@ -84,23 +170,16 @@ void RunConfigPanel::show(const RunConfig& config) {
   showing_ = true;
   const bool advi = config.method == InferenceMethod::Advi;
   method_->setCurrentIndex(advi ? 1 : 0);
-  chains_->setValue(config.chains);
-  warmup_->setValue(config.warmup);
-  draws_->setValue(config.draws);
+  for (const auto& field : ints_) field.box->setValue(config.*field.value);
+  for (const auto& field : doubles_) field.box->setValue(config.*field.value);
+  metric_->setCurrentIndex(config.metric == MetricKind::dense ? 1 : 0);
+  batched_->setChecked(config.batchedChains);
+  family_->setCurrentIndex(config.family == AdviMethod::fullrank ? 1 : 0);
+  eta_->setValue(config.eta.value_or(0));
   seed_->setText(QString::number(config.seed));
-  threads_->setValue(config.threads);
+  dtype_->setCurrentIndex(config.dtype == Dtype::Float32 ? 1 : 0);
   device_->setCurrentText(config.device);
-  family_->setCurrentText(config.family);
-  iterations_->setValue(config.iterations);
-  outputDraws_->setValue(config.outputDraws);
-  for (QWidget* field : {static_cast<QWidget*>(chains_), static_cast<QWidget*>(warmup_), static_cast<QWidget*>(draws_),
-                         static_cast<QWidget*>(threads_)}) {
-    form_->setRowVisible(field, !advi);
-  }
-  for (QWidget* field : {static_cast<QWidget*>(family_), static_cast<QWidget*>(iterations_),
-                         static_cast<QWidget*>(outputDraws_)}) {
-    form_->setRowVisible(field, advi);
-  }
+  for (const auto& [field, shown] : rows_) form_->setRowVisible(field, shown == Shown::Always || (shown == Shown::Advi) == advi);
   showing_ = false;
 }
 
@@ -120,15 +199,15 @@ void RunConfigPanel::edited() {
   if (showing_ || !document_) return;
   RunConfig config = document_->runConfig();
   config.method = method_->currentIndex() == 1 ? InferenceMethod::Advi : InferenceMethod::Nuts;
-  config.chains = chains_->value();
-  config.warmup = warmup_->value();
-  config.draws = draws_->value();
+  for (const auto& field : ints_) config.*field.value = field.box->value();
+  for (const auto& field : doubles_) config.*field.value = field.box->value();
+  config.metric = metric_->currentIndex() == 1 ? MetricKind::dense : MetricKind::diagonal;
+  config.batchedChains = batched_->isChecked();
+  config.family = family_->currentIndex() == 1 ? AdviMethod::fullrank : AdviMethod::meanfield;
+  config.eta = eta_->value() > 0 ? std::optional<double>(eta_->value()) : std::nullopt;
   config.seed = seed_->text().toULongLong();
-  config.threads = threads_->value();
+  config.dtype = dtype_->currentIndex() == 1 ? Dtype::Float32 : Dtype::Float64;
   config.device = device_->currentText();
-  config.family = family_->currentText();
-  config.iterations = iterations_->value();
-  config.outputDraws = outputDraws_->value();
   document_->setRunConfig(config);
 }
 

@@ -1,13 +1,21 @@
 #pragma once
-/// The run configuration: method (NUTS or ADVI), chains, warmup, draws, seed, threads and
-/// device for NUTS; family, iterations and output draws for ADVI. Every change is an
+/// The run configuration, every option `variate sample` and `variate fit` have: method
+/// (NUTS or ADVI); for NUTS chains, warmup, draws, threads, metric, maximum tree depth,
+/// adapt delta and batched chains; for ADVI family, iterations, tol_rel_obj, eta (adapted
+/// or given), adaptation iterations, gradient and ELBO draws, the ELBO's evaluation
+/// interval and output draws; for both seed, dtype and device. Every change is an
 /// undoable edit of the document (consecutive changes of one field merge into one step).
+/// Each field's object name is its key in the configuration's JSON ("max_depth").
 /// Below: the model's parameters as the checker sees them.
 
 #include <QPointer>
 #include <QWidget>
 
+#include "ui/document/run_config.h"
+
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -16,7 +24,6 @@ class QSpinBox;
 namespace variate::ui {
 
 class ProjectDocument;
-struct RunConfig;
 struct ModelCheck;
 
 class RunConfigPanel : public QWidget {
@@ -32,22 +39,42 @@ class RunConfigPanel : public QWidget {
   QSpinBox* warmupBox() const { return warmup_; }
 
  private:
+  // A field bound to one member of RunConfig, shown for one method or both.
+  template <class Box, class Value>
+  struct Field {
+    Box* box;
+    Value RunConfig::*value;
+  };
+  enum class Shown { Always, Nuts, Advi };
+
+  QSpinBox* addInt(const QString& key, const QString& label, Shown shown, int RunConfig::*value, int lo, int hi,
+                   const QString& tip, const QString& special = QString());
+  QDoubleSpinBox* addDouble(const QString& key, const QString& label, Shown shown, double RunConfig::*value,
+                            double lo, double hi, const QString& tip);
+  QComboBox* addCombo(const QString& key, const QString& label, Shown shown, const QStringList& items,
+                      const QString& tip);
+  void addRow(const QString& key, const QString& label, Shown shown, QWidget* field);
+
   void show(const RunConfig& config);
   void showModel(const ModelCheck& check);
   void edited();
 
   QPointer<ProjectDocument> document_;
   QFormLayout* form_;
+  QList<Field<QSpinBox, int>> ints_;
+  QList<Field<QDoubleSpinBox, double>> doubles_;
+  QList<QPair<QWidget*, Shown>> rows_;
   QComboBox* method_;
-  QSpinBox* chains_;
-  QSpinBox* warmup_;
-  QSpinBox* draws_;
-  QLineEdit* seed_;
-  QSpinBox* threads_;
-  QComboBox* device_;
+  QSpinBox* chains_ = nullptr;
+  QSpinBox* warmup_ = nullptr;
+  QSpinBox* draws_ = nullptr;
+  QComboBox* metric_;
+  QCheckBox* batched_;
   QComboBox* family_;
-  QSpinBox* iterations_;
-  QSpinBox* outputDraws_;
+  QDoubleSpinBox* eta_;
+  QLineEdit* seed_;
+  QComboBox* dtype_;
+  QComboBox* device_;
   QLabel* model_;
   bool showing_ = false;
   QList<QMetaObject::Connection> connections_;

@@ -30,7 +30,6 @@ int TracePanel::plottedIterations(int chain) const {
   return rows_.front().chains[chain].count();
 }
 
-int TracePanel::markedDivergences() const { return rows_.empty() ? 0 : rows_.front().divergences; }
 
 void TracePanel::ensureChains(Row& row, int chains) {
   while (static_cast<int>(row.chains.size()) < chains) {

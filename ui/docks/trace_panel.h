@@ -23,8 +23,6 @@ class TracePanel : public RunPlotPanel {
 
   /// Draws of `chain` on the plot of the first plotted parameter (0 if none).
   int plottedIterations(int chain) const;
-  /// Divergent transitions marked on the first plotted parameter.
-  int markedDivergences() const;
 
  protected:
   void rebuild() override;

@@ -233,6 +233,63 @@ bool ProjectDocument::prepareRun(RunRequest* request, QString* error) {
   }
 }
 
+bool ProjectDocument::prepareRunMore(qint64 id, RunRequest* request, QString* error) {
+  const RunPtr run = runs_.run(id);
+  if (!run || run->isActive() || run->config.method != InferenceMethod::Nuts || run->status == RunStatus::Failed) {
+    *error = tr("Only an ended NUTS run can be continued.");
+    return false;
+  }
+  request->continues = id;
+  for (size_t c = 0; c < run->chainStates.size(); ++c) {
+    const ChainState& state = run->chainStates[c];
+    if (!state.stepSize || state.lastPosition.empty() || state.inverseMetric.empty()) {
+      *error = tr("%1 cannot be continued: chain %2 ended before its warmup did.").arg(run->name).arg(c + 1);
+      return false;
+    }
+    request->resume.push_back({state.lastPosition, *state.stepSize, state.inverseMetric, run->chains[c].iterations(),
+                               run->chains[c].warmupIterations()});
+  }
+  if (request->resume.empty()) {
+    *error = tr("%1 has no chains to continue (its draws are not read yet).").arg(run->name);
+    return false;
+  }
+  try {  // the chains continue in the model version and data they were sampled with
+    const auto version = project_->model_version(run->modelVersion);
+    request->projectPath = path_;
+    request->modelName = QString::fromStdString(version.model_name);
+    request->modelText = QString::fromStdString(version.text);
+    request->modelVersionId = version.id;
+    if (run->dataSetId >= 0) {
+      const auto data = project_->data_set(run->dataSetId);
+      request->dataSetName = QString::fromStdString(data.name);
+      request->dataJson = QString::fromStdString(data.json_text);
+      request->dataSetId = data.id;
+    }
+  } catch (const std::exception& e) {
+    *error = QString::fromStdString(e.what());
+    return false;
+  }
+  request->config = run->config;
+  request->config.chains = static_cast<int>(request->resume.size());
+  request->config.warmup = 0;
+  request->config.draws = config_.draws;
+  // Each continuation draws from its own streams (the engine also keeps them apart from
+  // the first run's): the seed moves on with the draws already made.
+  request->config.seed = run->config.seed + static_cast<quint64>(run->chains.front().iterations());
+  return true;
+}
+
+void ProjectDocument::addStartedRun(RunData run) {
+  try {
+    const auto record = project_->run(run.id);
+    run.name = QString::fromStdString(record.name);
+    run.modelVersion = record.model_version_id;
+  } catch (const std::exception&) {
+    run.name = tr("run %1").arg(run.id);
+  }
+  runs_.add(std::move(run));
+}
+
 void ProjectDocument::renameRun(qint64 id, const QString& name) {
   const RunPtr run = runs_.run(id);
   if (!run || run->name == name || name.trimmed().isEmpty()) return;
@@ -261,16 +318,34 @@ bool ProjectDocument::deleteRun(qint64 id, QString* error) {
 
 void ProjectDocument::refreshRun(qint64 id) {
   try {
-    const RunPtr updated = runFromRecord(project_->run(id));
-    const RunPtr run = runs_.run(id);
-    if (!run) return;
-    run->status = updated->status;
-    run->message = updated->message;
-    run->started = updated->started;
-    run->ended = updated->ended;
-    emit runs_.runChanged(id);
+    runs_.setRecorded(runFromRecord(project_->run(id)));
   } catch (const std::exception& e) {
     log(QString::fromStdString(e.what()));
+  }
+}
+
+QByteArray ProjectDocument::storedCanvasLayout(QString* error) const {
+  try {
+    const auto version = project_->latest_model_version(modelName_.toStdString());
+    return version ? QByteArray::fromStdString(version->canvas_layout_json) : QByteArray();
+  } catch (const std::exception& e) {
+    *error = QString::fromUtf8(e.what());
+    return {};
+  }
+}
+
+bool ProjectDocument::storeCanvasLayout(const QByteArray& json, QString* error) {
+  try {
+    const auto version = project_->latest_model_version(modelName_.toStdString());
+    if (!version || QString::fromStdString(version->text) != modelText()) {
+      *error = tr("save the model first: the layout is stored with a saved version of its text");
+      return false;
+    }
+    project_->set_canvas_layout(version->id, json.toStdString());
+    return true;
+  } catch (const std::exception& e) {
+    *error = QString::fromUtf8(e.what());
+    return false;
   }
 }
 

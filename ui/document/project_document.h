@@ -47,8 +47,6 @@ class ProjectDocument : public QObject {
   QString displayName() const;
   bool isModified() const { return !undo_.isClean(); }
   QUndoStack* undoStack() { return &undo_; }
-  /// The document's own connection to the file (UI thread only).
-  store::Project& project() { return *project_; }
 
   // Model
   QString modelName() const { return modelName_; }
@@ -74,16 +72,31 @@ class ProjectDocument : public QObject {
   void setRunConfig(const RunConfig& config);
   RunList* runs() { return &runs_; }
   /// Saves the model text as a model version if it changed, and fills `request` for a
-  /// run of the current configuration (or of `config` when given).
+  /// run of the current configuration; false with a message.
   bool prepareRun(RunRequest* request, QString* error);
+  /// Fills `request` to continue an ended NUTS run from where its chains ended, with
+  /// their adapted step sizes and metrics, in the model version and data it was sampled
+  /// with, for the configured number of draws; false with a message.
+  bool prepareRunMore(qint64 id, RunRequest* request, QString* error);
+  /// A run the engine started (it is in the file now): adds it with the name and model
+  /// version the file gave it, and makes it current.
+  void addStartedRun(RunData run);
   /// Undoable: renames a run in the file.
   void renameRun(qint64 id, const QString& name);
   /// Deletes a run and its draws from the file (not undoable: callers confirm first).
   bool deleteRun(qint64 id, QString* error);
-  /// Reads the run records of the file again (statuses, timing) without their draws.
+  /// Reads the run's record again (status, message, timing) without its draws.
   void refreshRun(qint64 id);
   /// What opening found worth telling (runs marked interrupted).
   QStringList openingNotes() const { return openingNotes_; }
+
+  // Canvas layout (JSON, CanvasLayout's format), kept with a saved version of the model
+  /// The layout stored with the newest version of the model; empty when there is none
+  /// (or, with a message, when the file cannot be read).
+  QByteArray storedCanvasLayout(QString* error) const;
+  /// Stores the layout with the newest version of the model when that version holds the
+  /// document's text (after a save); false with a message otherwise.
+  bool storeCanvasLayout(const QByteArray& json, QString* error);
 
   /// Saves the model text as a new version; false with a message.
   bool save(QString* error);

@@ -1,22 +1,63 @@
 #include "ui/document/run_config.h"
 
+#include <QJsonValue>
+
 namespace variate::ui {
+namespace {
+
+// The names older files hold besides today's: the recorder's "diag_e"/"dense_e".
+std::optional<MetricKind> metricFromName(const QString& name) {
+  if (name == "diag" || name == "diag_e" || name == "diagonal") return MetricKind::diagonal;
+  if (name == "dense" || name == "dense_e") return MetricKind::dense;
+  return std::nullopt;
+}
+
+std::optional<Dtype> dtypeFromName(const QString& name) {
+  if (name == "float64" || name == "double") return Dtype::Float64;
+  if (name == "float32" || name == "float") return Dtype::Float32;
+  return std::nullopt;
+}
+
+std::optional<AdviMethod> adviMethodFromName(const QString& name) {
+  try {
+    return advi_method_from_string(name.toStdString());
+  } catch (const ArgumentError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
 
 QString methodName(InferenceMethod method) {
   return method == InferenceMethod::Advi ? QStringLiteral("ADVI") : QStringLiteral("NUTS");
 }
 
+QString dtypeName(Dtype dtype) { return dtype == Dtype::Float32 ? QStringLiteral("float32") : QStringLiteral("float64"); }
+
+QString metricName(MetricKind metric) { return metric == MetricKind::dense ? QStringLiteral("dense") : QStringLiteral("diag"); }
+
 QJsonObject RunConfig::toJson() const {
   QJsonObject json;
   json["method"] = methodName(method);
+  json["seed"] = QString::number(seed);  // JSON numbers lose 64-bit integers
+  json["dtype"] = dtypeName(dtype);
+  json["device"] = device;
   json["chains"] = chains;
   json["warmup"] = warmup;
   json["draws"] = draws;
-  json["seed"] = QString::number(seed);  // JSON numbers lose 64-bit integers
   json["threads"] = threads;
-  json["device"] = device;
-  json["family"] = family;
+  json["metric"] = metricName(metric);
+  json["max_depth"] = maxTreeDepth;
+  json["adapt_delta"] = adaptDelta;
+  json["batched_chains"] = batchedChains;
+  json["family"] = QString::fromStdString(to_string(family));
   json["iterations"] = iterations;
+  json["tol_rel_obj"] = tolRelObj;
+  json["eta"] = eta ? QJsonValue(*eta) : QJsonValue(QJsonValue::Null);  // null: adapted
+  json["adapt_iter"] = adaptIterations;
+  json["grad_samples"] = gradSamples;
+  json["elbo_samples"] = elboSamples;
+  json["eval_elbo"] = evalElbo;
   json["output_draws"] = outputDraws;
   return json;
 }
@@ -24,15 +65,26 @@ QJsonObject RunConfig::toJson() const {
 RunConfig RunConfig::fromJson(const QJsonObject& json) {
   RunConfig config;
   config.method = json["method"].toString() == "ADVI" ? InferenceMethod::Advi : InferenceMethod::Nuts;
+  const QJsonValue seed = json["seed"];
+  config.seed = seed.isString() ? seed.toString().toULongLong() : static_cast<quint64>(seed.toDouble(1));
+  config.dtype = dtypeFromName(json["dtype"].toString()).value_or(config.dtype);
+  config.device = json["device"].toString(config.device);
   config.chains = json["chains"].toInt(config.chains);
   config.warmup = json["warmup"].toInt(config.warmup);
   config.draws = json["draws"].toInt(config.draws);
-  const QJsonValue seed = json["seed"];
-  config.seed = seed.isString() ? seed.toString().toULongLong() : static_cast<quint64>(seed.toDouble(1));
   config.threads = json["threads"].toInt(config.threads);
-  config.device = json["device"].toString(config.device);
-  config.family = json["family"].toString(config.family);
+  config.metric = metricFromName(json["metric"].toString()).value_or(config.metric);
+  config.maxTreeDepth = json["max_depth"].toInt(config.maxTreeDepth);
+  config.adaptDelta = json["adapt_delta"].toDouble(config.adaptDelta);
+  config.batchedChains = json["batched_chains"].toBool(config.batchedChains);
+  config.family = adviMethodFromName(json["family"].toString()).value_or(config.family);
   config.iterations = json["iterations"].toInt(config.iterations);
+  config.tolRelObj = json["tol_rel_obj"].toDouble(config.tolRelObj);
+  if (json["eta"].isDouble()) config.eta = json["eta"].toDouble();
+  config.adaptIterations = json["adapt_iter"].toInt(config.adaptIterations);
+  config.gradSamples = json["grad_samples"].toInt(config.gradSamples);
+  config.elboSamples = json["elbo_samples"].toInt(config.elboSamples);
+  config.evalElbo = json["eval_elbo"].toInt(config.evalElbo);
   config.outputDraws = json["output_draws"].toInt(config.outputDraws);
   return config;
 }

@@ -1,9 +1,21 @@
 #pragma once
 /// The settings of one inference run as the run-configuration panel edits them and a
-/// project records them (as JSON, next to the run).
+/// project records them (as JSON, next to the run). The values are the engine's own types
+/// (MetricKind, AdviMethod) and its options' defaults; ui/engine turns them into
+/// NutsOptions, AdviOptions and CompileOptions.
+///
+///   RunConfig config;
+///   config.metric = MetricKind::dense;
+///   config.maxTreeDepth = 8;
+///   RunConfig::fromJson(config.toJson()) == config;   // true
+
+#include <optional>
 
 #include <QJsonObject>
 #include <QString>
+
+#include <variate/mcmc/nuts_options.h>
+#include <variate/vi/advi_options.h>
 
 namespace variate::ui {
 
@@ -12,21 +24,45 @@ enum class InferenceMethod { Nuts, Advi };
 /// "NUTS" or "ADVI".
 QString methodName(InferenceMethod method);
 
+/// The arithmetic type of real data and of what the model computes from it
+/// (CompileOptions::dtype, which ui/engine sets from this).
+enum class Dtype { Float64, Float32 };
+
+/// "float64" or "float32", as `variate sample --dtype` spells them.
+QString dtypeName(Dtype dtype);
+/// "diag" or "dense", as `variate sample --metric` spells them.
+QString metricName(MetricKind metric);
+
 struct RunConfig {
   InferenceMethod method = InferenceMethod::Nuts;
+  quint64 seed = 1;
+  Dtype dtype = Dtype::Float64;
+  QString device = "cpu";
+  // NUTS
   int chains = 4;
   int warmup = 1000;
   int draws = 1000;
-  quint64 seed = 1;
   int threads = 0;  // 0: one per chain (every chain live)
-  QString device = "cpu";
+  MetricKind metric = NutsOptions().metric();
+  int maxTreeDepth = NutsOptions().max_tree_depth();
+  double adaptDelta = NutsOptions().target_accept();  // Stan's adapt delta
+  bool batchedChains = NutsOptions().batched_chains();
   // ADVI
-  QString family = "meanfield";  // or "fullrank"
-  int iterations = 10000;         // at most; ADVI stops earlier once converged
-  int outputDraws = 1000;         // approximate-posterior draws recorded at the end
+  AdviMethod family = AdviOptions().method();
+  int iterations = AdviOptions().iter();  // at most; ADVI stops earlier once converged
+  double tolRelObj = AdviOptions().tol_rel_obj();
+  std::optional<double> eta;  // nullopt: adapted from 100, 10, 1, 0.1, 0.01
+  int adaptIterations = AdviOptions().adapt_iter();
+  int gradSamples = AdviOptions().grad_samples();
+  int elboSamples = AdviOptions().elbo_samples();
+  int evalElbo = AdviOptions().eval_elbo();
+  int outputDraws = 1000;  // approximate-posterior draws recorded at the end
 
+  /// Keys as `variate sample --project` writes them where the CLI has the setting
+  /// ("max_depth", "adapt_delta", "metric": "diag"), so either's runs read back alike.
   QJsonObject toJson() const;
-  /// Missing keys keep their defaults, so older projects still load.
+  /// Missing keys keep their defaults and unknown values are ignored, so the projects of
+  /// older studios and of the CLI still load.
   static RunConfig fromJson(const QJsonObject& json);
 
   bool operator==(const RunConfig& other) const { return toJson() == other.toJson(); }

@@ -10,13 +10,6 @@ const char* const kStatusNames[] = {"running", "paused", "finished", "stopped", 
 
 QString statusName(RunStatus status) { return kStatusNames[static_cast<int>(status)]; }
 
-RunStatus statusFromName(const QString& name) {
-  for (int i = 0; i < 6; ++i) {
-    if (name == kStatusNames[i]) return static_cast<RunStatus>(i);
-  }
-  return RunStatus::Interrupted;
-}
-
 int RunData::plannedIterations() const {
   if (config.method == InferenceMethod::Advi) return config.outputDraws;
   return config.warmup + config.draws;  // "run more draws" adds to draws

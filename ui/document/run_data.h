@@ -24,7 +24,6 @@ enum class RunStatus { Running, Paused, Finished, Stopped, Interrupted, Failed }
 
 /// "running", "paused", "finished", "stopped", "interrupted", "failed" (as projects store it).
 QString statusName(RunStatus status);
-RunStatus statusFromName(const QString& name);
 
 /// Where a chain stands, for "run more draws" and the sampler-statistics panel.
 struct ChainState {
@@ -45,6 +44,8 @@ struct RunSummary {
   bool fromWarmup = false;  // no sampling draws yet: computed on the warmup draws
 };
 
+/// Views read a run through RunList's shared_ptr<const RunData>; only RunList changes
+/// one, in methods that signal what changed.
 class RunData {
  public:
   qint64 id = -1;  // in the project file

@@ -9,10 +9,15 @@ RunPtr RunList::run(qint64 id) const {
   return it == runs_.end() ? nullptr : it->second;
 }
 
-void RunList::add(RunPtr run) {
-  const qint64 id = run->id;
+RunData* RunList::find(qint64 id) const {
+  const auto it = runs_.find(id);
+  return it == runs_.end() ? nullptr : it->second.get();
+}
+
+void RunList::add(RunData run) {
+  const qint64 id = run.id;
   const bool replaced = runs_.count(id) > 0;
-  runs_[id] = std::move(run);
+  runs_[id] = std::make_shared<RunData>(std::move(run));
   if (!replaced) order_ << id;
   if (replaced) emit runChanged(id); else emit runAdded(id);
   setCurrent(id);
@@ -45,7 +50,7 @@ void RunList::setComparison(qint64 id) {
 }
 
 void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
-  const RunPtr target = run(id);
+  RunData* target = find(id);
   if (!target) return;
   const qint64 now = QDateTime::currentMSecsSinceEpoch();
   for (const auto& block : update.blocks) target->append(block, now);
@@ -79,7 +84,7 @@ void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
 }
 
 void RunList::setStatus(qint64 id, RunStatus status, const QString& message) {
-  const RunPtr target = run(id);
+  RunData* target = find(id);
   if (!target) return;
   target->status = status;
   if (!message.isEmpty()) target->message = message;
@@ -88,26 +93,52 @@ void RunList::setStatus(qint64 id, RunStatus status, const QString& message) {
 }
 
 void RunList::setName(qint64 id, const QString& name) {
-  const RunPtr target = run(id);
+  RunData* target = find(id);
   if (!target || target->name == name) return;
   target->name = name;
   emit runChanged(id);
 }
 
 void RunList::setSummary(qint64 id, RunSummary summary) {
-  const RunPtr target = run(id);
+  RunData* target = find(id);
   if (!target) return;
   target->summary = std::move(summary);
   emit summaryChanged(id);
 }
 
-void RunList::setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states) {
-  const RunPtr target = run(id);
+void RunList::setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states, ElboTrace elbo) {
+  RunData* target = find(id);
   if (!target) return;
   target->chains = std::move(chains);
   target->chainStates = std::move(states);
   target->chainStates.resize(target->chains.size());
+  target->elbo = std::move(elbo);
+  target->drawsLoaded = true;
   emit drawsReset(id);
+}
+
+void RunList::continueRun(qint64 id, int moreDraws) {
+  RunData* target = find(id);
+  if (!target) return;
+  target->config.draws += moreDraws;
+  for (ChainState& state : target->chainStates) {
+    state.finished = false;
+    state.firstDrawMs = -1;  // the rate and time left start over
+  }
+  target->status = RunStatus::Running;
+  target->message.clear();
+  target->ended = QDateTime();
+  emit runChanged(id);
+}
+
+void RunList::setRecorded(const RunData& record) {
+  RunData* target = find(record.id);
+  if (!target) return;
+  target->status = record.status;
+  target->message = record.message;
+  target->started = record.started;
+  target->ended = record.ended;
+  emit runChanged(record.id);
 }
 
 }  // namespace variate::ui

@@ -1,7 +1,9 @@
 #pragma once
 /// The runs of an open project, in the order they were made, with the current run and
-/// the one it is compared with. Owned by the project document; views listen to its
-/// signals. Live runs grow here as the engine controller's batches arrive.
+/// the one it is compared with. Owned by the project document; views read runs as
+/// shared_ptr<const RunData> and listen to its signals. Every change goes through one of
+/// its methods, which emits the signal that says what changed. Live runs grow here as
+/// the engine controller's batches arrive.
 
 #include <map>
 #include <memory>
@@ -13,7 +15,8 @@
 
 namespace variate::ui {
 
-using RunPtr = std::shared_ptr<RunData>;
+/// What views get: a run they can read, never change.
+using RunPtr = std::shared_ptr<const RunData>;
 
 class RunList : public QObject {
   Q_OBJECT
@@ -31,7 +34,7 @@ class RunList : public QObject {
   qint64 comparisonId() const { return comparison_; }
 
   /// Adds a run (replacing one with the same id) and makes it current.
-  void add(RunPtr run);
+  void add(RunData run);
   void remove(qint64 id);
   void clear();
   void setCurrent(qint64 id);
@@ -43,13 +46,19 @@ class RunList : public QObject {
   void setStatus(qint64 id, RunStatus status, const QString& message = QString());
   void setName(qint64 id, const QString& name);
   void setSummary(qint64 id, RunSummary summary);
-  /// Draws read back from the project replace the run's chains.
-  void setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states);
+  /// Draws read back from the project replace the run's chains (and its ELBO trace);
+  /// the run's draws count as loaded from then on.
+  void setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states, ElboTrace elbo = {});
+  /// "Run more draws" started: the run is running again for `moreDraws` more draws per
+  /// chain, its chains unfinished and their rates measured afresh.
+  void continueRun(qint64 id, int moreDraws);
+  /// Status, message and times as the project file records them (`record.id` names the run).
+  void setRecorded(const RunData& record);
 
  signals:
   void runAdded(qint64 id);
   void runRemoved(qint64 id);
-  /// Status, name or timing changed.
+  /// Status, name, configuration or timing changed.
   void runChanged(qint64 id);
   /// The batches of one live update, in chain order of arrival.
   void drawsAppended(qint64 id, const variate::ui::DrawBlocks& blocks);
@@ -62,7 +71,9 @@ class RunList : public QObject {
   void comparisonChanged(qint64 id);
 
  private:
-  std::map<qint64, RunPtr> runs_;
+  RunData* find(qint64 id) const;
+
+  std::map<qint64, std::shared_ptr<RunData>> runs_;
   QList<qint64> order_;
   qint64 current_ = -1;
   qint64 comparison_ = -1;

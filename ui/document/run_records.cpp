@@ -43,25 +43,25 @@ int methodColumnCount(const store::RunInfo& info) {
   return count;
 }
 
-std::shared_ptr<RunData> runFromRecord(const store::RunInfo& info) {
-  auto run = std::make_shared<RunData>();
-  run->id = info.id;
-  run->name = QString::fromStdString(info.name);
+RunData runFromRecord(const store::RunInfo& info) {
+  RunData run;
+  run.id = info.id;
+  run.name = QString::fromStdString(info.name);
   const QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(info.config_json)).object();
-  run->config = RunConfig::fromJson(config);
-  run->config.method = info.method == store::RunMethod::advi ? InferenceMethod::Advi : InferenceMethod::Nuts;
-  run->config.seed = info.seed;
-  run->status = statusOf(info.status);
-  run->message = QString::fromStdString(info.error_message);
-  run->started = fromUnix(info.started_at.value_or(info.created_at));
-  if (info.finished_at) run->ended = fromUnix(*info.finished_at);
-  run->modelVersion = info.model_version_id;
-  run->dataSetId = info.data_set_id.value_or(-1);
+  run.config = RunConfig::fromJson(config);
+  run.config.method = info.method == store::RunMethod::advi ? InferenceMethod::Advi : InferenceMethod::Nuts;
+  run.config.seed = info.seed;
+  run.status = statusOf(info.status);
+  run.message = QString::fromStdString(info.error_message);
+  run.started = fromUnix(info.started_at.value_or(info.created_at));
+  if (info.finished_at) run.ended = fromUnix(*info.finished_at);
+  run.modelVersion = info.model_version_id;
+  run.dataSetId = info.data_set_id.value_or(-1);
   const int skip = methodColumnCount(info);
-  for (size_t i = skip; i < info.columns.size(); ++i) run->columnNames << bracketedName(info.columns[i]);
+  for (size_t i = skip; i < info.columns.size(); ++i) run.columnNames << bracketedName(info.columns[i]);
   // Parameters come before derived quantities, but the record does not say where one
   // ends; the studio treats every column as plottable, so all count as parameters.
-  run->parameterColumns = run->columnNames.size();
+  run.parameterColumns = run.columnNames.size();
   return run;
 }
 

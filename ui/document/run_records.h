@@ -12,7 +12,7 @@ namespace variate::store { class Project; }
 namespace variate::ui {
 
 /// A run's record without its draws (drawsLoaded is false).
-std::shared_ptr<RunData> runFromRecord(const store::RunInfo& info);
+RunData runFromRecord(const store::RunInfo& info);
 
 /// Draws and chain states of a run read back from the project.
 struct LoadedDraws {

@@ -43,6 +43,22 @@ std::vector<std::vector<double>> positionsOf(const at::Tensor& unconstrained) {
   return positions;
 }
 
+// Every ADVI setting of the run panel; the options validate them.
+AdviOptions adviOptions(const RunConfig& config) {
+  AdviOptions options = AdviOptions()
+                            .seed(config.seed)
+                            .method(config.family)
+                            .iter(config.iterations)
+                            .tol_rel_obj(config.tolRelObj)
+                            .adapt_engaged(!config.eta)
+                            .adapt_iter(config.adaptIterations)
+                            .grad_samples(config.gradSamples)
+                            .elbo_samples(config.elboSamples)
+                            .eval_elbo(config.evalElbo);
+  if (config.eta) options.eta(*config.eta);
+  return options;
+}
+
 // The stored summary document, with how the fit went.
 std::string diagnosticsJson(const std::string& summary, const AdviResult& result, int convergedAt) {
   QJsonObject json = QJsonDocument::fromJson(QByteArray::fromStdString(summary)).object();
@@ -71,10 +87,7 @@ RunOutcome runAdvi(const RunRequest& request, RunContext& context) {
     outcome.runId = project->create_run(runSpec(request, std::move(columns)));
     context.started(RunStart{outcome.runId, compiled.bracketedNames, compiled.parameterColumns});
 
-    const AdviOptions options = AdviOptions()
-                                    .seed(request.config.seed)
-                                    .iter(request.config.iterations)
-                                    .method(advi_method_from_string(request.config.family.toStdString()));
+    const AdviOptions options = adviOptions(request.config);
     ElboRelay relay(*project, outcome.runId, options.eval_elbo(), context.control, context.mailbox);
     const AdviFit fit = advi(target, options, &relay, context.control.stopFlag());
     relay.commit(true);

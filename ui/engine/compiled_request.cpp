@@ -15,10 +15,12 @@ CompiledRequest compileRequest(const RunRequest& request) {
   if (!request.dataJson.isEmpty()) {
     data = io::parse_json_data(request.dataJson.toStdString(), request.dataSetName.toStdString());
   }
+  model::CompileOptions options;
+  options.dtype = request.config.dtype == Dtype::Float32 ? at::kFloat : at::kDouble;
   CompiledRequest compiled;
   compiled.result = model::compile_model(
       model::Source(request.modelName.toStdString() + ".vmod", request.modelText.toStdString()),
-      data ? &*data : nullptr);
+      data ? &*data : nullptr, options);
   if (!compiled.result.ok()) throw ArgumentError(compiled.result.report());
   if (!compiled.result.model) {
     throw ArgumentError("model '" + request.modelName.toStdString() +
@@ -41,9 +43,8 @@ store::RunSpec runSpec(const RunRequest& request, std::vector<std::string> colum
   spec.name = request.runName.toStdString();
   spec.method = request.config.method == InferenceMethod::Advi ? store::RunMethod::advi
                                                                 : store::RunMethod::nuts;
-  QJsonObject config = request.config.toJson();
-  config["max_depth"] = 10;
-  spec.config_json = QJsonDocument(config).toJson(QJsonDocument::Compact).toStdString();
+  // What the run uses, every setting (the stored summary reads max_depth from it).
+  spec.config_json = QJsonDocument(request.config.toJson()).toJson(QJsonDocument::Compact).toStdString();
   spec.model_version_id = request.modelVersionId;
   if (request.dataSetId) spec.data_set_id = *request.dataSetId;
   spec.seed = request.config.seed;

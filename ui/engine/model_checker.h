@@ -22,11 +22,10 @@ class ModelChecker : public QObject {
   explicit ModelChecker(QObject* parent = nullptr);
   ~ModelChecker() override;
 
-  /// Checks after `debounceMs` without a newer request.
+  /// Checks once 300 ms pass without a newer request.
   void request(const QString& fileName, const QString& text, const QString& dataJson);
   /// Checks now (still on the checker's thread).
   void requestNow(const QString& fileName, const QString& text, const QString& dataJson);
-  void setDebounce(int ms) { debounce_.setInterval(ms); }
 
  signals:
   void checked(const variate::ui::ModelCheck& check);

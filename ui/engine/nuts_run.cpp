@@ -14,6 +14,8 @@
 namespace variate::ui {
 namespace {
 
+// Every NUTS setting of the run panel; the options validate them (a bad value from an
+// edited file fails the run with the option named).
 NutsOptions nutsOptions(const RunRequest& request) {
   const RunConfig& config = request.config;
   NutsOptions options = NutsOptions()
@@ -23,7 +25,11 @@ NutsOptions nutsOptions(const RunRequest& request) {
                             .seed(config.seed)
                             // "auto" in the studio: a thread per chain, so every chain is live
                             // (the engine's own default caps chains at the cores).
-                            .threads(config.threads > 0 ? config.threads : config.chains);
+                            .threads(config.threads > 0 ? config.threads : config.chains)
+                            .max_tree_depth(config.maxTreeDepth)
+                            .target_accept(config.adaptDelta)
+                            .metric(config.metric)
+                            .batched_chains(config.batchedChains);
   if (!request.resume.empty()) {
     std::vector<ChainStart> starts;
     for (const auto& resume : request.resume) {
@@ -61,16 +67,19 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
     columns.insert(columns.end(), compiled.stanNames.begin(), compiled.stanNames.end());
     const DrawColumns& output = *compiled.columns;
     const auto rows = [&output](const std::vector<std::vector<double>>& positions) { return output.rows(positions); };
+    store::RunRecorderOptions recording;
+    recording.metric = options.metric();  // names the stored inverse metrics
     std::vector<int> offsets, warmups;
     if (request.continues >= 0) {  // more draws appended to the run's chains
-      recorder = std::make_unique<store::RunRecorder>(request.projectPath.toStdString(), request.continues, rows);
+      recorder = std::make_unique<store::RunRecorder>(request.projectPath.toStdString(), request.continues, rows,
+                                                      recording);
       for (const auto& resume : request.resume) {
         offsets.push_back(resume.iterations);
         warmups.push_back(resume.warmup);
       }
     } else {
       recorder = std::make_unique<store::RunRecorder>(request.projectPath.toStdString(),
-                                                      runSpec(request, std::move(columns)), rows);
+                                                      runSpec(request, std::move(columns)), rows, recording);
     }
     outcome.runId = recorder->run_id();
     context.started(RunStart{outcome.runId, compiled.bracketedNames, compiled.parameterColumns});

@@ -95,7 +95,7 @@ void SummaryService::startNext() {
     pending_.clear();
     return;
   }
-  const int interval = std::max(liveIntervalMs_, 30 * lastComputeMs_);
+  const int interval = std::max(kLiveIntervalMs, 30 * lastComputeMs_);
   if (run->isActive() && sinceLive_.isValid() && sinceLive_.elapsed() < interval) {
     wait_.start(static_cast<int>(interval - sinceLive_.elapsed()));
     return;

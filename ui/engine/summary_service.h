@@ -34,7 +34,6 @@ class SummaryService : public QObject {
   explicit SummaryService(RunList* runs, QObject* parent = nullptr);
   ~SummaryService() override;
 
-  void setLiveInterval(int ms) { liveIntervalMs_ = ms; }
   /// Summarize this run soon (immediately when idle).
   void request(qint64 runId);
   bool busy() const { return busy_; }
@@ -54,7 +53,7 @@ class SummaryService : public QObject {
   bool busy_ = false;
   QTimer wait_;
   QElapsedTimer sinceLive_;
-  int liveIntervalMs_ = 1000;
+  static constexpr int kLiveIntervalMs = 1000;  // a live run is summarized at most this often
   int lastComputeMs_ = 0;  // the interval grows with it: summaries take ~3% of a core
   QElapsedTimer computing_;
 };

@@ -19,8 +19,6 @@ class DecimatedSeries {
   void append(double x, double y);
   /// Values appended so far.
   int count() const { return count_; }
-  /// Values per bucket now (1 until the series outgrows maxBuckets).
-  int bucketWidth() const { return width_; }
   /// The points to draw, in x order: at most 2 × maxBuckets.
   void points(QVector<double>* xs, QVector<double>* ys) const;
 

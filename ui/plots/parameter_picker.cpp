@@ -76,7 +76,6 @@ void ParameterPicker::setSelected(const QStringList& names) {
   emit selectionChanged(selected());
 }
 
-void ParameterPicker::setFilter(const QString& text) { search_->setText(text); }
 
 void ParameterPicker::applyFilter() {
   const QString text = search_->text().trimmed();

@@ -22,7 +22,6 @@ class ParameterPicker : public QWidget {
   QStringList names() const { return names_; }
   QStringList selected() const;
   void setSelected(const QStringList& names);
-  void setFilter(const QString& text);
 
  signals:
   void selectionChanged(const QStringList& selected);

@@ -1,4 +1,4 @@
-#include "ui/canvas/distribution_catalog.h"
+#include "ui/engine/distribution_catalog.h"
 
 #include <algorithm>
 

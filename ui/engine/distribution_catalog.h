@@ -2,7 +2,8 @@
 /// The distribution families the canvas offers, as plain Qt values: their parameters (with
 /// a default argument for a new node) and the palette group of their support, all read
 /// from the engine's distribution table and support so the palette never drifts from the
-/// language.
+/// language. (It is in ui/engine because those engine headers pull in ATen; the header
+/// itself is plain Qt, for the canvas.)
 
 #include <QList>
 #include <QString>

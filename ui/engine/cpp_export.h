@@ -1,7 +1,7 @@
 #pragma once
 /// File → Export → C++: the studio's way to `variate export MODEL --cpp DIR`. The same
 /// engine code writes the same files; the model text is the editor's, unsaved edits
-/// included.
+/// included. (In ui/engine: the exporter's headers pull in ATen.)
 
 #include <QString>
 #include <QStringList>

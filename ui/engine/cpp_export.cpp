@@ -1,6 +1,6 @@
-#include "ui/app/cpp_export.h"
+#include "ui/engine/cpp_export.h"
 
-#include <variate/core/checks.h>
+#include <variate/core/argument_error.h>
 #include <variate/export/cpp_program.h>
 #include <variate/export/cpp_names.h>
 #include <variate/model/checker.h>

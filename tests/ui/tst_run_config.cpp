@@ -1,0 +1,118 @@
+// The run configuration a project records: typed values (the engine's MetricKind and
+// AdviMethod, a dtype) that survive a round trip through JSON, with the files of older
+// studios and of `variate sample --project` still read — missing keys keep their
+// defaults, old string values parse, values that make no sense are ignored. And views
+// read runs as const: nothing they are handed can change a run behind its signals.
+
+#include <type_traits>
+
+#include <QJsonDocument>
+#include <QtTest/QtTest>
+
+#include "ui/document/run_config.h"
+#include "ui/document/run_list.h"
+#include "ui/plots/run_plot_panel.h"
+
+using namespace variate;
+using namespace variate::ui;
+
+// Compile-time: what RunList and the plot panels hand out is a run to read.
+static_assert(std::is_same_v<decltype(std::declval<RunList&>().run(0)), std::shared_ptr<const RunData>>);
+static_assert(std::is_same_v<decltype(std::declval<RunList&>().current()), std::shared_ptr<const RunData>>);
+static_assert(std::is_same_v<decltype(std::declval<RunList&>().comparison()), std::shared_ptr<const RunData>>);
+static_assert(std::is_same_v<decltype(std::declval<RunPlotPanel&>().run()), std::shared_ptr<const RunData>>);
+
+namespace {
+
+RunConfig parse(const char* json) { return RunConfig::fromJson(QJsonDocument::fromJson(json).object()); }
+
+}  // namespace
+
+class TestRunConfig : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void defaultsAreTheEngines() {
+    const RunConfig config;
+    QCOMPARE(config.metric, NutsOptions().metric());
+    QCOMPARE(config.maxTreeDepth, 10);
+    QCOMPARE(config.adaptDelta, 0.8);
+    QCOMPARE(config.family, AdviMethod::meanfield);
+    QCOMPARE(config.tolRelObj, 0.01);
+    QVERIFY(!config.eta);
+    QCOMPARE(config.dtype, Dtype::Float64);
+  }
+
+  void roundTrip() {
+    RunConfig config;
+    config.method = InferenceMethod::Advi;
+    config.seed = 18'446'744'073'709'551'557ull;  // beyond a double's integers
+    config.metric = MetricKind::dense;
+    config.maxTreeDepth = 3;
+    config.adaptDelta = 0.95;
+    config.batchedChains = true;
+    config.dtype = Dtype::Float32;
+    config.family = AdviMethod::fullrank;
+    config.tolRelObj = 0.001;
+    config.eta = 0.1;
+    config.adaptIterations = 20;
+    config.gradSamples = 3;
+    config.elboSamples = 50;
+    config.evalElbo = 25;
+    const RunConfig back = RunConfig::fromJson(config.toJson());
+    QCOMPARE(back.toJson(), config.toJson());
+    QCOMPARE(back.seed, config.seed);
+    QCOMPARE(back.metric, MetricKind::dense);
+    QCOMPARE(back.family, AdviMethod::fullrank);
+    QCOMPARE(back.dtype, Dtype::Float32);
+    QCOMPARE(*back.eta, 0.1);
+    QVERIFY(back == config);
+    config.eta.reset();  // adapted again: a change the undo command can name
+    QVERIFY(RunConfig::fromJson(config.toJson()) == config);
+    QVERIFY(back != config);
+  }
+
+  void olderFilesStillLoad_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("expected");  // the keys whose values differ from the defaults, sorted
+    QTest::newRow("studio before typed options") << QByteArray(
+        R"({"method":"ADVI","chains":2,"warmup":500,"draws":300,"seed":"7","threads":0,"device":"cpu",)"
+        R"("family":"fullrank","iterations":2000,"output_draws":400})")
+        << "chains=2 draws=300 family=fullrank iterations=2000 method=ADVI output_draws=400 seed=7 warmup=500";
+    QTest::newRow("first studio: a numeric seed") << QByteArray(R"({"method":"NUTS","seed":42})") << "seed=42";
+    QTest::newRow("variate sample --project") << QByteArray(
+        R"({"chains":4,"warmup":1000,"draws":1000,"max_depth":12,"adapt_delta":0.9,"metric":"dense",)"
+        R"("threads":2,"batched_chains":true,"device":"cpu","model_file":"m.vmod","data_file":""})")
+        << "adapt_delta=0.9 batched_chains=true max_depth=12 metric=dense threads=2";
+    QTest::newRow("the recorder's metric names") << QByteArray(R"({"metric":"dense_e"})") << "metric=dense";
+    QTest::newRow("empty") << QByteArray("{}") << "";
+    QTest::newRow("nonsense values keep the defaults") << QByteArray(
+        R"({"metric":"riemannian","family":"normalizing-flow","dtype":"int8","max_depth":"deep","eta":"fast"})")
+        << "";
+  }
+
+  void olderFilesStillLoad() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, expected);
+    const QJsonObject loaded = RunConfig::fromJson(QJsonDocument::fromJson(json).object()).toJson();
+    const QJsonObject defaults = RunConfig().toJson();
+    QStringList differing;
+    for (auto it = loaded.begin(); it != loaded.end(); ++it) {
+      if (it.value() == defaults.value(it.key())) continue;
+      const QJsonValue value = it.value();
+      differing << it.key() + "=" + (value.isBool() ? (value.toBool() ? "true" : "false")
+                                     : value.isDouble() ? QString::number(value.toDouble())
+                                                        : value.toString());
+    }
+    QCOMPARE(differing.join(' '), expected);
+  }
+
+  void etaIsAdaptedUnlessGiven() {
+    QVERIFY(!parse(R"({"eta":null})").eta);
+    QVERIFY(!parse(R"({})").eta);
+    QCOMPARE(*parse(R"({"eta":0.5})").eta, 0.5);
+  }
+};
+
+QTEST_MAIN(TestRunConfig)
+#include "tst_run_config.moc"
