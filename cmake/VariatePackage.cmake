@@ -12,19 +12,23 @@ include(CMakePackageConfigHelpers)
 
 set_target_properties(variate_warnings PROPERTIES EXPORT_NAME warnings)
 
+# Everything here is the component Development: `cmake --install BUILD --component
+# Development` installs the package alone (without the executables).
 install(TARGETS variate_engine ${VARIATE_LAYER_TARGETS} variate_cli variate_warnings EXPORT VariateTargets
+  COMPONENT Development
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/engine/"
-  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate" COMPONENT Development
   FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/app/cli/"
-  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate/cli"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate/cli" COMPONENT Development
   FILES_MATCHING PATTERN "*.h")
 
 set(VARIATE_PACKAGE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/Variate")
-install(EXPORT VariateTargets NAMESPACE Variate:: DESTINATION "${VARIATE_PACKAGE_DIR}")
+install(EXPORT VariateTargets NAMESPACE Variate:: DESTINATION "${VARIATE_PACKAGE_DIR}"
+  COMPONENT Development)
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/VariateConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/cmake/install/VariateConfig.cmake"
   INSTALL_DESTINATION "${VARIATE_PACKAGE_DIR}")
@@ -34,7 +38,7 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/VariateConfigVersion.cma
 install(FILES
   "${PROJECT_BINARY_DIR}/cmake/install/VariateConfig.cmake"
   "${PROJECT_BINARY_DIR}/VariateConfigVersion.cmake"
-  DESTINATION "${VARIATE_PACKAGE_DIR}")
+  DESTINATION "${VARIATE_PACKAGE_DIR}" COMPONENT Development)
 
 # The build tree as a package: -DVariate_DIR=<this build folder>.
 export(EXPORT VariateTargets NAMESPACE Variate:: FILE "${PROJECT_BINARY_DIR}/VariateTargets.cmake")
