@@ -1,41 +1,34 @@
-// `variate`: the command-line interface to the engine.
+// `variate`: the command-line interface to the engine, on .vmod files. The commands are
+// the library variate::cli (app/cli), which exported programs run too.
 
-#include <exception>
-#include <iostream>
+#include <memory>
+#include <string>
 
-#include <CLI/CLI.hpp>
-#include <c10/util/Exception.h>
 #include <torch/version.h>
 
-#include "cli/check_command.h"
-#include "cli/export_command.h"
-#include "cli/fit_command.h"
-#include "cli/logp_command.h"
-#include "cli/sample_command.h"
-#include "cli/summary_command.h"
+#include <variate/cli/check_command.h>
+#include <variate/cli/command_line.h>
+#include <variate/cli/export_command.h>
+#include <variate/cli/fit_command.h>
+#include <variate/cli/logp_command.h>
+#include <variate/cli/sample_command.h>
+#include <variate/cli/summary_command.h>
+#include <variate/cli/vmod_source.h>
+
 #include "version.h"
 
 int main(int argc, char** argv) {
+  namespace cli = variate::cli;
   CLI::App app{"Variate: Bayesian modeling with random variables on LibTorch", "variate"};
   app.set_version_flag("--version",
                        std::string("variate ") + VARIATE_VERSION + " (LibTorch " +
                            TORCH_VERSION + ")");
   int exit_code = 0;
-  variate::cli::add_check_command(app, exit_code);
-  variate::cli::add_logp_command(app, exit_code);
-  variate::cli::add_sample_command(app, exit_code);
-  variate::cli::add_fit_command(app, exit_code);
-  variate::cli::add_summary_command(app, exit_code);
-  variate::cli::add_export_command(app, exit_code);
-  try {
-    CLI11_PARSE(app, argc, argv);
-  } catch (const c10::Error& e) {  // a numerical library failure is reported, not a crash
-    std::cerr << "error: " << e.what_without_backtrace() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
-  if (argc == 1) std::cout << app.help();
-  return exit_code;
+  cli::add_check_command(app, exit_code);
+  cli::add_logp_command(app, exit_code, std::make_shared<cli::VmodSource>());
+  cli::add_sample_command(app, exit_code, std::make_shared<cli::VmodSource>());
+  cli::add_fit_command(app, exit_code, std::make_shared<cli::VmodSource>());
+  cli::add_summary_command(app, exit_code);
+  cli::add_export_command(app, exit_code);
+  return cli::run_command_line(app, argc, argv, exit_code);
 }

@@ -1,25 +1,34 @@
-# The engine as a CMake package, installed and in the build tree, so that programs (such
-# as those `variate export` writes) build against it with find_package(Variate) and link
-# Variate::engine (every layer) or one layer (Variate::core, ...): `cmake --install` puts
-# headers under include/variate/, the libraries under lib/ and the package files under
-# lib/cmake/Variate; a build folder works as Variate_DIR directly. Included from
-# engine/CMakeLists.txt, once the layers exist.
+# The engine and the command-line library as a CMake package, installed and in the build
+# tree, so that programs build against them with find_package(Variate) and link
+# Variate::engine (every layer), one layer (Variate::core, ...) or Variate::cli (the
+# commands of `variate`, which the programs `variate export` writes run on their model):
+# `cmake --install` puts headers under include/variate/ (the CLI's under
+# include/variate/cli/), the libraries under lib/ and the package files under
+# lib/cmake/Variate; a build folder works as Variate_DIR directly. Included from the
+# top-level CMakeLists.txt, once engine/ and app/ have made their targets.
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set_target_properties(variate_warnings PROPERTIES EXPORT_NAME warnings)
 
-install(TARGETS variate_engine ${VARIATE_LAYER_TARGETS} variate_warnings EXPORT VariateTargets
+# Everything here is the component Development: `cmake --install BUILD --component
+# Development` installs the package alone (without the executables).
+install(TARGETS variate_engine ${VARIATE_LAYER_TARGETS} variate_cli variate_warnings EXPORT VariateTargets
+  COMPONENT Development
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/engine/"
-  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate" COMPONENT Development
+  FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/app/cli/"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate/cli" COMPONENT Development
   FILES_MATCHING PATTERN "*.h")
 
 set(VARIATE_PACKAGE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/Variate")
-install(EXPORT VariateTargets NAMESPACE Variate:: DESTINATION "${VARIATE_PACKAGE_DIR}")
+install(EXPORT VariateTargets NAMESPACE Variate:: DESTINATION "${VARIATE_PACKAGE_DIR}"
+  COMPONENT Development)
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/VariateConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/cmake/install/VariateConfig.cmake"
   INSTALL_DESTINATION "${VARIATE_PACKAGE_DIR}")
@@ -29,7 +38,7 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/VariateConfigVersion.cma
 install(FILES
   "${PROJECT_BINARY_DIR}/cmake/install/VariateConfig.cmake"
   "${PROJECT_BINARY_DIR}/VariateConfigVersion.cmake"
-  DESTINATION "${VARIATE_PACKAGE_DIR}")
+  DESTINATION "${VARIATE_PACKAGE_DIR}" COMPONENT Development)
 
 # The build tree as a package: -DVariate_DIR=<this build folder>.
 export(EXPORT VariateTargets NAMESPACE Variate:: FILE "${PROJECT_BINARY_DIR}/VariateTargets.cmake")

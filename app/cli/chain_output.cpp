@@ -1,4 +1,4 @@
-#include "cli/chain_output.h"
+#include "variate/cli/chain_output.h"
 
 #include <filesystem>
 #include <iostream>

@@ -1,11 +1,11 @@
-#include "cli/check_command.h"
+#include "variate/cli/check_command.h"
 
 #include <iostream>
 #include <memory>
 
 #include <variate/core/shape.h>
 
-#include "cli/model_input.h"
+#include "variate/cli/model_input.h"
 
 namespace variate::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "cli/export_command.h"
+#include "variate/cli/export_command.h"
 
 #include <iostream>
 #include <memory>
@@ -6,7 +6,7 @@
 #include <variate/export/cpp_program.h>
 #include <variate/model/model_error.h>
 
-#include "cli/model_input.h"
+#include "variate/cli/model_input.h"
 
 namespace variate::cli {
 namespace {

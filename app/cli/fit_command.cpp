@@ -1,4 +1,4 @@
-#include "cli/fit_command.h"
+#include "variate/cli/fit_command.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,14 +21,12 @@
 #include <variate/io/summary_report.h>
 #include <variate/io/variational_csv_writer.h>
 
-#include "cli/model_input.h"
 #include "version.h"
 
 namespace variate::cli {
 namespace {
 
 struct FitOptions {
-  std::string model;
   std::optional<std::string> data;
   std::string method = "meanfield";
   std::optional<uint64_t> seed;
@@ -143,14 +141,11 @@ void write_summary(const std::string& path, const std::vector<io::SummaryRow>& r
   if (!file) throw ArgumentError("cannot write the summary to '" + path + "'");
 }
 
-int run_fit(const FitOptions& options) {
-  const auto compiled = load_model(options.model, options.data, std::cerr);
-  if (!compiled) return 1;
-  if (!compiled->model) {
-    std::cerr << "error: " << options.model << " declares data: give it with --data\n";
-    return 1;
-  }
-  const model::CompiledModel& model = *compiled->model;
+int run_fit(const FitOptions& options, const ModelSource& source) {
+  const std::optional<BoundModel> model = source.bind(options.data, std::cerr);
+  if (!model) return 1;
+  // ADVI evaluates batches of points (the ELBO's Monte Carlo draws).
+  const UnconstrainedTarget& target = model->batch_target;
   const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   try {
     AdviOptions advi_options = AdviOptions()
@@ -164,7 +159,7 @@ int run_fit(const FitOptions& options) {
                                    .eval_elbo(options.eval_elbo);
     if (options.eta) advi_options.eta(*options.eta).adapt_engaged(false);
     TracePrinter printer;
-    const AdviFit fit = advi(model.target(), advi_options, options.quiet ? nullptr : &printer);
+    const AdviFit fit = advi(target, advi_options, options.quiet ? nullptr : &printer);
     const AdviResult& result = fit.result;
     if (result.status == AdviStatus::adaptation_failed) {
       std::cerr << "error: every step size tried (eta = 100, 10, 1, 0.1, 0.01) made the ELBO "
@@ -181,8 +176,8 @@ int run_fit(const FitOptions& options) {
     at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(
         RandomStream::for_chain(seed, 1).next());
     const ApproximationDraws draws =
-        sample_approximation(model.target(), *fit.family, options.output_draws, generator);
-    const DrawColumns columns = model.draw_columns();
+        sample_approximation(target, *fit.family, options.output_draws, generator);
+    const DrawColumns& columns = model->columns;
     const auto to_rows = [](const at::Tensor& points) {
       std::vector<std::vector<double>> rows(points.size(0));
       const at::Tensor p = points.contiguous();
@@ -197,7 +192,7 @@ int run_fit(const FitOptions& options) {
     if (options.output) {
       std::filesystem::create_directories(*options.output);
       io::VariationalCsvInfo info;
-      info.run.model = options.model;
+      info.run.model = source.name();
       info.run.data_file = options.data.value_or("");
       info.run.seed = seed;
       info.run.variate_version = VARIATE_VERSION;
@@ -223,7 +218,7 @@ int run_fit(const FitOptions& options) {
     }
 
     const auto summary = summarize_draws(rows, columns.names(NameStyle::Bracketed));
-    std::cout << "Inference for " << options.model << ": ADVI (" << options.method << "), "
+    std::cout << "Inference for " << source.name() << ": ADVI (" << options.method << "), "
               << options.output_draws << " draws from the approximation; seed " << seed << "\n"
               << "eta = " << result.eta << (result.eta_adapted ? " (adapted)" : "") << "; "
               << to_string(result.status) << " after " << result.iterations
@@ -247,10 +242,10 @@ int run_fit(const FitOptions& options) {
 
 }  // namespace
 
-void add_fit_command(CLI::App& app, int& exit_code) {
+void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source) {
   auto o = std::make_shared<FitOptions>();
   CLI::App* command = app.add_subcommand("fit", "Fit a variational approximation with ADVI");
-  command->add_option("model", o->model, "The model (.vmod)")->required();
+  source->add_arguments(*command, ModelCommand::fit);
   command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV)");
   command->add_option("--method", o->method, "meanfield or fullrank")->capture_default_str()->check(CLI::IsMember({"meanfield", "fullrank"}));
   command->add_option("--seed", o->seed, "Random seed (default: drawn at random and printed)");
@@ -265,7 +260,7 @@ void add_fit_command(CLI::App& app, int& exit_code) {
   command->add_option("--eval-elbo", o->eval_elbo, "Evaluate the ELBO every this many iterations")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_option("--output-draws", o->output_draws, "Draws from the approximation")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_flag("--quiet", o->quiet, "No ELBO trace");
-  command->callback([o, &exit_code] { exit_code = run_fit(*o); });
+  command->callback([o, source, &exit_code] { exit_code = run_fit(*o, *source); });
 }
 
 }  // namespace variate::cli

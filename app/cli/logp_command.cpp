@@ -1,4 +1,4 @@
-#include "cli/logp_command.h"
+#include "variate/cli/logp_command.h"
 
 #include <iostream>
 #include <memory>
@@ -10,29 +10,27 @@
 #include <variate/core/checks.h>
 #include <variate/io/data_file.h>
 
-#include "cli/model_input.h"
-#include "cli/tensor_json.h"
+#include "variate/cli/tensor_json.h"
 
 namespace variate::cli {
 namespace {
 
 struct LogpOptions {
-  std::string model;
-  std::string data;
+  std::optional<std::string> data;
   std::string params;
   bool jacobian = false;
 };
 
 // Constrained parameter values by name, checked against the model's parameters.
-ValueMap read_parameters(const std::string& path, const ParameterLayout& layout,
-                         const model::CompiledModel& compiled) {
+ValueMap read_parameters(const std::string& path, const BoundModel& model) {
+  const ParameterLayout& layout = model.target.layout();
   const Data given = io::parse_json_data(io::read_text_file(path), path);
   ValueMap values;
   for (const auto& name : given.names()) {
     bool known = false;
     for (const auto& p : layout.parameters()) known |= p.name == name;
-    const bool derived = std::find(compiled.derived_names().begin(), compiled.derived_names().end(),
-                                   name) != compiled.derived_names().end();
+    const bool derived = std::find(model.derived_names.begin(), model.derived_names.end(), name) !=
+                         model.derived_names.end();
     if (!known && !derived) {
       throw ArgumentError(path + ": '" + name + "' is not a parameter of the model");
     }
@@ -55,19 +53,18 @@ ValueMap read_parameters(const std::string& path, const ParameterLayout& layout,
   return values;
 }
 
-int run_logp(const LogpOptions& options) {
-  const auto result = load_model(options.model, options.data, std::cerr);
-  if (!result) return 1;
-  const auto& compiled = *result->model;
-  const ParameterLayout& layout = compiled.layout();
+int run_logp(const LogpOptions& options, const ModelSource& source) {
+  const std::optional<BoundModel> model = source.bind(options.data, std::cerr);
+  if (!model) return 1;
+  const ParameterLayout& layout = model->target.layout();
   try {
-    const ValueMap values = read_parameters(options.params, layout, compiled);
+    const ValueMap values = read_parameters(options.params, *model);
     nlohmann::ordered_json output;
     nlohmann::ordered_json gradient = nlohmann::ordered_json::object();
     if (options.jacobian) {
       // With respect to the unconstrained parameters, Jacobian included.
       const at::Tensor theta = layout.unconstrain(values);
-      const auto [lp, g] = compiled.target().log_density_and_gradient(theta, true);
+      const auto [lp, g] = model->target.log_density_and_gradient(theta, true);
       output["log_density"] = lp.item<double>();
       for (const auto& p : layout.parameters()) {
         gradient[p.name] = tensor_to_json(g.narrow(0, p.offset, p.size).reshape(p.unconstrained_shape));
@@ -80,7 +77,7 @@ int run_logp(const LogpOptions& options) {
         leaves[name] = value.clone().requires_grad_(true);
         inputs.push_back(leaves[name]);
       }
-      const at::Tensor lp = compiled.log_joint()(leaves);
+      const at::Tensor lp = model->log_joint(leaves);
       const auto grads = torch::autograd::grad({lp}, inputs, {}, false, false, true);
       output["log_density"] = lp.item<double>();
       size_t i = 0;
@@ -100,17 +97,17 @@ int run_logp(const LogpOptions& options) {
 
 }  // namespace
 
-void add_logp_command(CLI::App& app, int& exit_code) {
+void add_logp_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source) {
   auto options = std::make_shared<LogpOptions>();
   CLI::App* command = app.add_subcommand(
       "logp", "Log density and gradient at given (constrained) parameter values, as JSON");
-  command->add_option("model", options->model, "The model (.vmod)")->required();
-  command->add_option("--data", options->data, "Data file (CmdStan JSON or CSV)")->required();
+  source->add_arguments(*command, ModelCommand::logp);
+  command->add_option("--data", options->data, "Data file (CmdStan JSON or CSV)");
   command->add_option("--params", options->params, "Parameter values by name (JSON)")->required();
   command->add_flag("--jacobian", options->jacobian,
                     "Add the log-Jacobian of the unconstraining transform; the gradient is "
                     "then with respect to the unconstrained parameters");
-  command->callback([options, &exit_code] { exit_code = run_logp(*options); });
+  command->callback([options, source, &exit_code] { exit_code = run_logp(*options, *source); });
 }
 
 }  // namespace variate::cli

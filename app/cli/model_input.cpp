@@ -1,4 +1,4 @@
-#include "cli/model_input.h"
+#include "variate/cli/model_input.h"
 
 #include <variate/core/checks.h>
 #include <variate/io/data_file.h>

@@ -1,4 +1,4 @@
-#include "cli/project_output.h"
+#include "variate/cli/project_output.h"
 
 #include <filesystem>
 

@@ -1,4 +1,4 @@
-#include "cli/sample_command.h"
+#include "variate/cli/sample_command.h"
 
 #include <iostream>
 #include <memory>
@@ -12,16 +12,14 @@
 #include <variate/mcmc/observer_list.h>
 #include <variate/mcmc/sampler_columns.h>
 
-#include "cli/chain_output.h"
-#include "cli/project_output.h"
-#include "cli/model_input.h"
+#include "variate/cli/chain_output.h"
+#include "variate/cli/project_output.h"
 #include "version.h"
 
 namespace variate::cli {
 namespace {
 
 struct SampleOptions {
-  std::string model;
   std::optional<std::string> data;
   int chains = 4;
   int warmup = 1000;
@@ -36,13 +34,12 @@ struct SampleOptions {
   std::string metric = "diag";
   bool save_warmup = false;
   bool batched_chains = false;
-  std::string dtype = "float64";
   bool quiet = false;
   std::optional<std::string> project;
   std::optional<std::string> run_name;
 };
 
-int run_sample(const SampleOptions& options) {
+int run_sample(const SampleOptions& options, const ModelSource& source) {
   if (options.device != "cpu") {
     std::cerr << "error: --device " << options.device << ": this LibTorch build "
               << (at::hasCUDA() ? "has CUDA, but Variate runs models on the CPU only so far"
@@ -50,15 +47,8 @@ int run_sample(const SampleOptions& options) {
               << "\n";
     return 1;
   }
-  model::CompileOptions compile_options;
-  compile_options.dtype = options.dtype == "float32" ? at::kFloat : at::kDouble;
-  const auto compiled = load_model(options.model, options.data, std::cerr, compile_options);
-  if (!compiled) return 1;
-  if (!compiled->model) {
-    std::cerr << "error: " << options.model << " declares data: give it with --data\n";
-    return 1;
-  }
-  const model::CompiledModel& model = *compiled->model;
+  const std::optional<BoundModel> model = source.bind(options.data, std::cerr);
+  if (!model) return 1;
   const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   std::unique_ptr<store::RunRecorder> recorder;  // with --project
   try {
@@ -72,11 +62,11 @@ int run_sample(const SampleOptions& options) {
                                  .target_accept(options.adapt_delta)
                                  .metric(options.metric == "dense" ? MetricKind::dense : MetricKind::diagonal)
                                  .batched_chains(options.batched_chains);
-    const DrawColumns columns = model.draw_columns();
+    const DrawColumns& columns = model->columns;
     ChainOutputOptions output;
     output.directory = options.output;
     output.progress = !options.quiet;
-    output.info.run.model = options.model;
+    output.info.run.model = source.name();
     output.info.run.data_file = options.data.value_or("");
     output.info.run.seed = seed;
     output.info.run.variate_version = VARIATE_VERSION;
@@ -88,26 +78,27 @@ int run_sample(const SampleOptions& options) {
     output.info.metric = options.metric == "dense" ? "dense_e" : "diag_e";
     output.info.num_chains = options.chains;
     ChainOutput observer(columns, options.chains, output);
-    if (options.project) {
+    if (options.project) {  // only offered for a model with text (a .vmod file)
       const nlohmann::json config = {
           {"chains", options.chains}, {"warmup", options.warmup}, {"draws", options.draws},
           {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
           {"metric", options.metric}, {"threads", options.threads},
           {"batched_chains", options.batched_chains}, {"device", options.device},
-          {"model_file", options.model}, {"data_file", options.data.value_or("")}};
-      recorder = start_project_run({*options.project, options.run_name, options.model, options.data, config,
-                                    seed, nuts.metric()},
+          {"model_file", *source.model_file()}, {"data_file", options.data.value_or("")}};
+      recorder = start_project_run({*options.project, options.run_name, *source.model_file(), options.data,
+                                    config, seed, nuts.metric()},
                                    columns);
     }
     ObserverList observers(recorder ? std::vector<SampleObserver*>{&observer, recorder.get()}
                                     : std::vector<SampleObserver*>{&observer});
 
-    const auto chains = sample_nuts(model.target(), nuts, &observers);
+    const auto chains =
+        sample_nuts(nuts.batched_chains() ? model->batch_target : model->target, nuts, &observers);
 
     std::vector<std::string> names = sampler_column_names();
     for (const auto& name : columns.names(NameStyle::StanCsv)) names.push_back(name);
     const io::ChainsSummary summary = io::summarize_chains(observer.draws(), names);
-    std::cout << "Inference for " << options.model << ": " << options.chains << " chains, each with "
+    std::cout << "Inference for " << source.name() << ": " << options.chains << " chains, each with "
               << options.warmup << " warmup and " << options.draws << " draws; seed " << seed << "\n\n";
     std::cout << io::format_summary_table(summary.parameters, summary.sampler_rows);
     const io::SamplerTotals totals = io::sampler_totals(chains);
@@ -132,10 +123,9 @@ int run_sample(const SampleOptions& options) {
 
 }  // namespace
 
-void add_sample_command(CLI::App& app, int& exit_code) {
+void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source) {
   auto o = std::make_shared<SampleOptions>();
   CLI::App* command = app.add_subcommand("sample", "Sample the posterior with NUTS (Stan's warmup)");
-  command->add_option("model", o->model, "The model (.vmod)")->required();
   command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV)");
   command->add_option("--chains", o->chains, "Number of chains")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_option("--warmup", o->warmup, "Warmup iterations per chain")->capture_default_str()->check(CLI::NonNegativeNumber);
@@ -150,12 +140,13 @@ void add_sample_command(CLI::App& app, int& exit_code) {
   command->add_option("--metric", o->metric, "diag or dense")->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
   command->add_flag("--save-warmup", o->save_warmup, "Also write warmup draws to the CSV files");
   command->add_flag("--batched-chains", o->batched_chains, "Evaluate all chains in one batched computation");
-  command->add_option("--dtype", o->dtype, "float64, or float32 for data and model arithmetic (faster on large data; the log density is summed in float64)")
-      ->capture_default_str()->check(CLI::IsMember({"float64", "float32"}));
+  source->add_arguments(*command, ModelCommand::sample);  // the model, and how to compile it
   command->add_flag("--quiet", o->quiet, "No progress lines");
-  command->add_option("--project", o->project, "Record the run into this project file (*.variate; created if absent)");
-  command->add_option("--run-name", o->run_name, "Name of the run in the project (default: run N)");
-  command->callback([o, &exit_code] { exit_code = run_sample(*o); });
+  if (source->model_file()) {  // a project records the model's text
+    command->add_option("--project", o->project, "Record the run into this project file (*.variate; created if absent)");
+    command->add_option("--run-name", o->run_name, "Name of the run in the project (default: run N)");
+  }
+  command->callback([o, source, &exit_code] { exit_code = run_sample(*o, *source); });
 }
 
 }  // namespace variate::cli

@@ -1,4 +1,4 @@
-#include "cli/summary_command.h"
+#include "variate/cli/summary_command.h"
 
 #include <algorithm>
 #include <iostream>

@@ -1,4 +1,4 @@
-#include "cli/tensor_json.h"
+#include "variate/cli/tensor_json.h"
 
 #include <ATen/ATen.h>
 

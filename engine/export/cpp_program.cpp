@@ -20,8 +20,9 @@ std::string file_name(const std::string& path) {
 }
 
 std::string cmake_lists(const std::string& name) {
-  return "# " + name + ", exported by `variate export`: builds against Variate's engine, installed\n"
-         "# (cmake -S . -B build -DCMAKE_PREFIX_PATH=/where/it/is/installed) or a build tree\n"
+  return "# " + name + ", exported by `variate export`: builds against Variate's engine and\n"
+         "# command-line library, installed (cmake -S . -B build\n"
+         "# -DCMAKE_PREFIX_PATH=/where/it/is/installed) or a build tree\n"
          "# (-DVariate_DIR=/path/to/variate/build).\n"
          "cmake_minimum_required(VERSION 3.25)\n"
          "project(" + name + " LANGUAGES CXX)\n\n"
@@ -32,15 +33,16 @@ std::string cmake_lists(const std::string& name) {
          "endif()\n\n"
          "find_package(Variate " VARIATE_VERSION " REQUIRED)\n\n"
          "add_executable(" + name + " main.cpp model.h)\n"
-         "target_link_libraries(" + name + " PRIVATE Variate::engine)\n";
+         "target_link_libraries(" + name + " PRIVATE Variate::cli)\n";
 }
 
 std::string readme(const std::string& name, const std::string& model_file) {
   return "# " + name + "\n\n"
          "The model of `" + model_file + "` as a standalone C++ program, exported by\n"
          "`variate export`. `model.h` holds the model as C++ on Variate's random-variable API\n"
-         "(each statement of the model is the comment above its C++); `main.cpp` reads CmdStan\n"
-         "JSON data, samples with NUTS or fits ADVI, and writes Stan CSV and a summary.\n\n"
+         "(each statement of the model is the comment above its C++); `main.cpp` hands its two\n"
+         "functions to Variate's command-line library (`Variate::cli`), which gives the program\n"
+         "the commands of `variate` on this model: `sample` (NUTS), `fit` (ADVI) and `logp`.\n\n"
          "## Build\n\n"
          "Against an installed Variate (`cmake --install` of its build), or its build tree:\n\n"
          "    cmake -S . -B build -DCMAKE_PREFIX_PATH=/usr/local      # installed\n"
@@ -51,13 +53,15 @@ std::string readme(const std::string& name, const std::string& model_file) {
          "    build/" + name + " fit --data data.json --method meanfield --seed 1 --output fit\n"
          "    build/" + name + " logp --data data.json --params params.json\n"
          "    build/" + name + " --help\n\n"
-         "`sample` takes the options of `variate sample` (`--chains`, `--warmup`, `--draws`,\n"
-         "`--seed`, `--output`, `--summary-json`, `--threads`, `--max-depth`, `--adapt-delta`,\n"
-         "`--metric`, `--save-warmup`, `--quiet`); with the same seed it gives the same draws.\n"
-         "`fit` takes those of `variate fit` (`--method`, `--iter`, `--eta`, `--output-draws`, ...).\n"
-         "`logp` prints `{\"log_density\": ..., \"gradient\": {...}}` at the constrained parameter\n"
-         "values of a JSON file, as `variate logp` does (`--jacobian` for the unconstrained\n"
-         "density and gradient).\n";
+         "The commands are `variate`'s, with its options, outputs and messages. `sample` writes\n"
+         "one Stan CSV file per chain and prints the summary and warnings of `variate sample`;\n"
+         "with the same seed it draws the same. It takes every option of `variate sample` but\n"
+         "those that need the model's `.vmod` text, which the program does not have: `--dtype`\n"
+         "(a compile option), `--project` and `--run-name` (a project records the text). `fit`\n"
+         "takes those of `variate fit` (`--method`, `--iter`, `--eta`, `--output-draws`, ...);\n"
+         "`logp` prints `{\"log_density\": ..., \"gradient\": {...}}` at the constrained\n"
+         "parameter values of a JSON file, as `variate logp` does (`--jacobian` for the\n"
+         "unconstrained density and gradient).\n";
 }
 
 }  // namespace

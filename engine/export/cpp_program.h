@@ -2,8 +2,9 @@
 /// Exporting a model as a standalone C++ program (`variate export MODEL.vmod --cpp DIR`):
 ///
 ///   DIR/model.h         the model as C++ on the engine's random-variable API
-///   DIR/main.cpp        reads data, samples with NUTS or evaluates the log density
-///   DIR/CMakeLists.txt  builds it against an installed engine or a build tree
+///   DIR/main.cpp        a few lines handing model.h's functions to Variate's command-line
+///                       library (Variate::cli): `variate`'s sample, fit and logp on the model
+///   DIR/CMakeLists.txt  builds it against an installed Variate or a build tree
 ///   DIR/README.md       how to build and run it
 ///
 /// The generated code is what a person would write with the engine's C++ API: names from

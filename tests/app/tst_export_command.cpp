@@ -39,6 +39,9 @@ class TestExportCommand : public QObject {
     QFile header(directory.filePath("out/model.h"));
     QVERIFY(header.open(QIODevice::ReadOnly));
     QVERIFY(header.readAll().contains("inline vt::RandomVariable eight_schools(const vt::Data& d) {"));
+    QFile main(directory.filePath("out/main.cpp"));  // the commands come from Variate::cli
+    QVERIFY(main.open(QIODevice::ReadOnly));
+    QVERIFY(main.readAll().contains("return variate::cli::run_exported_program("));
   }
 
   void namesTheProgram() {

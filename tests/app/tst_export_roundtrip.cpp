@@ -1,9 +1,12 @@
 // `variate export` round trip: a model is exported, its program built against this build
 // tree (find_package(Variate) with Variate_DIR, through ccache), and run beside `variate`:
 // `logp` at three points equals `variate logp` (to 1e-10 relative; in practice to the bit),
-// and `sample` with one seed draws what `variate sample` draws. Two models run in CI (eight
-// schools and a model of the features the reference models lack); every reference model
-// runs with VARIATE_EXPORT_ALL=1, as `cmake --build BUILD --target export_roundtrip_all`.
+// `sample` with one seed draws what `variate sample` draws, and `fit` agrees with
+// `variate fit`. The program is `variate`'s command line (Variate::cli) on the model of its
+// model.h: the same commands and options, less those that need the .vmod text. Two models
+// run in CI (eight schools and a model of the features the reference models lack); every
+// reference model runs with VARIATE_EXPORT_ALL=1, as `cmake --build BUILD --target
+// export_roundtrip_all`. A program also builds against an installed Variate.
 
 #include <cmath>
 
@@ -102,6 +105,36 @@ vt::diagnostics::ParameterSummary summary(const std::vector<vt::io::StanCsv>& ch
   return vt::diagnostics::summarize(chains[0].columns[column], draws);
 }
 
+// Exports `model_file` as the program `name` into folder/program and builds it with
+// `prefix` (-DVariate_DIR=... or -DCMAKE_PREFIX_PATH=...); returns the program, or an
+// empty string after a failed QVERIFY.
+QString export_and_build(const QString& model_file, const QString& name, const QString& folder,
+                         const QString& prefix) {
+  Outcome outcome = run(VARIATE_EXECUTABLE, {"export", model_file, "--cpp", folder + "/program", "--name", name});
+  if (outcome.exit_code != 0) {
+    QTest::qVerify(false, "export", qPrintable(outcome.output), __FILE__, __LINE__);
+    return {};
+  }
+  QStringList configure = {"-S", folder + "/program", "-B", folder + "/program/build",
+                           "-G", VARIATE_CMAKE_GENERATOR, "-DCMAKE_BUILD_TYPE=Release",
+                           "-DCMAKE_CXX_COMPILER=" VARIATE_CXX_COMPILER, prefix};
+  if (QFileInfo::exists(VARIATE_CCACHE)) configure << "-DCMAKE_CXX_COMPILER_LAUNCHER=" VARIATE_CCACHE;
+  outcome = run(VARIATE_CMAKE_COMMAND, configure);
+  if (outcome.exit_code != 0) {
+    QTest::qVerify(false, "configure", qPrintable(outcome.output), __FILE__, __LINE__);
+    return {};
+  }
+  QElapsedTimer timer;
+  timer.start();
+  outcome = run(VARIATE_CMAKE_COMMAND, {"--build", folder + "/program/build"});
+  if (outcome.exit_code != 0) {
+    QTest::qVerify(false, "build", qPrintable(outcome.output), __FILE__, __LINE__);
+    return {};
+  }
+  qInfo("%s: built in %.1f s", qPrintable(name), timer.elapsed() / 1000.0);
+  return folder + "/program/build/" + name;
+}
+
 }  // namespace
 
 // `fit` (ADVI) with one seed: the draws of the approximation agree with `variate fit`'s to
@@ -109,8 +142,17 @@ vt::diagnostics::ParameterSummary summary(const std::vector<vt::io::StanCsv>& ch
 void compare_fits(const QString& program, const QString& model_file, const QString& data_file,
                   const QString& folder, const QString& name) {
   const QStringList options = {"--seed", "20240", "--output-draws", "400"};
-  Outcome outcome = run(program, QStringList{"fit", "--data", data_file, "--output", folder + "/exported_fit"} + options);
+  Outcome outcome = run(program, QStringList{"fit", "--data", data_file, "--output", folder + "/exported_fit",
+                                             "--summary-json", folder + "/exported_fit.json"} + options);
   QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+  // `variate fit`'s report: the ELBO trace, and the fit in the summary JSON.
+  QVERIFY2(outcome.output.contains("iter             ELBO   delta_ELBO_mean"), qPrintable(outcome.output));
+  QFile summary_file(folder + "/exported_fit.json");
+  QVERIFY(summary_file.open(QIODevice::ReadOnly));
+  const QJsonObject fit = QJsonDocument::fromJson(summary_file.readAll()).object()["variational"].toObject();
+  QCOMPARE(fit["draws"].toInt(), 400);
+  QVERIFY2(fit["status"].toString() == "converged" || fit["status"].toString() == "max_iterations",
+           qPrintable(fit["status"].toString()));
   outcome = run(VARIATE_EXECUTABLE, QStringList{"fit", model_file, "--data", data_file, "--quiet",
                                                 "--output", folder + "/variate_fit"} + options);
   QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
@@ -174,6 +216,50 @@ class TestExportRoundTrip : public QObject {
     }
   }
 
+  // The exported program's command line is `variate`'s, without what needs the model text;
+  // it builds against an installed Variate as well as against the build tree.
+  void programFromAnInstall() {
+    const QString folder = work_folder("installed");
+    QDir(folder).removeRecursively();
+    QVERIFY(QDir().mkpath(folder));
+    // The package alone: the executables (the studio) need not be built.
+    Outcome outcome = run(VARIATE_CMAKE_COMMAND, {"--install", VARIATE_BUILD_DIR, "--prefix", folder + "/prefix",
+                                                  "--component", "Development"});
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    QVERIFY(QFileInfo::exists(folder + "/prefix/include/variate/cli/exported_program.h"));
+    const QString model_file = kTests + "data/reference/eight_schools-eight_schools_noncentered/model.vmod";
+    const QString program =
+        export_and_build(model_file, "eight_schools", folder, "-DCMAKE_PREFIX_PATH=" + folder + "/prefix");
+    if (program.isEmpty()) return;
+
+    outcome = run(program, {"--version"});
+    QCOMPARE(outcome.exit_code, 0);
+    QVERIFY2(outcome.output.startsWith("eight_schools (exported from model.vmod), on Variate " VARIATE_VERSION_STRING),
+             qPrintable(outcome.output));
+    outcome = run(program, {"--help"});
+    QCOMPARE(outcome.exit_code, 0);
+    for (const char* command : {"sample", "fit", "logp"}) QVERIFY2(outcome.output.contains(command), command);
+    for (const char* command : {"\n  check", "\n  summary", "\n  export"}) {  // `variate`'s, on .vmod files
+      QVERIFY2(!outcome.output.contains(command), qPrintable(outcome.output));
+    }
+    outcome = run(program, {"sample", "--help"});
+    QCOMPARE(outcome.exit_code, 0);
+    for (const char* option : {"--data", "--chains", "--seed", "--output", "--summary-json", "--batched-chains", "--quiet"}) {
+      QVERIFY2(outcome.output.contains(option), option);
+    }
+    QVERIFY2(outcome.output.contains("not offered: --dtype (a compile option), --project and --run-name"),
+             qPrintable(outcome.output));
+    QVERIFY2(!outcome.output.contains("--dtype TEXT") && !outcome.output.contains("--project TEXT"),
+             qPrintable(outcome.output));
+    outcome = run(program, {"sample", "--dtype", "float32"});
+    QVERIFY(outcome.exit_code != 0);
+    QVERIFY2(outcome.output.contains("--dtype"), qPrintable(outcome.output));
+    // Data the model needs and was not given: its data function says which.
+    outcome = run(program, {"sample", "--quiet"});
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("error: data 'J' is declared but missing from the data"), qPrintable(outcome.output));
+  }
+
   void roundTrip() {
     QFETCH(QString, model);
     QFETCH(QString, name);
@@ -185,22 +271,9 @@ class TestExportRoundTrip : public QObject {
     QDir(folder).removeRecursively();
     QVERIFY(QDir().mkpath(folder));
 
-    // Export and build.
-    Outcome outcome = run(VARIATE_EXECUTABLE, {"export", model_file, "--cpp", folder + "/program", "--name", name});
-    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
-    QStringList configure = {"-S", folder + "/program", "-B", folder + "/program/build",
-                             "-G", VARIATE_CMAKE_GENERATOR, "-DCMAKE_BUILD_TYPE=Release",
-                             "-DCMAKE_CXX_COMPILER=" VARIATE_CXX_COMPILER,
-                             "-DVariate_DIR=" VARIATE_BUILD_DIR};
-    if (QFileInfo::exists(VARIATE_CCACHE)) configure << "-DCMAKE_CXX_COMPILER_LAUNCHER=" VARIATE_CCACHE;
-    outcome = run(VARIATE_CMAKE_COMMAND, configure);
-    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
-    QElapsedTimer timer;
-    timer.start();
-    outcome = run(VARIATE_CMAKE_COMMAND, {"--build", folder + "/program/build"});
-    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
-    qInfo("%s: built in %.1f s", qPrintable(name), timer.elapsed() / 1000.0);
-    const QString program = folder + "/program/build/" + name;
+    const QString program = export_and_build(model_file, name, folder, "-DVariate_DIR=" VARIATE_BUILD_DIR);
+    if (program.isEmpty()) return;
+    Outcome outcome;
 
     // The log density and its gradient, without and with the Jacobian.
     int identical_points = 0;

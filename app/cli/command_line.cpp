@@ -1,0 +1,26 @@
+#include "variate/cli/command_line.h"
+
+#include <exception>
+#include <iostream>
+
+#include <c10/util/Exception.h>
+
+namespace variate::cli {
+
+int run_command_line(CLI::App& app, int argc, char** argv, const int& exit_code) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const c10::Error& e) {  // a numerical library failure is reported, not a crash
+    std::cerr << "error: " << e.what_without_backtrace() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  if (argc == 1) std::cout << app.help();
+  return exit_code;
+}
+
+}  // namespace variate::cli

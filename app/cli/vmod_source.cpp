@@ -1,0 +1,37 @@
+#include "variate/cli/vmod_source.h"
+
+#include <variate/core/argument_error.h>
+
+#include "variate/cli/model_input.h"
+
+namespace variate::cli {
+
+void VmodSource::add_arguments(CLI::App& command, ModelCommand which) {
+  command.add_option("model", path_, "The model (.vmod)")->required();
+  if (which != ModelCommand::sample) return;
+  command.add_option("--dtype", dtype_, "float64, or float32 for data and model arithmetic (faster on large data; the log density is summed in float64)")
+      ->capture_default_str()->check(CLI::IsMember({"float64", "float32"}));
+}
+
+std::optional<BoundModel> VmodSource::bind(const std::optional<std::string>& data_path,
+                                           std::ostream& errors) const {
+  model::CompileOptions options;
+  options.dtype = dtype_ == "float32" ? at::kFloat : at::kDouble;
+  const auto compiled = load_model(path_, data_path, errors, options);
+  if (!compiled) return std::nullopt;
+  if (!compiled->model) {
+    errors << "error: " << path_ << " declares data: give it with --data\n";
+    return std::nullopt;
+  }
+  const model::CompiledModel& model = *compiled->model;
+  try {
+    // The compiled program is batch-polymorphic: one target serves single points and batches.
+    return BoundModel{model.log_joint(), model.target(), model.target(), model.draw_columns(),
+                      model.derived_names()};
+  } catch (const ArgumentError& e) {
+    errors << "error: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+}  // namespace variate::cli

@@ -1,0 +1,27 @@
+#pragma once
+/// The model of `variate sample|fit|logp MODEL.vmod`: the file named by the command's first
+/// argument, compiled with its data (model_input.h reports every problem as a compiler
+/// does). `sample` also takes --dtype, how the model is compiled.
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "variate/cli/model_source.h"
+
+namespace variate::cli {
+
+class VmodSource : public ModelSource {
+ public:
+  void add_arguments(CLI::App& command, ModelCommand which) override;
+  std::string name() const override { return path_; }
+  std::optional<std::string> model_file() const override { return path_; }
+  std::optional<BoundModel> bind(const std::optional<std::string>& data_path,
+                                 std::ostream& errors) const override;
+
+ private:
+  std::string path_;
+  std::string dtype_ = "float64";
+};
+
+}  // namespace variate::cli
