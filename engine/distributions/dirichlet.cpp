@@ -12,18 +12,6 @@
 
 namespace variate {
 namespace distributions {
-namespace {
-
-// Support::contains' 1e-8 on the sum, widened to a few rounding errors per entry so that
-// float32 draws (whose sums are off by ~1e-7) still count as simplexes.
-double sum_tolerance(at::ScalarType dtype, int64_t entries) {
-  const double epsilon = dtype == at::kDouble ? std::numeric_limits<double>::epsilon()
-                                              : std::numeric_limits<float>::epsilon();
-  return std::max(1e-8, 8.0 * static_cast<double>(entries) * epsilon);
-}
-
-}  // namespace
-
 Dirichlet::Dirichlet(at::Tensor alpha) {
   alpha_ = broadcast_parameters("Dirichlet", {std::move(alpha)})[0];
   check_min_rank("Dirichlet", "alpha", alpha_, 1);
@@ -45,7 +33,7 @@ at::Tensor Dirichlet::log_prob(const at::Tensor& value) const {
   const at::Tensor log_prob = normalizer + at::xlogy(alpha_ - 1, x).sum(-1);
   const at::Tensor inside =
       (x >= 0).all(-1) &
-      (at::abs(x.sum(-1) - 1) < sum_tolerance(x.scalar_type(), k));
+      (at::abs(x.sum(-1) - 1) < rounding_tolerance(x.scalar_type(), k));
   return mask_outside_support(log_prob, inside);
 }
 

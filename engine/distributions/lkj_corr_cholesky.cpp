@@ -14,14 +14,6 @@ namespace variate {
 namespace distributions {
 namespace {
 
-// Support::contains' 1e-8 on the unit rows, widened to a few rounding errors per entry so
-// that float32 factors still count as Cholesky factors of correlation matrices.
-double row_tolerance(at::ScalarType dtype, int64_t entries) {
-  const double epsilon = dtype == at::kDouble ? std::numeric_limits<double>::epsilon()
-                                              : std::numeric_limits<float>::epsilon();
-  return std::max(1e-8, 8.0 * static_cast<double>(entries) * epsilon);
-}
-
 // Beta(a, b) draws as X / (X + Y) with Gamma draws, so that only `generator` is used.
 // Returns (y, 1 - y), each computed without cancellation.
 std::pair<at::Tensor, at::Tensor> sample_beta(const at::Tensor& a, const at::Tensor& b,
@@ -72,7 +64,7 @@ at::Tensor LKJCorrCholesky::log_prob(const at::Tensor& value) const {
   const at::Tensor lower_triangular = (l.triu(1) == 0).flatten(-2).all(-1);
   const at::Tensor positive_diagonal = (diagonal > 0).all(-1);
   const at::Tensor unit_rows =
-      (at::abs(l.square().sum(-1) - 1) < row_tolerance(l.scalar_type(), k)).all(-1);
+      (at::abs(l.square().sum(-1) - 1) < rounding_tolerance(l.scalar_type(), k)).all(-1);
   return mask_outside_support(log_prob, lower_triangular & positive_diagonal & unit_rows);
 }
 

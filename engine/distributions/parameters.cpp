@@ -1,5 +1,6 @@
 #include "variate/distributions/parameters.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 
@@ -54,6 +55,12 @@ at::Tensor mask_outside_support(const at::Tensor& log_prob, const at::Tensor& in
   const at::Tensor minus_infinity =
       at::full({}, -std::numeric_limits<double>::infinity(), log_prob.options());
   return at::where(inside, log_prob, minus_infinity);
+}
+
+double rounding_tolerance(at::ScalarType dtype, int64_t entries) {
+  const double epsilon = dtype == at::kDouble ? std::numeric_limits<double>::epsilon()
+                                              : std::numeric_limits<float>::epsilon();
+  return std::max(1e-8, 8.0 * static_cast<double>(entries) * epsilon);
 }
 
 }  // namespace variate::distributions

@@ -18,6 +18,11 @@ std::vector<at::Tensor> broadcast_parameters(const char* family,
 /// Integer data (counts, indicators) as the parameters' floating dtype.
 at::Tensor as_floating(const at::Tensor& value, const at::Tensor& like);
 
+/// Support::contains' 1e-8, widened to a few rounding errors per entry of a sum of
+/// `entries` values in `dtype`, so that float32 draws (whose sums are off by ~1e-7) still
+/// count as simplexes, unit rows and the like.
+double rounding_tolerance(at::ScalarType dtype, int64_t entries);
+
 /// `log_prob` where `inside` holds, -inf elsewhere.
 at::Tensor mask_outside_support(const at::Tensor& log_prob, const at::Tensor& inside);
 

@@ -36,6 +36,15 @@ std::string config_line(int indent, const std::string& key, const std::string& v
          (is_default ? " (Default)" : "");
 }
 
+std::vector<std::string> run_header_lines(const CsvRunInfo& run) {
+  std::vector<std::string> lines;
+  if (!run.variate_version.empty()) lines.push_back("variate_version = " + run.variate_version);
+  lines.push_back("model = " + run.model);
+  lines.push_back("start_datetime = " +
+                  (run.start_datetime.empty() ? current_utc_datetime() : run.start_datetime));
+  return lines;
+}
+
 std::vector<std::string> run_config_lines(const CsvRunInfo& run, const std::string& output_path) {
   return {config_line(0, "id", std::to_string(run.chain_id), run.chain_id == 1),
           "data",

@@ -39,6 +39,10 @@ std::string current_utc_datetime();
 std::string config_line(int indent, const std::string& key, const std::string& value,
                         bool is_default);
 
+/// The lines every header begins with: variate_version (when set), model and
+/// start_datetime.
+std::vector<std::string> run_header_lines(const CsvRunInfo& run);
+
 /// The configuration lines every CmdStan method ends its header with: id, data file,
 /// init, random seed, output file and precision.
 std::vector<std::string> run_config_lines(const CsvRunInfo& run, const std::string& output_path);

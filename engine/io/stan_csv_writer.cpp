@@ -45,10 +45,7 @@ const std::string& checked_path(const std::string& path, const SampleCsvInfo& in
 void write_header(LineFile& file, const SampleCsvInfo& info) {
   const CsvRunInfo& run = info.run;
   const auto number = [](double x) { return format_number(x, -1); };
-  if (!run.variate_version.empty()) file.comment("variate_version = " + run.variate_version);
-  file.comment("model = " + run.model);
-  file.comment("start_datetime = " +
-               (run.start_datetime.empty() ? current_utc_datetime() : run.start_datetime));
+  for (const auto& line : run_header_lines(run)) file.comment(line);
   file.comment(config_line(0, "method", "sample", true));
   file.comment("  sample");
   file.comment(config_line(4, "num_samples", std::to_string(info.num_samples),

@@ -20,10 +20,7 @@ const std::string& checked_path(const std::string& path, const VariationalCsvInf
 void write_header(LineFile& file, const VariationalCsvInfo& info) {
   const CsvRunInfo& run = info.run;
   const auto number = [](double x) { return format_number(x, -1); };
-  if (!run.variate_version.empty()) file.comment("variate_version = " + run.variate_version);
-  file.comment("model = " + run.model);
-  file.comment("start_datetime = " +
-               (run.start_datetime.empty() ? current_utc_datetime() : run.start_datetime));
+  for (const auto& line : run_header_lines(run)) file.comment(line);
   file.comment(config_line(0, "method", "variational", false));
   file.comment("  variational");
   file.comment(config_line(4, "algorithm", info.algorithm, info.algorithm == "meanfield"));

@@ -1,5 +1,5 @@
 // `variate sample` (4 chains x 1000 warmup x 1000 draws) on every posteriordb reference
-// posterior, judged as shared/tools/compare_to_reference.py judges it: each mean within
+// posterior, judged by posteriordb's rule for comparing to a reference: each mean within
 // 4 standard errors (MCSE and the reference's own), each sd within max(10%, 4/sqrt(2 ESS)),
 // and R-hat < 1.01. Slow posteriors run only with VARIATE_RUN_SLOW=1 (CTest runs them apart).
 //

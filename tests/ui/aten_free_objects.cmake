@@ -3,7 +3,7 @@
 # (`ninja -t deps`): the check behind ui/CMakeLists.txt's promise that only ui/engine's
 # files see ATen. Objects must have been built.
 #
-#   cmake -DNINJA=ninja -DBUILD_DIR=build -DOBJECTS="a.o|b.o" -P aten_free_objects.cmake
+#   cmake -DNINJA=ninja -DSOURCE_DIR=. -DBUILD_DIR=build -DOBJECTS="a.o|b.o" -P aten_free_objects.cmake
 
 if(BUILD_TARGET)
   execute_process(COMMAND "${NINJA}" -C "${BUILD_DIR}" "${BUILD_TARGET}" RESULT_VARIABLE result)
@@ -44,13 +44,21 @@ if(deps MATCHES "/(ATen|torch)/")
   foreach(line IN LISTS lines)
     if(line MATCHES "^([^ ].*): #deps")
       set(object "${CMAKE_MATCH_1}")
+      set(previous "")
       set(reported FALSE)
     elseif(NOT reported AND line MATCHES "/(ATen|torch)/")
       string(STRIP "${line}" header)
       string(APPEND offenders "\n  ${object} includes ${header} (through ${previous})")
       set(reported TRUE)
-    elseif(line MATCHES "^ +([^/ ][^ ]*)$")  # the project's headers are relative paths
-      set(previous "${CMAKE_MATCH_1}")
+    elseif(line MATCHES "^ +([^ ]+)$")
+      # The project's headers: relative paths where ccache rewrote them, else absolute
+      # paths under the source or build tree.
+      set(header "${CMAKE_MATCH_1}")
+      string(FIND "${header}" "${SOURCE_DIR}/" in_source)
+      string(FIND "${header}" "${BUILD_DIR}/" in_build)
+      if(NOT IS_ABSOLUTE "${header}" OR in_source EQUAL 0 OR in_build EQUAL 0)
+        set(previous "${header}")
+      endif()
     endif()
   endforeach()
   message(FATAL_ERROR "ATen reaches files outside ui/engine:${offenders}")

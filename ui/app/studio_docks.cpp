@@ -104,7 +104,7 @@ void StudioDocks::applyDefaultLayout(QMainWindow* window) const {
 
 void StudioDocks::raiseFrontTabs() const {
   // Raising a tabbed dock makes it its group's current tab.
-  for (const QString& name : {"runConfigDock", "traceDock", "diagnosticsDock"}) dock(name)->raise();
+  for (const char* name : {"runConfigDock", "traceDock", "diagnosticsDock"}) dock(name)->raise();
 }
 
 void StudioDocks::setDocument(ProjectDocument* document) const {

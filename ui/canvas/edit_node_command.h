@@ -1,5 +1,5 @@
 #pragma once
-/// The one command every property edit of a node shares (STYLE.md, "UI model"): an
+/// The one command every property edit of a node shares (as Tiled's ChangeValue): an
 /// argument, the distribution, its parameterization, the expression, the sizes or the data
 /// type, set from the properties panel.
 

@@ -23,27 +23,29 @@ size_t ChainDraws::blockOf(int iteration) const {
   return static_cast<size_t>(it - starts_.begin()) - 1;
 }
 
-void ChainDraws::forEach(int column, int begin, int end, const std::function<void(int, double)>& f) const {
+void ChainDraws::forEachRow(int begin, int end,
+                            const std::function<void(int, const DrawBlock&, int)>& f) const {
   end = std::min(end, iterations_);
   if (begin >= end) return;
   for (size_t b = blockOf(begin); b < blocks_.size() && starts_[b] < end; ++b) {
     const DrawBlock& block = *blocks_[b];
     const int first = std::max(begin - starts_[b], 0);
     const int last = std::min(end - starts_[b], block.rows());
-    for (int row = first; row < last; ++row) f(starts_[b] + row, block.value(row, column));
+    for (int row = first; row < last; ++row) f(starts_[b] + row, block, row);
   }
+}
+
+void ChainDraws::forEach(int column, int begin, int end, const std::function<void(int, double)>& f) const {
+  forEachRow(begin, end, [&](int iteration, const DrawBlock& block, int row) {
+    f(iteration, block.value(row, column));
+  });
 }
 
 void ChainDraws::forEachStats(int begin, int end,
                               const std::function<void(int, const SamplerRow&)>& f) const {
-  end = std::min(end, iterations_);
-  if (begin >= end) return;
-  for (size_t b = blockOf(begin); b < blocks_.size() && starts_[b] < end; ++b) {
-    const DrawBlock& block = *blocks_[b];
-    const int first = std::max(begin - starts_[b], 0);
-    const int last = std::min(end - starts_[b], block.rows());
-    for (int row = first; row < last; ++row) f(starts_[b] + row, block.stats[row]);
-  }
+  forEachRow(begin, end, [&](int iteration, const DrawBlock& block, int row) {
+    f(iteration, block.stats[row]);
+  });
 }
 
 std::vector<double> ChainDraws::column(int column, int begin, int end) const {

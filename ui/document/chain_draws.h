@@ -32,6 +32,9 @@ class ChainDraws {
  private:
   /// Index of the block holding `iteration`.
   size_t blockOf(int iteration) const;
+  /// Calls f(iteration, block, row) for iterations [begin, end).
+  void forEachRow(int begin, int end,
+                  const std::function<void(int, const DrawBlock&, int)>& f) const;
 
   DrawBlocks blocks_;
   std::vector<int> starts_;  // first iteration of each block

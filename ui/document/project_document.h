@@ -1,7 +1,7 @@
 #pragma once
 /// One open project (`*.variate`): its model text, data sets, run configuration and runs,
 /// with the undo stack every user edit goes through. Views are thin: they are given the
-/// document and listen to its signals (Tiled's MapDocument; STYLE.md, "UI model").
+/// document and listen to its signals (Tiled's MapDocument; docs/ARCHITECTURE.md).
 ///
 ///   QString error;
 ///   auto document = ProjectDocument::open("eight_schools.variate", &error);

@@ -1,4 +1,4 @@
-// Every reference model (shared/reference, copied to tests/data) parses, checks and
+// Every reference model (posteriordb's, in tests/data/reference) parses, checks and
 // compiles with its data exactly as written, and its log density agrees with Stan's.
 
 #include <cmath>
