@@ -1,0 +1,114 @@
+#pragma once
+/// The static tape: a model's log density compiled once into a flat list of instructions
+/// over one arena of doubles, evaluated by a forward and a reverse sweep with no tensors,
+/// no allocation and no virtual calls (the design of CppAD's recorded tapes and of Stan
+/// Math's operands-and-partials, without Stan's per-element nodes).
+///
+/// Arena layout, fixed when the program is built:
+///   [0, dimension)          the unconstrained parameters (one copy in)
+///   [dimension, varying)    values that depend on parameters (the only adjoints zeroed)
+///   [varying, size)         data and constants, written once when a Work is made
+///
+/// An instruction is an op (forward writes `out` from `in`, backward adds the output's
+/// adjoint into the operands' adjoints) or a sink (a log-density term: forward adds its
+/// value to the sweep's lp and its partials straight into the operands' adjoints, since a
+/// sink's output adjoint is always 1; it has no backward). The reverse sweep visits the
+/// ops only.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "variate/core/shape.h"
+
+namespace variate::tape {
+
+/// Marks the offsets of constant slots while a program is built (builder.h).
+constexpr int64_t kConstantTag = int64_t{1} << 48;
+
+/// The state of one evaluation, handed to every kernel.
+struct Sweep {
+  double* values = nullptr;
+  double* adjoints = nullptr;
+  /// Integer data: gather maps, index arrays, counts (Program::indices()).
+  const int64_t* indices = nullptr;
+  /// Sum of the sinks' values.
+  double lp = 0;
+  /// Set by a kernel that cannot evaluate at this point (a matrix that is not positive
+  /// definite): the density is then -inf, as on the LibTorch path.
+  bool failed = false;
+};
+
+struct Instruction;
+using Kernel = void (*)(const Instruction&, Sweep&);
+
+/// Operands by arena offset. What `n`, `dims`, `constants` and `index` mean is up to the
+/// kernel; the conventions most kernels follow:
+///   n         elements of the output (ops) or of the variable (sinks)
+///   stride[k] 0 when operand k is one value broadcast over n, 1 when it has n values
+///   varying[k] operand k depends on parameters (has an adjoint to add to)
+struct Instruction {
+  Kernel forward = nullptr;
+  Kernel backward = nullptr;  // null for sinks
+  bool sink = false;
+  /// A log-Jacobian term: skipped when the density is wanted without the Jacobian.
+  bool jacobian = false;
+  int64_t out = -1;
+  int64_t n = 0;
+  std::array<int64_t, 6> in{{-1, -1, -1, -1, -1, -1}};
+  std::array<int64_t, 6> stride{};
+  std::array<bool, 6> varying{};
+  std::array<int64_t, 4> dims{};
+  std::array<double, 4> constants{};
+  int64_t index = -1;  // offset into Program::indices()
+  /// What the instruction computes, for logs and tests: "normal_lpdf", "exp", "gather".
+  const char* name = "";
+};
+
+/// Scratch memory of one evaluation thread: values and adjoints, laid out by a Program.
+class Work {
+ public:
+  std::vector<double> values;
+  std::vector<double> adjoints;
+};
+
+class Program {
+ public:
+  Program() = default;
+  Program(int64_t dimension, int64_t varying_end, std::vector<double> initial_values,
+          std::vector<Instruction> instructions, std::vector<int64_t> indices);
+
+  int64_t dimension() const { return dimension_; }
+  int64_t arena_size() const { return static_cast<int64_t>(initial_.size()); }
+  const std::vector<Instruction>& instructions() const { return instructions_; }
+  const std::vector<int64_t>& indices() const { return indices_; }
+
+  /// Scratch memory for one thread, with data and constants in place.
+  Work make_work() const;
+
+  /// log p at the unconstrained point q[dimension()], with its gradient written into
+  /// gradient[dimension()] (may be null for the value only). Not finite when the density
+  /// vanishes or cannot be evaluated there; the gradient is then unspecified.
+  double log_density(const double* q, double* gradient, Work& work, bool jacobian = true) const;
+
+  /// The arena offset of a slot's offset as the builder handed it out.
+  int64_t resolve(int64_t slot_offset) const {
+    return slot_offset >= kConstantTag ? slot_offset - kConstantTag + varying_end_ : slot_offset;
+  }
+  /// A slot's values after the last evaluation in `work` (for tests).
+  const double* value_at(const Work& work, int64_t slot_offset) const {
+    return work.values.data() + resolve(slot_offset);
+  }
+
+ private:
+  int64_t dimension_ = 0;
+  int64_t varying_end_ = 0;
+  std::vector<double> initial_;
+  std::vector<Instruction> instructions_;
+  std::vector<int64_t> ops_;  // indices of the non-sink instructions with a backward, in order
+  std::vector<int64_t> indices_;
+};
+
+}  // namespace variate::tape
