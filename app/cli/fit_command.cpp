@@ -121,8 +121,9 @@ std::string format_table(const std::vector<io::SummaryRow>& rows) {
 }
 
 void write_summary(const std::string& path, const std::vector<io::SummaryRow>& rows,
-                   const AdviOptions& options, const AdviResult& result, int64_t draws) {
-  auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt));
+                   const AdviOptions& options, const AdviResult& result, int64_t draws,
+                   const std::string& backend) {
+  auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt, backend));
   const auto finite = [](double x) -> nlohmann::ordered_json {
     return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
   };
@@ -146,6 +147,7 @@ int run_fit(const FitOptions& options, const ModelSource& source) {
   if (!model) return 1;
   // ADVI evaluates batches of points (the ELBO's Monte Carlo draws).
   const UnconstrainedTarget& target = model->batch_target;
+  if (!model->backend_note.empty()) std::cerr << "note: the density runs on LibTorch: " << model->backend_note << "\n";
   const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   try {
     AdviOptions advi_options = AdviOptions()
@@ -231,7 +233,8 @@ int run_fit(const FitOptions& options, const ModelSource& source) {
                 << ") was reached before the ELBO converged.\n";
     }
     if (options.summary_json) {
-      write_summary(*options.summary_json, summary, advi_options, result, options.output_draws);
+      write_summary(*options.summary_json, summary, advi_options, result, options.output_draws,
+                    target.backend());
     }
     return 0;
   } catch (const ArgumentError& e) {

@@ -35,6 +35,9 @@ struct BoundModel {
   DrawColumns columns;
   /// The derived quantities: `logp --params` may name them (they are not used).
   std::vector<std::string> derived_names;
+  /// Why `--backend auto` runs this model on LibTorch rather than the tape; empty when it
+  /// does not (target.backend() says which runs).
+  std::string backend_note;
 };
 
 /// The commands that run on a model.
@@ -45,7 +48,8 @@ class ModelSource {
   virtual ~ModelSource() = default;
 
   /// Declares on `command` the arguments that name the model (MODEL.vmod) and the options
-  /// that only this kind of model has (--dtype, a compile option, on `sample`).
+  /// that only this kind of model has (--dtype on `sample` and --backend, how it is
+  /// compiled).
   virtual void add_arguments(CLI::App& command, ModelCommand which) = 0;
 
   /// The model as the outputs name it: "Inference for NAME", `model = NAME` in CSV files.

@@ -49,6 +49,11 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
   }
   const std::optional<BoundModel> model = source.bind(options.data, std::cerr);
   if (!model) return 1;
+  // Batched chains are one LibTorch computation over all chains.
+  const UnconstrainedTarget target = options.batched_chains ? model->batch_target.torch_only() : model->target;
+  if (!model->backend_note.empty() && !options.batched_chains) {
+    std::cerr << "note: the density runs on LibTorch: " << model->backend_note << "\n";
+  }
   const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
   std::unique_ptr<store::RunRecorder> recorder;  // with --project
   try {
@@ -84,6 +89,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
           {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
           {"metric", options.metric}, {"threads", options.threads},
           {"batched_chains", options.batched_chains}, {"device", options.device},
+          {"backend", target.backend()},
           {"model_file", *source.model_file()}, {"data_file", options.data.value_or("")}};
       recorder = start_project_run({*options.project, options.run_name, *source.model_file(), options.data,
                                     config, seed, nuts.metric()},
@@ -92,8 +98,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
     ObserverList observers(recorder ? std::vector<SampleObserver*>{&observer, recorder.get()}
                                     : std::vector<SampleObserver*>{&observer});
 
-    const auto chains =
-        sample_nuts(nuts.batched_chains() ? model->batch_target : model->target, nuts, &observers);
+    const auto chains = sample_nuts(target, nuts, &observers);
 
     std::vector<std::string> names = sampler_column_names();
     for (const auto& name : columns.names(NameStyle::StanCsv)) names.push_back(name);
@@ -107,8 +112,10 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
               << totals.leapfrog_steps << " leapfrog steps.\n";
     const io::SamplerChecks checks = io::sampler_checks(observer.draws(), options.max_depth);
     for (const auto& line : io::summary_warnings(checks, summary.parameters)) std::cout << line << "\n";
-    if (options.summary_json) io::write_summary_json(*options.summary_json, summary.parameters, totals);
-    if (recorder) recorder->finish(io::summary_json(summary.parameters, totals));
+    if (options.summary_json) {
+      io::write_summary_json(*options.summary_json, summary.parameters, totals, target.backend());
+    }
+    if (recorder) recorder->finish(io::summary_json(summary.parameters, totals, target.backend()));
     return 0;
   } catch (const ArgumentError& e) {
     if (recorder) recorder->fail(e.what());
@@ -139,7 +146,7 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
   command->add_option("--adapt-delta", o->adapt_delta, "Target acceptance rate of warmup")->capture_default_str();
   command->add_option("--metric", o->metric, "diag or dense")->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
   command->add_flag("--save-warmup", o->save_warmup, "Also write warmup draws to the CSV files");
-  command->add_flag("--batched-chains", o->batched_chains, "Evaluate all chains in one batched computation");
+  command->add_flag("--batched-chains", o->batched_chains, "Evaluate all chains in one batched LibTorch computation");
   source->add_arguments(*command, ModelCommand::sample);  // the model, and how to compile it
   command->add_flag("--quiet", o->quiet, "No progress lines");
   if (source->model_file()) {  // a project records the model's text

@@ -1,6 +1,7 @@
 #include "variate/cli/vmod_source.h"
 
 #include <variate/core/argument_error.h>
+#include <variate/tape/backend.h>
 
 #include "variate/cli/model_input.h"
 
@@ -8,6 +9,8 @@ namespace variate::cli {
 
 void VmodSource::add_arguments(CLI::App& command, ModelCommand which) {
   command.add_option("model", path_, "The model (.vmod)")->required();
+  command.add_option("--backend", backend_, "What evaluates the density: auto (the tape on the CPU in float64 when every op of the model has a kernel, else LibTorch), tape, or torch")
+      ->capture_default_str()->check(CLI::IsMember({"auto", "tape", "torch"}));
   if (which != ModelCommand::sample) return;
   command.add_option("--dtype", dtype_, "float64, or float32 for data and model arithmetic (faster on large data; the log density is summed in float64)")
       ->capture_default_str()->check(CLI::IsMember({"float64", "float32"}));
@@ -26,8 +29,9 @@ std::optional<BoundModel> VmodSource::bind(const std::optional<std::string>& dat
   const model::CompiledModel& model = *compiled->model;
   try {
     // The compiled program is batch-polymorphic: one target serves single points and batches.
-    return BoundModel{model.log_joint(), model.target(), model.target(), model.draw_columns(),
-                      model.derived_names()};
+    const tape::SelectedTarget selected = tape::select_target(model, *tape::parse_backend(backend_));
+    return BoundModel{model.log_joint(), selected.target, selected.target, model.draw_columns(),
+                      model.derived_names(), selected.fallback_reason};
   } catch (const ArgumentError& e) {
     errors << "error: " << e.what() << "\n";
     return std::nullopt;

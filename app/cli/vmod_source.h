@@ -1,7 +1,7 @@
 #pragma once
 /// The model of `variate sample|fit|logp MODEL.vmod`: the file named by the command's first
 /// argument, compiled with its data (model_input.h reports every problem as a compiler
-/// does). `sample` also takes --dtype, how the model is compiled.
+/// does). `sample` also takes --dtype, and all three --backend: how the model is compiled.
 
 #include <optional>
 #include <ostream>
@@ -22,6 +22,7 @@ class VmodSource : public ModelSource {
  private:
   std::string path_;
   std::string dtype_ = "float64";
+  std::string backend_ = "auto";
 };
 
 }  // namespace variate::cli

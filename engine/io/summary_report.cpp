@@ -68,7 +68,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& parameters,
 }
 
 std::string summary_json(const std::vector<SummaryRow>& parameters,
-                         const std::optional<SamplerTotals>& sampler) {
+                         const std::optional<SamplerTotals>& sampler, const std::string& backend) {
   nlohmann::ordered_json document;
   nlohmann::ordered_json rows = nlohmann::ordered_json::object();
   for (const auto& row : parameters) {
@@ -88,12 +88,13 @@ std::string summary_json(const std::vector<SummaryRow>& parameters,
                            {"seconds_warmup", json_number(sampler->seconds_warmup)},
                            {"seconds_sampling", json_number(sampler->seconds_sampling)}};
   }
+  if (!backend.empty()) document["backend"] = backend;
   return document.dump(2) + "\n";
 }
 
 void write_summary_json(const std::string& path, const std::vector<SummaryRow>& parameters,
-                        const std::optional<SamplerTotals>& sampler) {
-  const std::string text = summary_json(parameters, sampler);
+                        const std::optional<SamplerTotals>& sampler, const std::string& backend) {
+  const std::string text = summary_json(parameters, sampler, backend);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
     throw ArgumentError("write_summary_json: cannot open '" + path + "' for writing: " +

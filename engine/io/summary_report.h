@@ -66,13 +66,14 @@ std::string format_summary_table(const std::vector<SummaryRow>& parameters,
 ///    "sampler": {"divergences", "max_treedepth_hits", "leapfrog_steps",
 ///                "gradient_evaluations", "seconds_warmup", "seconds_sampling"}}
 /// with parameters in the given order and NaN or infinite values as null. Without
-/// `sampler` (a variational fit) the "sampler" object is left out.
+/// `sampler` (a variational fit) the "sampler" object is left out. A non-empty `backend`
+/// ("tape", "torch": what evaluated the density) adds {"backend": ...}.
 std::string summary_json(const std::vector<SummaryRow>& parameters,
-                         const std::optional<SamplerTotals>& sampler);
+                         const std::optional<SamplerTotals>& sampler, const std::string& backend = "");
 
 /// Writes summary_json() to `path`.
 /// @throws ArgumentError if the file cannot be written.
 void write_summary_json(const std::string& path, const std::vector<SummaryRow>& parameters,
-                        const std::optional<SamplerTotals>& sampler);
+                        const std::optional<SamplerTotals>& sampler, const std::string& backend = "");
 
 }  // namespace variate::io

@@ -54,27 +54,35 @@ void EuclideanMetric::sample_momentum(std::vector<double>& p, RandomStream& rand
     for (size_t i = 0; i < d; ++i) p[i] = random.normal() / std::sqrt(inverse_metric_[i]);
     return;
   }
-  // p = L^-T u gives Cov(p) = (L L')^-1 = M.
-  std::vector<double> u(d);
-  for (size_t i = 0; i < d; ++i) u[i] = random.normal();
+  // p = L^-T u gives Cov(p) = (L L')^-1 = M; solved in place, since p[i] is written after
+  // u[i] is read and only p[k > i] are read then.
+  for (size_t i = 0; i < d; ++i) p[i] = random.normal();
   for (size_t ii = d; ii-- > 0;) {
-    double sum = u[ii];
+    double sum = p[ii];
     for (size_t k = ii + 1; k < d; ++k) sum -= cholesky_[k * d + ii] * p[k];
     p[ii] = sum / cholesky_[ii * d + ii];
   }
 }
 
 double EuclideanMetric::kinetic_energy(const std::vector<double>& p) const {
-  std::vector<double> v;
-  velocity(p, v);
+  // p' M^-1 p, with M^-1 p formed element by element as velocity() forms it.
+  const size_t d = dimension_;
   double energy = 0;
-  for (size_t i = 0; i < dimension_; ++i) energy += p[i] * v[i];
+  if (kind_ == MetricKind::diagonal) {
+    for (size_t i = 0; i < d; ++i) energy += p[i] * (inverse_metric_[i] * p[i]);
+    return 0.5 * energy;
+  }
+  for (size_t i = 0; i < d; ++i) {
+    double v = 0;
+    for (size_t j = 0; j < d; ++j) v += inverse_metric_[i * d + j] * p[j];
+    energy += p[i] * v;
+  }
   return 0.5 * energy;
 }
 
 void EuclideanMetric::velocity(const std::vector<double>& p, std::vector<double>& out) const {
   const size_t d = dimension_;
-  out.assign(d, 0.0);
+  out.resize(d);
   if (kind_ == MetricKind::diagonal) {
     for (size_t i = 0; i < d; ++i) out[i] = inverse_metric_[i] * p[i];
     return;

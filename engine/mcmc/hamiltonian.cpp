@@ -9,7 +9,26 @@
 
 namespace variate {
 
+namespace {
+
+// A point density's evaluator, shared by the copies of one DensityFunction (one chain).
+DensityFunction point_density_function(const PointDensity& density) {
+  std::shared_ptr<PointEvaluator> evaluator = density.evaluator();
+  return [evaluator](const std::vector<double>& q, std::vector<double>& gradient) {
+    gradient.resize(q.size());
+    double lp = evaluator->log_density(q.data(), gradient.data(), true);
+    if (!std::isfinite(lp)) return -std::numeric_limits<double>::infinity();
+    for (const double g : gradient) {
+      if (!std::isfinite(g)) return -std::numeric_limits<double>::infinity();
+    }
+    return lp;
+  };
+}
+
+}  // namespace
+
 DensityFunction make_density_function(const UnconstrainedTarget& target) {
+  if (target.point_density()) return point_density_function(*target.point_density());
   return [target](const std::vector<double>& q, std::vector<double>& gradient) {
     const auto n = static_cast<int64_t>(q.size());
     const at::Tensor theta =

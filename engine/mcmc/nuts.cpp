@@ -1,5 +1,6 @@
 #include "variate/mcmc/nuts.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -21,16 +22,19 @@ void add(std::vector<double>& into, const std::vector<double>& x) {
   for (size_t i = 0; i < into.size(); ++i) into[i] += x[i];
 }
 
-std::vector<double> sum(const std::vector<double>& a, const std::vector<double>& b) {
-  std::vector<double> s(a);
-  add(s, b);
+// x . (a + b), the sum formed element by element.
+double dot_sum(const std::vector<double>& x, const std::vector<double>& a, const std::vector<double>& b) {
+  double s = 0;
+  for (size_t i = 0; i < x.size(); ++i) s += x[i] * (a[i] + b[i]);
   return s;
 }
 
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double s = 0;
-  for (size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
-  return s;
+PhasePoint sized_point(size_t d) {
+  PhasePoint point;
+  point.q.resize(d);
+  point.p.resize(d);
+  point.gradient.resize(d);
+  return point;
 }
 
 }  // namespace
@@ -56,29 +60,45 @@ Nuts::Nuts(const Hamiltonian& hamiltonian, int max_tree_depth, double max_energy
   }
 }
 
-bool Nuts::criterion(const std::vector<double>& p_sharp_minus,
-                     const std::vector<double>& p_sharp_plus, const std::vector<double>& rho) const {
-  return dot(p_sharp_plus, rho) > 0 && dot(p_sharp_minus, rho) > 0;
+Nuts::Level::Level(size_t dimension)
+    : first(dimension), second(dimension), proposal_second(sized_point(dimension)) {}
+
+bool Nuts::criterion(const std::vector<double>& p_sharp_minus, const std::vector<double>& p_sharp_plus,
+                     const std::vector<double>& a, const std::vector<double>& b) const {
+  return dot_sum(p_sharp_plus, a, b) > 0 && dot_sum(p_sharp_minus, a, b) > 0;
 }
 
 NutsResult Nuts::one_step(PhasePoint& point, double step_size, RandomStream& random) const {
   const EuclideanMetric& metric = hamiltonian_.metric();
-  metric.sample_momentum(point.p, random);
-  PhasePoint z = point;  // the end being extended
-  PhasePoint forward = point, backward = point, sample = point, proposal = point;
   const size_t d = point.q.size();
+  if (levels_.empty() || levels_.front().first.rho.size() != d) {
+    levels_.assign(static_cast<size_t>(max_tree_depth_), Level(d));
+    parts_.assign(2, Subtree(d));
+    rho_.resize(d);
+  }
+  metric.sample_momentum(point.p, random);
+  // The end being extended, the two ends, the sample and a subtree's proposal.
+  PhasePoint& z = z_;
+  PhasePoint &forward = forward_, &backward = backward_, &sample = sample_, &proposal = proposal_;
+  z = point;
+  forward = point;
+  backward = point;
+  sample = point;
+  proposal = point;
 
   // The trajectory as two parts, each reduced to what the criteria need: the one grown
   // forwards in time (from the start outwards) and the one grown backwards. Before the
   // first doubling both are the initial point.
-  std::vector<double> p_sharp;
+  std::vector<double>& p_sharp = p_sharp_;
   metric.velocity(point.p, p_sharp);
-  Subtree forward_part(d), backward_part(d);
+  Subtree& forward_part = parts_[0];
+  Subtree& backward_part = parts_[1];
   for (Subtree* part : {&forward_part, &backward_part}) {
     part->p_begin = part->p_end = point.p;
     part->p_sharp_begin = part->p_sharp_end = p_sharp;
   }
-  std::vector<double> rho = point.p;
+  std::vector<double>& rho = rho_;
+  rho = point.p;
 
   Trajectory t;
   t.initial_energy = hamiltonian_.energy(point);
@@ -93,7 +113,7 @@ NutsResult Nuts::one_step(PhasePoint& point, double step_size, RandomStream& ran
     other.rho = rho;
     other.p_begin = grown.p_begin;
     other.p_sharp_begin = grown.p_sharp_begin;
-    grown.rho.assign(d, 0.0);
+    std::fill(grown.rho.begin(), grown.rho.end(), 0.0);
     grown.log_sum_weight = -kInfinity;
     z = go_forward ? forward : backward;
     const bool valid = build_tree(depth, z, proposal, grown, t, go_forward ? step_size : -step_size, random);
@@ -107,13 +127,14 @@ NutsResult Nuts::one_step(PhasePoint& point, double step_size, RandomStream& ran
       sample = proposal;
     }
     log_sum_weight = log_sum_exp(log_sum_weight, grown.log_sum_weight);
-    rho = sum(backward_part.rho, forward_part.rho);
+    for (size_t i = 0; i < d; ++i) rho[i] = backward_part.rho[i] + forward_part.rho[i];
     // No U-turn across the whole trajectory, and across each merged pair of subtrees.
-    bool persist = criterion(backward_part.p_sharp_end, forward_part.p_sharp_end, rho);
+    bool persist = criterion(backward_part.p_sharp_end, forward_part.p_sharp_end,
+                             backward_part.rho, forward_part.rho);
     persist = persist && criterion(backward_part.p_sharp_end, forward_part.p_sharp_begin,
-                                   sum(backward_part.rho, forward_part.p_begin));
+                                   backward_part.rho, forward_part.p_begin);
     persist = persist && criterion(backward_part.p_sharp_begin, forward_part.p_sharp_end,
-                                   sum(forward_part.rho, backward_part.p_begin));
+                                   forward_part.rho, backward_part.p_begin);
     if (!persist) break;
   }
 
@@ -149,11 +170,17 @@ bool Nuts::build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Subtree& t
     tree.p_end = tree.p_begin;
     return !t.divergent;
   }
-  const size_t d = z.q.size();
   // The first half, then the second, continuing from where the first ended.
-  Subtree first(d), second(d);
+  Level& level = levels_[static_cast<size_t>(depth)];
+  Subtree& first = level.first;
+  Subtree& second = level.second;
+  for (Subtree* half : {&first, &second}) {
+    std::fill(half->rho.begin(), half->rho.end(), 0.0);
+    half->log_sum_weight = -kInfinity;
+  }
   if (!build_tree(depth - 1, z, proposal, first, t, step, random)) return false;
-  PhasePoint proposal_second = z;
+  PhasePoint& proposal_second = level.proposal_second;
+  proposal_second = z;
   if (!build_tree(depth - 1, z, proposal_second, second, t, step, random)) return false;
   // Uniform progressive sampling between the halves.
   const double log_sum_weight_subtree = log_sum_exp(first.log_sum_weight, second.log_sum_weight);
@@ -163,15 +190,14 @@ bool Nuts::build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Subtree& t
   } else if (random.uniform() < std::exp(second.log_sum_weight - log_sum_weight_subtree)) {
     proposal = proposal_second;
   }
-  const std::vector<double> rho_subtree = sum(first.rho, second.rho);
-  add(tree.rho, rho_subtree);
-  bool persist = criterion(first.p_sharp_begin, second.p_sharp_end, rho_subtree);
-  persist = persist && criterion(first.p_sharp_begin, second.p_sharp_begin, sum(first.rho, second.p_begin));
-  persist = persist && criterion(first.p_sharp_end, second.p_sharp_end, sum(second.rho, first.p_end));
-  tree.p_begin = std::move(first.p_begin);
-  tree.p_sharp_begin = std::move(first.p_sharp_begin);
-  tree.p_end = std::move(second.p_end);
-  tree.p_sharp_end = std::move(second.p_sharp_end);
+  for (size_t i = 0; i < tree.rho.size(); ++i) tree.rho[i] += first.rho[i] + second.rho[i];
+  bool persist = criterion(first.p_sharp_begin, second.p_sharp_end, first.rho, second.rho);
+  persist = persist && criterion(first.p_sharp_begin, second.p_sharp_begin, first.rho, second.p_begin);
+  persist = persist && criterion(first.p_sharp_end, second.p_sharp_end, second.rho, first.p_end);
+  tree.p_begin = first.p_begin;
+  tree.p_sharp_begin = first.p_sharp_begin;
+  tree.p_end = second.p_end;
+  tree.p_sharp_end = second.p_sharp_end;
   return persist;
 }
 

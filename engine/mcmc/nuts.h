@@ -4,7 +4,11 @@
 /// between the old and new halves at the top level, uniform-progressive inside subtrees,
 /// the generalized no-U-turn criterion on momentum sums, with the extra checks across
 /// merged subtrees — following Stan's base_nuts. What a subtree hands the tree it joins is
-/// one named record, as TFP's TreeDoublingState.
+/// one named record, as TFP's TreeDoublingState. Every buffer a transition needs is
+/// allocated when the sampler is made (one set per tree depth), so a transition allocates
+/// nothing: one Nuts per chain.
+
+#include <vector>
 
 #include "variate/mcmc/hamiltonian.h"
 #include "variate/core/random_stream.h"
@@ -50,12 +54,25 @@ class Nuts {
   /// made a U-turn.
   bool build_tree(int depth, PhasePoint& z, PhasePoint& proposal, Subtree& tree, Trajectory& t,
                   double step, RandomStream& random) const;
+  /// The generalized no-U-turn criterion for momentum sum rho = a + b.
   bool criterion(const std::vector<double>& p_sharp_minus, const std::vector<double>& p_sharp_plus,
-                 const std::vector<double>& rho) const;
+                 const std::vector<double>& a, const std::vector<double>& b) const;
 
   const Hamiltonian& hamiltonian_;
   int max_tree_depth_;
   double max_energy_error_;
+
+  /// Scratch space of build_tree at each depth (its two halves and the second half's
+  /// proposal) and of one_step; sized on the first transition.
+  struct Level {
+    explicit Level(size_t dimension);
+    Subtree first, second;
+    PhasePoint proposal_second;
+  };
+  mutable std::vector<Level> levels_;
+  mutable PhasePoint z_, forward_, backward_, sample_, proposal_;
+  mutable std::vector<double> p_sharp_, rho_;
+  mutable std::vector<Subtree> parts_;  // the forward and backward parts
 };
 
 }  // namespace variate

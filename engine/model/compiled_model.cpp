@@ -275,7 +275,7 @@ class Run {
 };
 
 // Deterministic nodes that a `~` statement reads, directly or through other nodes.
-std::set<std::string> scored_nodes(const CheckedModel& model) {
+std::set<std::string> find_scored_nodes(const CheckedModel& model) {
   std::set<std::string> scored;
   std::vector<const Node*> pending;
   for (const auto& node : model.nodes) {
@@ -319,7 +319,7 @@ CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const 
   for (const auto& node : state_->checked->nodes) {
     if (node.kind == NodeKind::derived) state_->derived_names.push_back(node.name);
   }
-  state_->scored = scored_nodes(*state_->checked);
+  state_->scored = find_scored_nodes(*state_->checked);
   // The checking run: every statement once, at central values, validating as it goes.
   const std::shared_ptr<State> state = state_;
   const auto checking_program = [state] { run(*state, RunMode::checking, nullptr); };
@@ -399,6 +399,13 @@ const Shape& CompiledModel::shape(const std::string& name) const {
 const std::map<std::string, Value>& CompiledModel::data_values() const {
   return state_->data.values;
 }
+
+Value CompiledModel::evaluate(const Expr& expr, const std::map<std::string, Value>& values) const {
+  Evaluator evaluator(values, state_->data.names, state_->constants, false, &state_->data.values);
+  return evaluator.evaluate(expr);
+}
+
+const std::set<std::string>& CompiledModel::scored_nodes() const { return state_->scored; }
 
 const CompileOptions& CompiledModel::options() const { return state_->options; }
 

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,14 @@ class CompiledModel {
   const Shape& shape(const std::string& name) const;
   /// Inputs and transformed data.
   const std::map<std::string, Value>& data_values() const;
+  /// Evaluates an expression over the bound data, with `values` for other names (the
+  /// tape backend folds data-only expressions with it, and computes index maps by giving
+  /// an indexed name the positions of its elements).
+  /// @throws ModelError as evaluation does.
+  Value evaluate(const Expr& expr, const std::map<std::string, Value>& values = {}) const;
+  /// Deterministic nodes that some distribution reads, directly or through other nodes:
+  /// the ones a log density needs.
+  const std::set<std::string>& scored_nodes() const;
 
   const CompileOptions& options() const;
   /// The likelihoods evaluated by fused kernels when validation is off (as samplers

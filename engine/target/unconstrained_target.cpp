@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/autograd/custom_function.h>
 
 #include "variate/core/checks.h"
 
@@ -10,7 +11,67 @@ namespace variate {
 UnconstrainedTarget::UnconstrainedTarget(LogJoint log_joint, ParameterLayout layout)
     : log_joint_(std::move(log_joint)), layout_(std::move(layout)) {}
 
+UnconstrainedTarget UnconstrainedTarget::with_point_density(
+    std::shared_ptr<const PointDensity> density) const {
+  UnconstrainedTarget target(log_joint_, layout_);
+  target.point_density_ = std::move(density);
+  return target;
+}
+
+bool UnconstrainedTarget::uses_point_density(const at::Tensor& theta) const {
+  return point_density_ && theta.device().is_cpu() && theta.scalar_type() == at::kDouble &&
+         (theta.dim() == 1 || theta.dim() == 2);
+}
+
+namespace {
+
+// Rows of theta [d] or [B, d] through a point evaluator: lp [] or [B], gradient like theta.
+std::pair<at::Tensor, at::Tensor> evaluate_rows(const PointDensity& density, const at::Tensor& theta,
+                                                bool jacobian, bool with_gradient) {
+  const at::Tensor rows = theta.reshape({-1, theta.size(-1)}).contiguous();
+  const int64_t b = rows.size(0);
+  const int64_t d = rows.size(1);
+  at::Tensor lp = at::empty({b}, at::kDouble);
+  at::Tensor gradient = with_gradient ? at::empty({b, d}, at::kDouble) : at::Tensor();
+  const std::unique_ptr<PointEvaluator> evaluator = density.evaluator();
+  const double* q = rows.data_ptr<double>();
+  double* values = lp.data_ptr<double>();
+  double* g = with_gradient ? gradient.data_ptr<double>() : nullptr;
+  for (int64_t i = 0; i < b; ++i) {
+    values[i] = evaluator->log_density(q + i * d, g ? g + i * d : nullptr, jacobian);
+  }
+  if (theta.dim() == 1) return {lp.reshape({}), with_gradient ? gradient.reshape({d}) : gradient};
+  return {lp, gradient};
+}
+
+// The point density inside an autograd graph (ADVI differentiates the ELBO through
+// log p): forward evaluates value and gradient, backward scales the gradient.
+struct PointDensityFunction : torch::autograd::Function<PointDensityFunction> {
+  static at::Tensor forward(torch::autograd::AutogradContext* context, const at::Tensor& theta,
+                            const PointDensity* density, bool jacobian) {
+    auto [lp, gradient] = evaluate_rows(*density, theta.detach(), jacobian, true);
+    context->save_for_backward({gradient});
+    return lp;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
+                                                 torch::autograd::variable_list outputs) {
+    const at::Tensor gradient = context->get_saved_variables()[0];
+    const at::Tensor& upstream = outputs[0];
+    const at::Tensor g = gradient.dim() == 1 ? upstream * gradient : upstream.unsqueeze(-1) * gradient;
+    return {g, at::Tensor(), at::Tensor()};
+  }
+};
+
+}  // namespace
+
 at::Tensor UnconstrainedTarget::log_density(const at::Tensor& theta, bool jacobian) const {
+  if (uses_point_density(theta)) {
+    if (theta.requires_grad() && at::GradMode::is_enabled()) {
+      return PointDensityFunction::apply(theta, point_density_.get(), jacobian);
+    }
+    return evaluate_rows(*point_density_, theta, jacobian, false).first;
+  }
   ValidationGuard no_validation(false);
   ConstrainedPoint point = layout_.constrain(theta);
   at::Tensor lp = theta.dim() == 2 ? log_joint_(point.values, theta.size(0))
@@ -20,6 +81,7 @@ at::Tensor UnconstrainedTarget::log_density(const at::Tensor& theta, bool jacobi
 
 std::pair<at::Tensor, at::Tensor> UnconstrainedTarget::log_density_and_gradient(
     const at::Tensor& theta, bool jacobian) const {
+  if (uses_point_density(theta)) return evaluate_rows(*point_density_, theta, jacobian, true);
   at::AutoGradMode enable(true);
   const at::Tensor x = theta.detach().requires_grad_(true);
   const at::Tensor lp = log_density(x, jacobian);

@@ -1,13 +1,18 @@
 #pragma once
 /// A model's log density as a function of the unconstrained parameter vector, with its
-/// gradient, for one point [d] or a batch of points [B, d] in one tensor computation.
+/// gradient, for one point [d] or a batch of points [B, d] in one tensor computation —
+/// or, when it carries a PointDensity (another backend's, point_density.h), through that
+/// backend point by point for every evaluation that needs no autograd graph.
 
+#include <memory>
+#include <string>
 #include <utility>
 
 #include <ATen/core/Tensor.h>
 
 #include "variate/core/log_joint.h"
 #include "variate/target/parameter_layout.h"
+#include "variate/target/point_density.h"
 
 namespace variate {
 
@@ -19,9 +24,20 @@ class UnconstrainedTarget {
   const ParameterLayout& layout() const { return layout_; }
   const LogJoint& log_joint() const { return log_joint_; }
 
+  /// The same density, evaluated by `density` (of the same model and layout).
+  UnconstrainedTarget with_point_density(std::shared_ptr<const PointDensity> density) const;
+  /// The same density on LibTorch alone.
+  UnconstrainedTarget torch_only() const { return UnconstrainedTarget(log_joint_, layout_); }
+  /// nullptr on LibTorch alone.
+  const std::shared_ptr<const PointDensity>& point_density() const { return point_density_; }
+  /// What evaluates it: "torch", or the point density's backend ("tape").
+  std::string backend() const { return point_density_ ? point_density_->backend() : "torch"; }
+
   /// log p(data, transform(theta)) [+ log|det J|]: 0-dim for theta [d], [B] for [B, d].
   /// Distribution arguments are not validated here (a scale that underflows to 0 gives
   /// -inf or NaN, which samplers treat as a divergence); shape errors still throw.
+  /// With a point density, theta on the CPU in float64 that requires no gradient goes
+  /// through it.
   at::Tensor log_density(const at::Tensor& theta, bool jacobian = true) const;
 
   /// The log density and its gradient with respect to theta (same shape as theta).
@@ -29,8 +45,11 @@ class UnconstrainedTarget {
                                                              bool jacobian = true) const;
 
  private:
+  bool uses_point_density(const at::Tensor& theta) const;
+
   LogJoint log_joint_;
   ParameterLayout layout_;
+  std::shared_ptr<const PointDensity> point_density_;
 };
 
 }  // namespace variate

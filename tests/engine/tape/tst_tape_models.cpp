@@ -1,0 +1,149 @@
+// Every model the project ships (the reference posteriors, the export round-trip model,
+// the example projects) runs on the tape, and its log density and gradient equal the
+// LibTorch path's to 1e-12 relative, with and without the Jacobian, at 20 points: Stan's
+// reference points where the model has them, and standard-normal unconstrained draws.
+
+#include <cmath>
+#include <random>
+
+#include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
+
+#include "variate/io/data_file.h"
+#include "variate/model/compile.h"
+#include "variate/tape/backend.h"
+#include "variate/tape/model_compiler.h"
+
+namespace vm = variate::model;
+using json = nlohmann::json;
+
+namespace {
+
+struct ModelFiles {
+  std::string model;
+  std::string data;
+  std::string stan_points;  // "" when there are none
+};
+
+// name -> files, for every model under the three folders.
+std::map<QString, ModelFiles> shipped_models() {
+  std::map<QString, ModelFiles> models;
+  const QString tests = QStringLiteral(QT_TESTCASE_SOURCEDIR);
+  for (const QString folder : {tests + "/data/reference", tests + "/data/export", tests + "/../projects"}) {
+    const QDir root(folder);
+    for (const auto& entry : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+      const QDir dir(root.filePath(entry));
+      const QStringList vmods = dir.entryList({"*.vmod"}, QDir::Files);
+      if (vmods.isEmpty()) continue;
+      ModelFiles files{dir.filePath(vmods.front()).toStdString(), dir.filePath("data.json").toStdString(), ""};
+      if (dir.exists("stan_logdensity.json")) files.stan_points = dir.filePath("stan_logdensity.json").toStdString();
+      models[root.dirName() + "/" + entry] = files;
+    }
+  }
+  return models;
+}
+
+vm::CompileResult compile(const ModelFiles& files) {
+  const auto data = variate::io::read_data_file(files.data);
+  return vm::compile_model(vm::Source(files.model, variate::io::read_text_file(files.model)), &data);
+}
+
+void flatten(const json& node, std::vector<double>& out) {
+  if (node.is_array()) {
+    for (const auto& element : node) flatten(element, out);
+  } else {
+    out.push_back(node.get<double>());
+  }
+}
+
+// Up to 20 unconstrained points: Stan's reference points first, then N(0, 1) draws.
+std::vector<at::Tensor> points(const vm::CompiledModel& model, const ModelFiles& files) {
+  std::vector<at::Tensor> result;
+  const variate::ParameterLayout& layout = model.layout();
+  if (!files.stan_points.empty()) {
+    const json stan = json::parse(variate::io::read_text_file(files.stan_points));
+    for (const auto& point : stan["points"]) {
+      variate::ValueMap values;
+      for (const auto& p : layout.parameters()) {
+        std::vector<double> flat;
+        flatten(point["params"].at(p.name), flat);
+        values[p.name] = at::tensor(flat, at::kDouble).reshape(p.shape);
+      }
+      result.push_back(layout.unconstrain(values));
+      if (result.size() == 10) break;
+    }
+  }
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(20261201);
+  while (result.size() < 20) result.push_back(at::randn({layout.dimension()}, generator, at::kDouble));
+  return result;
+}
+
+QString describe(const at::Tensor& theta) {
+  QStringList parts;
+  for (int64_t i = 0; i < theta.numel(); ++i) parts << QString::number(theta[i].item<double>(), 'g', 17);
+  return "[" + parts.join(", ") + "]";
+}
+
+}  // namespace
+
+class TestTapeModels : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void agreesWithTorch_data() {
+    QTest::addColumn<QString>("name");
+    const auto models = shipped_models();
+    QVERIFY(models.size() >= 12);  // 8 reference, 1 export, 3 projects
+    for (const auto& [name, files] : models) QTest::newRow(qPrintable(name)) << name;
+  }
+  void agreesWithTorch() {
+    QFETCH(QString, name);
+    const ModelFiles files = shipped_models().at(name);
+    const auto result = compile(files);
+    QVERIFY2(result.ok(), result.report().c_str());
+    const vm::CompiledModel& model = *result.model;
+    variate::tape::SelectedTarget selected = variate::tape::select_target(model, variate::tape::Backend::automatic);
+    QVERIFY2(selected.fallback_reason.empty(), selected.fallback_reason.c_str());
+    QCOMPARE(QString::fromStdString(selected.target.backend()), QStringLiteral("tape"));
+    const variate::UnconstrainedTarget& tape = selected.target;
+    const variate::UnconstrainedTarget torch = model.target();
+    for (const at::Tensor& theta : points(model, files)) {
+      for (const bool jacobian : {true, false}) {
+        const auto [lp_torch, g_torch] = torch.log_density_and_gradient(theta, jacobian);
+        const auto [lp_tape, g_tape] = tape.log_density_and_gradient(theta, jacobian);
+        const double want = lp_torch.item<double>();
+        const double got = lp_tape.item<double>();
+        const QString where = describe(theta) + (jacobian ? " with" : " without") + " the Jacobian";
+        QVERIFY2(std::abs(got - want) <= 1e-12 * std::max(1.0, std::abs(want)),
+                 qPrintable(QString("lp %1 vs %2 at %3").arg(got, 0, 'g', 17).arg(want, 0, 'g', 17).arg(where)));
+        const double scale = std::max(1.0, g_torch.abs().max().item<double>());
+        const double error = (g_tape - g_torch).abs().max().item<double>();
+        QVERIFY2(error <= 1e-12 * scale,
+                 qPrintable(QString("gradient differs by %1 (scale %2) at %3").arg(error).arg(scale).arg(where)));
+      }
+    }
+  }
+
+  // The Program on its own, as samplers call it (plain doubles in and out).
+  void programAgreesDirectly() {
+    const ModelFiles files = shipped_models().at("reference/eight_schools-eight_schools_noncentered");
+    const auto result = compile(files);
+    const auto program = variate::tape::compile_model(*result.model);
+    variate::tape::Work work = program.make_work();
+    std::vector<double> q(static_cast<size_t>(program.dimension()), 0.1), g(q.size());
+    const double lp = program.log_density(q.data(), g.data(), work);
+    const auto [want, want_g] = result.model->target().log_density_and_gradient(at::tensor(q, at::kDouble));
+    QVERIFY(std::abs(lp - want.item<double>()) <= 1e-12 * std::abs(want.item<double>()));
+  }
+
+  void backendNames() {
+    using variate::tape::Backend;
+    for (const Backend b : {Backend::automatic, Backend::tape, Backend::torch}) {
+      QCOMPARE(variate::tape::parse_backend(variate::tape::backend_name(b)), std::optional<Backend>(b));
+    }
+    QVERIFY(!variate::tape::parse_backend("jax"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTapeModels)
+#include "tst_tape_models.moc"
