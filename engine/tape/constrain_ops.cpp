@@ -5,6 +5,7 @@
 #include "variate/bijectors/make_bijector.h"
 #include "variate/core/argument_error.h"
 #include "variate/tape/constrain_kernels.h"
+#include "variate/tape/gather.h"
 #include "variate/tape/unsupported.h"
 
 namespace variate::tape {
@@ -17,6 +18,17 @@ Slot constant_value(ProgramBuilder& builder, const bijectors::Bijector& bijector
   const at::Tensor x = bijector.forward(at::zeros(unconstrained_shape, at::kDouble)).contiguous();
   const double* data = x.data_ptr<double>();
   return builder.constant(constrained_shape, std::vector<double>(data, data + x.numel()));
+}
+
+// A bound that would broadcast the value itself to a larger shape: the bijector's output
+// would not have the value's shape.
+void check_bounds_fit(const Support& support, const Shape& shape) {
+  for (const at::Tensor& bound : {support.lower(), support.upper()}) {
+    if (bound.defined() && broadcast_shapes(bound.sizes().vec(), shape) != shape) {
+      throw Unsupported("the tape has no kernel for a bound of shape " + to_string(bound.sizes()) +
+                        " on a value of shape " + to_string(shape));
+    }
+  }
 }
 
 }  // namespace
@@ -41,6 +53,7 @@ Slot emit_constrain(ProgramBuilder& builder, const Support& support, const Slot&
   const Slot y{unconstrained.offset, unconstrained.size, shape, true};
   using Kind = Support::Kind;
   if (support.kind() == Kind::Real) return Slot{y.offset, y.size, constrained_shape, true};
+  check_bounds_fit(support, constrained_shape);
   if (y.size == 0) return constant_value(builder, *bijector, shape, constrained_shape);
   switch (support.kind()) {
     case Kind::LowerBounded:

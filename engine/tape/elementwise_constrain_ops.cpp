@@ -5,13 +5,12 @@
 // (exp(y), or the interval's sigmoid); from in[2] the bounds, one value each (stride 0) or
 // broadcast to y (stride 1), a template argument.
 
+#include <algorithm>
 #include <cmath>
 
 #include <ATen/ATen.h>
 
 #include "variate/tape/constrain_kernels.h"
-#include "variate/tape/gather.h"
-#include "variate/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {
@@ -121,18 +120,10 @@ at::Tensor floating(const at::Tensor& bound) {
 }
 
 // Whether every bound is one value, read with stride 0; otherwise all are broadcast to
-// the value's shape. @throws Unsupported for a bound that would broadcast the value
-// itself to a larger shape (the bijector's output would not have the value's shape).
-bool single_values(const std::vector<at::Tensor>& bounds, const Shape& shape) {
-  bool single = true;
-  for (const at::Tensor& bound : bounds) {
-    if (broadcast_shapes(bound.sizes().vec(), shape) != shape) {
-      throw Unsupported("a bound of shape " + to_string(bound.sizes()) + " for a value of shape " +
-                        to_string(shape));
-    }
-    single = single && bound.numel() == 1;
-  }
-  return single;
+// the value's shape (emit_constrain has checked that they broadcast to it).
+bool single_values(const std::vector<at::Tensor>& bounds) {
+  return std::all_of(bounds.begin(), bounds.end(),
+                     [](const at::Tensor& bound) { return bound.numel() == 1; });
 }
 
 // Data: the values of `bound` (any floating type, exact in float64), one or broadcast.
@@ -166,7 +157,7 @@ void append_sum_log_jacobian(ProgramBuilder& builder, const char* name, const Sl
 }
 
 Slot emit_shifted_exp(ProgramBuilder& builder, const at::Tensor& bound, const Slot& y, bool upper) {
-  const bool single = single_values({bound}, y.shape);
+  const bool single = single_values({bound});
   const Slot x = builder.varying(y.shape);
   Instruction op = unary_op(upper ? "upper_bound" : "lower_bound", x, y);
   op.forward = upper ? (single ? shifted_exp_forward<0, true> : shifted_exp_forward<1, true>)
@@ -185,7 +176,6 @@ Slot emit_shifted_exp(ProgramBuilder& builder, const at::Tensor& bound, const Sl
 
 Slot emit_lower_bound(ProgramBuilder& builder, const at::Tensor& lower, const Slot& y) {
   if (!at::all(lower == 0).item<bool>()) return emit_shifted_exp(builder, lower, y, false);
-  single_values({lower}, y.shape);  // the shape check
   const Slot x = builder.varying(y.shape);
   Instruction op = unary_op("exp", x, y);
   op.forward = exp_forward;
@@ -203,7 +193,7 @@ Slot emit_interval(ProgramBuilder& builder, const at::Tensor& lower, const at::T
                    const Slot& y) {
   const at::Tensor lo = floating(lower);
   const at::Tensor hi = floating(upper);
-  const bool single = single_values({lo, hi}, y.shape);
+  const bool single = single_values({lo, hi});
   // upper - lower and its log as Interval computes them, on the bounds' own shapes.
   const at::Tensor width = hi - lo;
   const at::Tensor log_width = at::log(width);
