@@ -1,7 +1,7 @@
 #include "variate/cli/vmod_source.h"
 
 #include <variate/core/argument_error.h>
-#include <variate/tape/backend.h>
+#include <variate/tape/select_target.h>
 
 #include "variate/cli/model_input.h"
 

@@ -88,6 +88,9 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
                     tr("Arithmetic of data and of what the model computes from it; float32 is faster on large data "
                        "(the log density is summed in float64)"));
   device_ = addCombo("device", tr("Device"), Shown::Always, availableDevices(), tr("Where the model is evaluated"));
+  backend_ = addCombo("backend", tr("Backend"), Shown::Always, {"auto", "tape", "torch"},
+                      tr("What evaluates the density: auto takes the tape (fast, CPU, float64) when every "
+                         "op of the model has a kernel, else LibTorch; batched chains run on LibTorch"));
 
   model_->setWordWrap(true);
   model_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -107,7 +110,7 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   for (const auto& field : ints_) connect(field.box, &QSpinBox::valueChanged, this, &RunConfigPanel::edited);
   for (const auto& field : doubles_) connect(field.box, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
   connect(eta_, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
-  for (QComboBox* box : {method_, metric_, family_, dtype_, device_}) {
+  for (QComboBox* box : {method_, metric_, family_, dtype_, device_, backend_}) {
     connect(box, &QComboBox::currentIndexChanged, this, &RunConfigPanel::edited);
   }
   connect(batched_, &QCheckBox::toggled, this, &RunConfigPanel::edited);
@@ -179,6 +182,7 @@ void RunConfigPanel::show(const RunConfig& config) {
   seed_->setText(QString::number(config.seed));
   dtype_->setCurrentIndex(config.dtype == Dtype::Float32 ? 1 : 0);
   device_->setCurrentText(config.device);
+  backend_->setCurrentText(tape::backend_name(config.backend));
   for (const auto& [field, shown] : rows_) form_->setRowVisible(field, shown == Shown::Always || (shown == Shown::Advi) == advi);
   showing_ = false;
 }
@@ -208,6 +212,7 @@ void RunConfigPanel::edited() {
   config.seed = seed_->text().toULongLong();
   config.dtype = dtype_->currentIndex() == 1 ? Dtype::Float32 : Dtype::Float64;
   config.device = device_->currentText();
+  config.backend = tape::parse_backend(backend_->currentText().toStdString()).value_or(tape::Backend::automatic);
   document_->setRunConfig(config);
 }
 

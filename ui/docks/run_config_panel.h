@@ -75,6 +75,7 @@ class RunConfigPanel : public QWidget {
   QLineEdit* seed_;
   QComboBox* dtype_;
   QComboBox* device_;
+  QComboBox* backend_;
   QLabel* model_;
   bool showing_ = false;
   QList<QMetaObject::Connection> connections_;

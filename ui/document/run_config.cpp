@@ -42,6 +42,7 @@ QJsonObject RunConfig::toJson() const {
   json["seed"] = QString::number(seed);  // JSON numbers lose 64-bit integers
   json["dtype"] = dtypeName(dtype);
   json["device"] = device;
+  json["backend"] = QString(tape::backend_name(backend));
   json["chains"] = chains;
   json["warmup"] = warmup;
   json["draws"] = draws;
@@ -69,6 +70,7 @@ RunConfig RunConfig::fromJson(const QJsonObject& json) {
   config.seed = seed.isString() ? seed.toString().toULongLong() : static_cast<quint64>(seed.toDouble(1));
   config.dtype = dtypeFromName(json["dtype"].toString()).value_or(config.dtype);
   config.device = json["device"].toString(config.device);
+  config.backend = tape::parse_backend(json["backend"].toString().toStdString()).value_or(config.backend);
   config.chains = json["chains"].toInt(config.chains);
   config.warmup = json["warmup"].toInt(config.warmup);
   config.draws = json["draws"].toInt(config.draws);

@@ -15,6 +15,7 @@
 #include <QString>
 
 #include <variate/mcmc/nuts_options.h>
+#include <variate/tape/backend.h>
 #include <variate/vi/advi_options.h>
 
 namespace variate::ui {
@@ -38,6 +39,8 @@ struct RunConfig {
   quint64 seed = 1;
   Dtype dtype = Dtype::Float64;
   QString device = "cpu";
+  /// What evaluates the density (`variate sample --backend`); batched chains run on LibTorch.
+  tape::Backend backend = tape::Backend::automatic;
   // NUTS
   int chains = 4;
   int warmup = 1000;

@@ -79,12 +79,12 @@ RunOutcome runAdvi(const RunRequest& request, RunContext& context) {
   try {
     checkDevice(request.config.device);
     const CompiledRequest compiled = compileRequest(request);
-    const UnconstrainedTarget target = compiled.result.model->target();
+    const UnconstrainedTarget target = *compiled.target;
     project = std::make_unique<store::Project>(request.projectPath.toStdString());
     std::vector<std::string> columns = variational_column_names();
     columns.insert(columns.end(), compiled.stanNames.begin(), compiled.stanNames.end());
     const int width = static_cast<int>(columns.size());
-    outcome.runId = project->create_run(runSpec(request, std::move(columns)));
+    outcome.runId = project->create_run(runSpec(request, compiled, std::move(columns)));
     context.started(RunStart{outcome.runId, compiled.bracketedNames, compiled.parameterColumns});
 
     const AdviOptions options = adviOptions(request.config);

@@ -7,6 +7,7 @@
 #include <variate/core/checks.h>
 #include <variate/core/shape.h>
 #include <variate/io/data_file.h>
+#include <variate/tape/select_target.h>
 
 namespace variate::ui {
 
@@ -32,19 +33,28 @@ CompiledRequest compileRequest(const RunRequest& request) {
     compiled.bracketedNames << QString::fromStdString(name);
   }
   compiled.stanNames = compiled.columns->names(NameStyle::StanCsv);
+  const bool batched = request.config.method == InferenceMethod::Nuts && request.config.batchedChains;
+  tape::SelectedTarget selected =
+      tape::select_target(model, batched ? tape::Backend::torch : request.config.backend);
+  compiled.target = std::move(selected.target);
+  compiled.backendNote = std::move(selected.fallback_reason);
   for (const auto& parameter : model.layout().parameters()) {
     compiled.parameterColumns += static_cast<int>(numel(parameter.shape));
   }
   return compiled;
 }
 
-store::RunSpec runSpec(const RunRequest& request, std::vector<std::string> columns) {
+store::RunSpec runSpec(const RunRequest& request, const CompiledRequest& compiled,
+                       std::vector<std::string> columns) {
   store::RunSpec spec;
   spec.name = request.runName.toStdString();
   spec.method = request.config.method == InferenceMethod::Advi ? store::RunMethod::advi
                                                                 : store::RunMethod::nuts;
   // What the run uses, every setting (the stored summary reads max_depth from it).
-  spec.config_json = QJsonDocument(request.config.toJson()).toJson(QJsonDocument::Compact).toStdString();
+  QJsonObject config = request.config.toJson();
+  config["backend_used"] = QString::fromStdString(compiled.target->backend());
+  if (!compiled.backendNote.empty()) config["backend_note"] = QString::fromStdString(compiled.backendNote);
+  spec.config_json = QJsonDocument(config).toJson(QJsonDocument::Compact).toStdString();
   spec.model_version_id = request.modelVersionId;
   if (request.dataSetId) spec.data_set_id = *request.dataSetId;
   spec.seed = request.config.seed;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <variate/model/compile.h>
+#include <variate/target/unconstrained_target.h>
 #include <variate/target/draw_columns.h>
 #include <variate/store/project_records.h>
 
@@ -14,6 +15,10 @@ namespace variate::ui {
 
 struct CompiledRequest {
   model::CompileResult result;
+  /// The density on the backend the configuration asks for (batched chains: LibTorch).
+  std::optional<UnconstrainedTarget> target;
+  /// Why `auto` runs on LibTorch; empty when it runs on the tape or LibTorch was asked for.
+  std::string backendNote;
   std::optional<DrawColumns> columns;
   QStringList bracketedNames;
   std::vector<std::string> stanNames;
@@ -24,9 +29,11 @@ struct CompiledRequest {
 /// @throws ArgumentError with the compiler's report (file:line:column) or the data error.
 CompiledRequest compileRequest(const RunRequest& request);
 
-/// The run's record for the project: name, method, configuration JSON, model version,
-/// data set and seed; `columns` are the Stan CSV names of a draw row.
-store::RunSpec runSpec(const RunRequest& request, std::vector<std::string> columns);
+/// The run's record for the project: name, method, configuration JSON (with
+/// "backend_used": what evaluated the density), model version, data set and seed;
+/// `columns` are the Stan CSV names of a draw row.
+store::RunSpec runSpec(const RunRequest& request, const CompiledRequest& compiled,
+                       std::vector<std::string> columns);
 
 /// @throws ArgumentError when the device is not "cpu" (this LibTorch build has no other).
 void checkDevice(const QString& device);

@@ -79,7 +79,7 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
       }
     } else {
       recorder = std::make_unique<store::RunRecorder>(request.projectPath.toStdString(),
-                                                      runSpec(request, std::move(columns)), rows, recording);
+                                                      runSpec(request, compiled, std::move(columns)), rows, recording);
     }
     outcome.runId = recorder->run_id();
     context.started(RunStart{outcome.runId, compiled.bracketedNames, compiled.parameterColumns});
@@ -87,7 +87,7 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
     LiveObserver live(output, context.control, context.mailbox, offsets, warmups);
     // The recorder first, so draws are stored before a pause holds the chain.
     ObserverList observers({recorder.get(), &live});
-    sample_nuts(compiled.result.model->target(), options, &observers, context.control.stopFlag());
+    sample_nuts(*compiled.target, options, &observers, context.control.stopFlag());
 
     recorder->finish();
     outcome.status = context.control.stopRequested() ? RunStatus::Stopped : RunStatus::Finished;

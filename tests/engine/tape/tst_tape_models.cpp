@@ -11,7 +11,7 @@
 
 #include "variate/io/data_file.h"
 #include "variate/model/compile.h"
-#include "variate/tape/backend.h"
+#include "variate/tape/select_target.h"
 #include "variate/tape/model_compiler.h"
 
 namespace vm = variate::model;

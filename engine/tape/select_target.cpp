@@ -1,0 +1,21 @@
+#include "variate/tape/select_target.h"
+
+#include "variate/core/argument_error.h"
+#include "variate/tape/model_compiler.h"
+#include "variate/tape/tape_density.h"
+#include "variate/tape/unsupported.h"
+
+namespace variate::tape {
+
+SelectedTarget select_target(const model::CompiledModel& model, Backend backend) {
+  UnconstrainedTarget target = model.target();
+  if (backend == Backend::torch) return {target, ""};
+  try {
+    return {target.with_point_density(std::make_shared<TapeDensity>(compile_model(model))), ""};
+  } catch (const Unsupported& e) {
+    if (backend == Backend::tape) throw ArgumentError(std::string("--backend tape: ") + e.what());
+    return {target, e.what()};
+  }
+}
+
+}  // namespace variate::tape

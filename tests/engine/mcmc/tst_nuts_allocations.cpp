@@ -1,0 +1,115 @@
+// NUTS allocates nothing per transition: with the density on the tape, a transition
+// (momentum, trajectory, tree building, the U-turn checks, step-size and metric learning
+// during warmup) makes no call to operator new, counted by replacing it in this binary.
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include <QtTest/QtTest>
+
+#include "variate/io/data_file.h"
+#include "variate/mcmc/nuts.h"
+#include "variate/mcmc/step_size_adaptation.h"
+#include "variate/mcmc/windowed_adaptation.h"
+#include "variate/model/compile.h"
+#include "variate/tape/select_target.h"
+
+namespace {
+
+std::atomic<bool> counting{false};
+std::atomic<long> allocations{0};
+
+void* allocate(std::size_t size) {
+  if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+
+// Allocations made while it lives, on any thread.
+class AllocationCount {
+ public:
+  AllocationCount() {
+    allocations = 0;
+    counting = true;
+  }
+  ~AllocationCount() { counting = false; }
+  long count() const { return allocations.load(); }
+};
+
+}  // namespace
+
+void* operator new(std::size_t size) { return allocate(size); }
+void* operator new[](std::size_t size) { return allocate(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+class TestNutsAllocations : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void theCounterCounts() {
+    AllocationCount count;
+    auto* v = new std::vector<double>(10);
+    delete v;
+    QVERIFY(count.count() >= 2);
+  }
+
+  void transitionsAllocateNothing_data() {
+    QTest::addColumn<QString>("metric");
+    QTest::newRow("diag") << "diag";
+    QTest::newRow("dense") << "dense";
+  }
+  void transitionsAllocateNothing() {
+    QFETCH(QString, metric);
+    const std::string folder = QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/";
+    const auto data = variate::io::read_data_file(folder + "data.json");
+    const auto compiled = variate::model::compile_model(
+        variate::model::Source(folder + "eight_schools.vmod",
+                               variate::io::read_text_file(folder + "eight_schools.vmod")),
+        &data);
+    QVERIFY2(compiled.ok(), compiled.report().c_str());
+    const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::tape);
+    QCOMPARE(QString::fromStdString(selected.target.backend()), QStringLiteral("tape"));
+
+    const variate::MetricKind kind = metric == "dense" ? variate::MetricKind::dense : variate::MetricKind::diagonal;
+    const size_t d = static_cast<size_t>(selected.target.dimension());
+    variate::EuclideanMetric euclidean(kind, d);
+    variate::Hamiltonian hamiltonian(variate::make_density_function(selected.target), euclidean);
+    const variate::Nuts nuts(hamiltonian, 10);
+    variate::RandomStream random = variate::RandomStream::for_chain(11, 0);
+    variate::PhasePoint point;
+    point.q.assign(d, 0.1);
+    point.p.assign(d, 0.0);
+    hamiltonian.evaluate(point);
+    variate::StepSizeAdaptation step_adaptation(0.8);
+    step_adaptation.restart(0.5);
+    variate::WindowedAdaptation metric_adaptation(kind, d, 1000);
+    std::vector<double> inverse_metric(kind == variate::MetricKind::dense ? d * d : d);
+    double step_size = 0.5;
+
+    // The first transition sizes the sampler's buffers.
+    nuts.one_step(point, step_size, random);
+    long leapfrogs = 0;
+    AllocationCount count;
+    // Warmup's first 150 iterations: the fast interval and into the first slow window,
+    // without reaching a window's end (where a new metric is estimated, once per window).
+    for (int iteration = 0; iteration < 150; ++iteration) {
+      const variate::NutsResult stats = nuts.one_step(point, step_size, random);
+      leapfrogs += stats.leapfrog_steps;
+      step_size = step_adaptation.learn(stats.accept_stat);
+      QVERIFY(!metric_adaptation.learn(point.q, inverse_metric));
+    }
+    for (int iteration = 0; iteration < 200; ++iteration) {
+      leapfrogs += nuts.one_step(point, step_size, random).leapfrog_steps;
+    }
+    const long made = count.count();
+    QVERIFY(leapfrogs > 350);
+    QCOMPARE(made, 0L);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestNutsAllocations)
+#include "tst_nuts_allocations.moc"
