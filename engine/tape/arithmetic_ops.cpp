@@ -8,6 +8,7 @@
 
 #include "variate/tape/expression_ops.h"
 #include "variate/tape/gather.h"
+#include "variate/tape/partial_sums.h"
 #include "variate/tape/unsupported.h"
 
 namespace variate::tape {
@@ -92,29 +93,20 @@ void arithmetic_backward(const Instruction& op, Sweep& s) {
       if constexpr (VB) adjoint_b[i] += Op::adjoint_b(g[i], a[i], b[i], y[i]);
     }
   } else {
-    // One operand is a broadcast scalar: its adjoint is a sum, in four partial sums.
-    double sum_a[4] = {0, 0, 0, 0};
-    double sum_b[4] = {0, 0, 0, 0};
-    const auto term = [&](int64_t i, int lane) {
-      if constexpr (VA) {
-        const double t = Op::adjoint_a(g[i], a[i], b[i], y[i]);
-        if constexpr (SA == 1) adjoint_a[i] += t; else sum_a[lane] += t;
-      }
-      if constexpr (VB) {
-        const double t = Op::adjoint_b(g[i], a[i], b[i], y[i]);
-        if constexpr (SB == 1) adjoint_b[i] += t; else sum_b[lane] += t;
-      }
-    };
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-      term(i, 0);
-      term(i + 1, 1);
-      term(i + 2, 2);
-      term(i + 3, 3);
+    // One operand is a broadcast scalar, whose adjoint is the sum of its terms. Two loops
+    // rather than one: each vectorizes on its own.
+    if constexpr (VA && SA == 1) {
+      for (int64_t i = 0; i < n; ++i) adjoint_a[i] += Op::adjoint_a(g[i], a[i], b[i], y[i]);
     }
-    for (; i < n; ++i) term(i, 0);
-    if constexpr (VA && SA == 0) adjoint_a[0] += (sum_a[0] + sum_a[1]) + (sum_a[2] + sum_a[3]);
-    if constexpr (VB && SB == 0) adjoint_b[0] += (sum_b[0] + sum_b[1]) + (sum_b[2] + sum_b[3]);
+    if constexpr (VB && SB == 1) {
+      for (int64_t i = 0; i < n; ++i) adjoint_b[i] += Op::adjoint_b(g[i], a[i], b[i], y[i]);
+    }
+    if constexpr (VA && SA == 0) {
+      adjoint_a[0] += sum_of_terms(n, [&](int64_t i) { return Op::adjoint_a(g[i], a[i], b[i], y[i]); });
+    }
+    if constexpr (VB && SB == 0) {
+      adjoint_b[0] += sum_of_terms(n, [&](int64_t i) { return Op::adjoint_b(g[i], a[i], b[i], y[i]); });
+    }
   }
 }
 

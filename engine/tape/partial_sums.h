@@ -7,18 +7,24 @@
 
 namespace variate::tape {
 
-/// sum_i x[i].
-inline double sum_of(const double* x, int64_t n) {
+/// sum_i term(i) for i in [0, n).
+template <class Term>
+inline double sum_of_terms(int64_t n, const Term& term) {
   double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    s0 += x[i];
-    s1 += x[i + 1];
-    s2 += x[i + 2];
-    s3 += x[i + 3];
+    s0 += term(i);
+    s1 += term(i + 1);
+    s2 += term(i + 2);
+    s3 += term(i + 3);
   }
-  for (; i < n; ++i) s0 += x[i];
+  for (; i < n; ++i) s0 += term(i);
   return (s0 + s1) + (s2 + s3);
+}
+
+/// sum_i x[i].
+inline double sum_of(const double* x, int64_t n) {
+  return sum_of_terms(n, [x](int64_t i) { return x[i]; });
 }
 
 /// sum_i a[i] * b[i].
