@@ -102,10 +102,12 @@ void arithmetic_backward(const Instruction& op, Sweep& s) {
       for (int64_t i = 0; i < n; ++i) adjoint_b[i] += Op::adjoint_b(g[i], a[i], b[i], y[i]);
     }
     if constexpr (VA && SA == 0) {
-      adjoint_a[0] += sum_of_terms(n, [&](int64_t i) { return Op::adjoint_a(g[i], a[i], b[i], y[i]); });
+      adjoint_a[0] +=
+          sum_of_terms(n, [&](int64_t i) { return Op::adjoint_a(g[i], a[i], b[i], y[i]); });
     }
     if constexpr (VB && SB == 0) {
-      adjoint_b[0] += sum_of_terms(n, [&](int64_t i) { return Op::adjoint_b(g[i], a[i], b[i], y[i]); });
+      adjoint_b[0] +=
+          sum_of_terms(n, [&](int64_t i) { return Op::adjoint_b(g[i], a[i], b[i], y[i]); });
     }
   }
 }
@@ -127,7 +129,8 @@ Slot fold(ProgramBuilder& builder, const Slot& a, const Slot& b, const Shape& sh
   const std::vector<double> vb = builder.constant_values(b);
   std::vector<double> values(static_cast<size_t>(numel(shape)));
   for (size_t i = 0; i < values.size(); ++i) {
-    values[i] = Op::value(va[i * static_cast<size_t>(stride_a)], vb[i * static_cast<size_t>(stride_b)]);
+    values[i] =
+        Op::value(va[i * static_cast<size_t>(stride_a)], vb[i * static_cast<size_t>(stride_b)]);
   }
   return builder.constant(shape, std::move(values));
 }
@@ -181,14 +184,19 @@ bool is_square(const ProgramBuilder& builder, const Slot& a, const Slot& b) {
 
 Slot emit_arithmetic(ProgramBuilder& builder, model::BinaryOp op, const Slot& a, const Slot& b) {
   switch (op) {
-    case model::BinaryOp::add: return emit_binary<Add>(builder, a, b);
-    case model::BinaryOp::subtract: return emit_binary<Subtract>(builder, a, b);
-    case model::BinaryOp::multiply: return emit_binary<Multiply>(builder, a, b);
-    case model::BinaryOp::divide: return emit_binary<Divide>(builder, a, b);
+    case model::BinaryOp::add:
+      return emit_binary<Add>(builder, a, b);
+    case model::BinaryOp::subtract:
+      return emit_binary<Subtract>(builder, a, b);
+    case model::BinaryOp::multiply:
+      return emit_binary<Multiply>(builder, a, b);
+    case model::BinaryOp::divide:
+      return emit_binary<Divide>(builder, a, b);
     case model::BinaryOp::power:
       if (is_square(builder, a, b)) return emit_unary(builder, "square", a);
       return emit_binary<Power>(builder, a, b);
-    case model::BinaryOp::matmul: return emit_matmul(builder, a, b);
+    case model::BinaryOp::matmul:
+      return emit_matmul(builder, a, b);
   }
   throw Unsupported(std::string("the tape has no kernel for ") + model::binary_op_text(op));
 }

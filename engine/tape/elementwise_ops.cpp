@@ -73,8 +73,17 @@ struct Tanh {
   static double value(double x) { return std::tanh(x); }
   static double adjoint(double g, double, double y) { return g * (1 - y * y); }
 };
+// std::lgamma's algorithm; glibc's reentrant form, since chains evaluate on several threads
+// and std::lgamma writes the global signgam.
 struct Lgamma {
-  static double value(double x) { return std::lgamma(x); }
+  static double value(double x) {
+#if defined(__GLIBC__)
+    int sign;
+    return lgamma_r(x, &sign);
+#else
+    return std::lgamma(x);
+#endif
+  }
   static double adjoint(double g, double x, double) { return g * calc_digamma(x); }
 };
 
@@ -107,12 +116,12 @@ constexpr UnaryKernels kernels_of(const char* name) {
 }
 
 constexpr UnaryKernels kUnary[] = {
-    kernels_of<Exp>("exp"),       kernels_of<Log>("log"),
-    kernels_of<Log1p>("log1p"),   kernels_of<Expm1>("expm1"),
-    kernels_of<Sqrt>("sqrt"),     kernels_of<Square>("square"),
-    kernels_of<Abs>("abs"),       kernels_of<InvLogit>("inv_logit"),
-    kernels_of<Logit>("logit"),   kernels_of<Softplus>("softplus"),
-    kernels_of<Tanh>("tanh"),     kernels_of<Lgamma>("lgamma"),
+    kernels_of<Exp>("exp"),     kernels_of<Log>("log"),
+    kernels_of<Log1p>("log1p"), kernels_of<Expm1>("expm1"),
+    kernels_of<Sqrt>("sqrt"),   kernels_of<Square>("square"),
+    kernels_of<Abs>("abs"),     kernels_of<InvLogit>("inv_logit"),
+    kernels_of<Logit>("logit"), kernels_of<Softplus>("softplus"),
+    kernels_of<Tanh>("tanh"),   kernels_of<Lgamma>("lgamma"),
 };
 
 const UnaryKernels* find_unary(const std::string& function) {
@@ -167,8 +176,8 @@ Slot emit_unary(ProgramBuilder& builder, const std::string& function, const Slot
 }
 
 Slot emit_negate(ProgramBuilder& builder, const Slot& x) {
-  return emit_elementwise(builder, "negate", negate_forward, negate_backward,
-                          [](double v) { return -v; }, x);
+  return emit_elementwise(
+      builder, "negate", negate_forward, negate_backward, [](double v) { return -v; }, x);
 }
 
 }  // namespace variate::tape

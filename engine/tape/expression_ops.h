@@ -33,7 +33,8 @@ Slot emit_matmul(ProgramBuilder& builder, const Slot& a, const Slot& b);
 /// sum mean dot colmeans cholesky gp_exp_quad_cov lags eye, and the unary functions, by
 /// the names and argument orders of model/functions.cpp.
 /// @throws Unsupported for a function without a kernel.
-Slot emit_call(ProgramBuilder& builder, const std::string& function, const std::vector<Slot>& arguments);
+Slot emit_call(ProgramBuilder& builder, const std::string& function,
+               const std::vector<Slot>& arguments);
 
 // The functions emit_call dispatches to, for callers that know which they want. Each
 // @throws Unsupported for shapes functions.cpp rejects.

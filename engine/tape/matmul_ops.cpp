@@ -254,7 +254,8 @@ Slot emit_matmul(ProgramBuilder& builder, const Slot& a, const Slot& b) {
     if (!a.varying) {
       // Data X @ parameters: the forward reads a transposed copy, the backward X itself.
       const std::vector<double> x = builder.constant_values(a);
-      op.in[2] = builder.constant({a.shape[1], a.shape[0]}, transposed(x, a.shape[0], a.shape[1])).offset;
+      op.in[2] =
+          builder.constant({a.shape[1], a.shape[0]}, transposed(x, a.shape[0], a.shape[1])).offset;
       op.forward = matrix_vector_forward_by_columns;
     }
   } else if (ra == 1 && rb == 2) {

@@ -98,9 +98,8 @@ int64_t constant_integer(const ProgramBuilder& builder, const Slot& slot, const 
 Slot emit_gp_exp_quad_cov(ProgramBuilder& builder, const Slot& x, const Slot& alpha,
                           const Slot& rho) {
   if (x.shape.size() != 1 || !is_scalar(alpha) || !is_scalar(rho)) {
-    throw Unsupported("the tape has no kernel for gp_exp_quad_cov of shapes " +
-                      to_string(x.shape) + ", " + to_string(alpha.shape) + ", " +
-                      to_string(rho.shape));
+    throw Unsupported("the tape has no kernel for gp_exp_quad_cov of shapes " + to_string(x.shape) +
+                      ", " + to_string(alpha.shape) + ", " + to_string(rho.shape));
   }
   const int64_t n = x.size;
   Instruction op;
@@ -116,7 +115,8 @@ Slot emit_gp_exp_quad_cov(ProgramBuilder& builder, const Slot& x, const Slot& al
     const std::vector<double> xs = builder.constant_values(x);
     std::vector<double> h(static_cast<size_t>(n * n));
     for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < n; ++j) h[static_cast<size_t>(i * n + j)] = half_negative_square<true>(xs.data(), n, i, j);
+      for (int64_t j = 0; j < n; ++j)
+        h[static_cast<size_t>(i * n + j)] = half_negative_square<true>(xs.data(), n, i, j);
     }
     op.in[0] = builder.constant({n, n}, std::move(h)).offset;
     op.forward = gp_forward<false>;
@@ -136,8 +136,8 @@ Slot emit_lags(ProgramBuilder& builder, const Slot& y, const Slot& k) {
   const int64_t lags = constant_integer(builder, k, "lags");
   const int64_t t = y.shape.size() == 1 ? y.size : 0;
   if (y.shape.size() != 1 || lags < 1 || lags >= t) {
-    throw Unsupported("the tape has no kernel for lags(y, " + std::to_string(lags) +
-                      ") of shape " + to_string(y.shape));
+    throw Unsupported("the tape has no kernel for lags(y, " + std::to_string(lags) + ") of shape " +
+                      to_string(y.shape));
   }
   // Row r (time K + r) holds y[K + r - 1], ..., y[r].
   const int64_t rows = t - lags;

@@ -97,8 +97,7 @@ Slot emit_colmeans(ProgramBuilder& builder, const Slot& x) {
   if (x.shape.size() != 2) {
     throw Unsupported("the tape has no kernel for colmeans of shape " + to_string(x.shape));
   }
-  return emit_reduction(builder, "colmeans", colmeans_forward, colmeans_backward, x,
-                        {x.shape[1]});
+  return emit_reduction(builder, "colmeans", colmeans_forward, colmeans_backward, x, {x.shape[1]});
 }
 
 }  // namespace variate::tape

@@ -32,8 +32,8 @@ namespace {
 
 // The functions of functions.cpp that are not elementwise; every other name in its table
 // is tested as an elementwise function.
-const std::set<std::string> kStructural = {"sum",      "mean",           "dot",  "colmeans",
-                                           "cholesky", "gp_exp_quad_cov", "lags", "eye"};
+const std::set<std::string> kStructural = {
+    "sum", "mean", "dot", "colmeans", "cholesky", "gp_exp_quad_cov", "lags", "eye"};
 
 // An operand of the op under test: a slice of theta (varying) or a constant (data).
 struct Operand {
@@ -51,8 +51,10 @@ Operand data(Shape shape, std::vector<double> values = {}) {
 std::vector<double> generated_values(int64_t n, size_t operand, bool positive) {
   std::vector<double> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
-    const double magnitude = 0.5 + 0.25 * static_cast<double>((i * 3 + static_cast<int64_t>(operand)) % 7);
-    v[static_cast<size_t>(i)] = positive || (i + static_cast<int64_t>(operand)) % 2 == 0 ? magnitude : -magnitude;
+    const double magnitude =
+        0.5 + 0.25 * static_cast<double>((i * 3 + static_cast<int64_t>(operand)) % 7);
+    v[static_cast<size_t>(i)] =
+        positive || (i + static_cast<int64_t>(operand)) % 2 == 0 ? magnitude : -magnitude;
   }
   return v;
 }
@@ -80,7 +82,8 @@ struct Case {
   }
   std::vector<double> constant(size_t k) const {
     const Operand& o = operands[k];
-    return o.values.empty() ? generated_values(vt::numel(o.shape), k, positive_constants) : o.values;
+    return o.values.empty() ? generated_values(vt::numel(o.shape), k, positive_constants)
+                            : o.values;
   }
   std::vector<Slot> operand_slots(ProgramBuilder& b) const {
     std::vector<Slot> result;
@@ -138,7 +141,9 @@ std::string compare(const Case& c, const TapeOp& tape_op, const TorchOp& torch_o
         [&](ProgramBuilder& b, const Slot&) {
           vt::testing::add_weighted_sum(b, tape_op(b, c.operand_slots(b)));
         },
-        [&](const at::Tensor& theta) { return vt::testing::weighted_sum(torch_op(c.tensors(theta))); },
+        [&](const at::Tensor& theta) {
+          return vt::testing::weighted_sum(torch_op(c.tensors(theta)));
+        },
         options);
     if (error.empty()) error = constant_adjoints_untouched(c, tape_op);
   } catch (const std::exception& e) {
@@ -166,7 +171,9 @@ TorchOp language_function(const std::string& name) {
 }
 
 TapeOp tape_function(const std::string& name) {
-  return [name](ProgramBuilder& b, const std::vector<Slot>& s) { return vt::tape::emit_call(b, name, s); };
+  return [name](ProgramBuilder& b, const std::vector<Slot>& s) {
+    return vt::tape::emit_call(b, name, s);
+  };
 }
 
 // Where an elementwise function is tested: theta ~ shift + scale N(0, 1), and edge values,
@@ -203,11 +210,16 @@ using BinaryTorch = std::function<at::Tensor(const at::Tensor&, const at::Tensor
 // The LibTorch expression evaluator.cpp evaluates for `a op b` (unbatched).
 BinaryTorch torch_binary(BinaryOp op) {
   switch (op) {
-    case BinaryOp::add: return [](const at::Tensor& a, const at::Tensor& b) { return a + b; };
-    case BinaryOp::subtract: return [](const at::Tensor& a, const at::Tensor& b) { return a - b; };
-    case BinaryOp::multiply: return [](const at::Tensor& a, const at::Tensor& b) { return a * b; };
-    case BinaryOp::divide: return [](const at::Tensor& a, const at::Tensor& b) { return a / b; };
-    case BinaryOp::power: return [](const at::Tensor& a, const at::Tensor& b) { return at::pow(a, b); };
+    case BinaryOp::add:
+      return [](const at::Tensor& a, const at::Tensor& b) { return a + b; };
+    case BinaryOp::subtract:
+      return [](const at::Tensor& a, const at::Tensor& b) { return a - b; };
+    case BinaryOp::multiply:
+      return [](const at::Tensor& a, const at::Tensor& b) { return a * b; };
+    case BinaryOp::divide:
+      return [](const at::Tensor& a, const at::Tensor& b) { return a / b; };
+    case BinaryOp::power:
+      return [](const at::Tensor& a, const at::Tensor& b) { return at::pow(a, b); };
     case BinaryOp::matmul:
       return [](const at::Tensor& a, const at::Tensor& b) {
         return a.dim() == 1 && b.dim() == 1 ? (a * b).sum(-1) : at::matmul(a, b);
@@ -220,16 +232,21 @@ std::string compare_binary(BinaryOp op, const Case& c, const TapeComparison& opt
   const BinaryTorch torch = torch_binary(op);
   return compare(
       c,
-      [op](ProgramBuilder& b, const std::vector<Slot>& s) { return vt::tape::emit_arithmetic(b, op, s[0], s[1]); },
+      [op](ProgramBuilder& b, const std::vector<Slot>& s) {
+        return vt::tape::emit_arithmetic(b, op, s[0], s[1]);
+      },
       [torch](const std::vector<at::Tensor>& t) { return torch(t[0], t[1]); }, options);
 }
 
 // `x op x` with one slot for both operands (both adjoints land in the same place).
-std::string compare_same_operand(BinaryOp op, const Shape& shape, const TapeComparison& options = {}) {
+std::string compare_same_operand(BinaryOp op, const Shape& shape,
+                                 const TapeComparison& options = {}) {
   const BinaryTorch torch = torch_binary(op);
   return compare(
       {{param(shape)}},
-      [op](ProgramBuilder& b, const std::vector<Slot>& s) { return vt::tape::emit_arithmetic(b, op, s[0], s[0]); },
+      [op](ProgramBuilder& b, const std::vector<Slot>& s) {
+        return vt::tape::emit_arithmetic(b, op, s[0], s[0]);
+      },
       [torch](const std::vector<at::Tensor>& t) { return torch(t[0], t[0]); }, options);
 }
 
@@ -241,16 +258,16 @@ std::vector<Case> varying_patterns(const Shape& a, const Shape& b, bool positive
 }
 
 const std::vector<std::pair<Shape, Shape>> kBroadcastShapes = {
-    {{5}, {5}},       {{7}, {}},        {{}, {7}},     {{}, {}},        {{1}, {1}},
-    {{2, 3}, {3}},    {{3}, {2, 3}},    {{3, 1}, {1, 4}}, {{2, 1}, {2, 3}}, {{2, 3}, {1}},
-    {{1, 3}, {3}},    {{2, 3}, {2, 3}}, {{0}, {}},     {{}, {0}},       {{0}, {0}},
-    {{4}, {1}},       {{1}, {4}},
+    {{5}, {5}},    {{7}, {}},        {{}, {7}},        {{}, {}},         {{1}, {1}},
+    {{2, 3}, {3}}, {{3}, {2, 3}},    {{3, 1}, {1, 4}}, {{2, 1}, {2, 3}}, {{2, 3}, {1}},
+    {{1, 3}, {3}}, {{2, 3}, {2, 3}}, {{0}, {}},        {{}, {0}},        {{0}, {0}},
+    {{4}, {1}},    {{1}, {4}},
 };
 
 const std::vector<std::pair<Shape, Shape>> kMatmulShapes = {
-    {{4, 3}, {3}},    {{7, 5}, {5}},    {{1, 1}, {1}},    {{3}, {3, 2}},  {{2, 3}, {3, 4}},
-    {{5, 2}, {2, 3}}, {{3}, {3}},       {{9}, {9}},       {{2, 0}, {0}},  {{0, 3}, {3}},
-    {{3}, {3, 0}},    {{0}, {0}},       {{2, 0}, {0, 3}},
+    {{4, 3}, {3}},    {{7, 5}, {5}}, {{1, 1}, {1}},    {{3}, {3, 2}}, {{2, 3}, {3, 4}},
+    {{5, 2}, {2, 3}}, {{3}, {3}},    {{9}, {9}},       {{2, 0}, {0}}, {{0, 3}, {3}},
+    {{3}, {3, 0}},    {{0}, {0}},    {{2, 0}, {0, 3}},
 };
 
 // A square matrix from theta: its entries plus `diagonal` on the diagonal, not symmetric
@@ -263,7 +280,8 @@ Case shifted_matrix(int64_t n, double diagonal) {
 }
 
 Slot tape_cholesky_of_sum(ProgramBuilder& b, const std::vector<Slot>& s) {
-  return vt::tape::emit_call(b, "cholesky", {vt::tape::emit_arithmetic(b, BinaryOp::add, s[0], s[1])});
+  return vt::tape::emit_call(b, "cholesky",
+                             {vt::tape::emit_arithmetic(b, BinaryOp::add, s[0], s[1])});
 }
 
 at::Tensor torch_cholesky_of_sum(const std::vector<at::Tensor>& t) {
@@ -296,13 +314,15 @@ class TestTapeExpressions : public QObject {
       options.shift = domain->second.shift;
       options.scale = domain->second.scale;
       for (const Shape& shape : kElementwiseShapes) {
-        const std::string error = compare({{param(shape)}}, tape_function(name), language_function(name), options);
+        const std::string error =
+            compare({{param(shape)}}, tape_function(name), language_function(name), options);
         QVERIFY2(error.empty(), (name + " " + error).c_str());
       }
       TapeComparison edges;
       edges.points = 0;
       for (double x : domain->second.edges) edges.fixed_points.push_back({x});
-      const std::string error = compare({{param({1})}}, tape_function(name), language_function(name), edges);
+      const std::string error =
+          compare({{param({1})}}, tape_function(name), language_function(name), edges);
       QVERIFY2(error.empty(), (name + " at an edge value, " + error).c_str());
       ++tested;
     }
@@ -334,7 +354,9 @@ class TestTapeExpressions : public QObject {
     for (const Shape& shape : kElementwiseShapes) {
       const std::string error = compare(
           {{param(shape)}},
-          [](ProgramBuilder& b, const std::vector<Slot>& s) { return vt::tape::emit_negate(b, s[0]); },
+          [](ProgramBuilder& b, const std::vector<Slot>& s) {
+            return vt::tape::emit_negate(b, s[0]);
+          },
           [](const std::vector<at::Tensor>& t) { return -t[0]; });
       QVERIFY2(error.empty(), error.c_str());
     }
@@ -376,7 +398,7 @@ class TestTapeExpressions : public QObject {
     // b >= 0), NaN of log(a) for a negative base, infinities for 0 to a negative power.
     TapeComparison edges;
     edges.points = 0;
-    edges.fixed_points = {{0, 0},  {0, 1},  {0, 2},    {0, 3},     {0, -1},  {-2, 3}, {-2, 2},
+    edges.fixed_points = {{0, 0},    {0, 1}, {0, 2},      {0, 3},  {0, -1},    {-2, 3},  {-2, 2},
                           {-2, 0.5}, {2, 0}, {1e-300, 2}, {3, -2}, {1, 1e300}, {-0.0, 2}};
     std::string error = compare_binary(BinaryOp::power, {{param({}), param({})}}, edges);
     QVERIFY2(error.empty(), error.c_str());
@@ -433,8 +455,9 @@ class TestTapeExpressions : public QObject {
 
   void matmulOfRegressionSize() {
     // The hot case: data X [N, K] @ parameters beta [K], and both varying.
-    for (const Case& c : {Case{{data({503, 24}), param({24})}}, Case{{param({61, 24}), param({24})}},
-                          Case{{param({24}), data({24, 37})}}}) {
+    for (const Case& c :
+         {Case{{data({503, 24}), param({24})}}, Case{{param({61, 24}), param({24})}},
+          Case{{param({24}), data({24, 37})}}}) {
       const std::string error = compare_binary(BinaryOp::matmul, c);
       QVERIFY2(error.empty(), error.c_str());
     }
@@ -443,7 +466,8 @@ class TestTapeExpressions : public QObject {
   void sumAndMean() {
     for (const std::string name : {"sum", "mean"}) {
       for (const Shape& shape : {Shape{}, Shape{1}, Shape{5}, Shape{11}, Shape{2, 3}, Shape{0}}) {
-        const std::string error = compare({{param(shape)}}, tape_function(name), language_function(name));
+        const std::string error =
+            compare({{param(shape)}}, tape_function(name), language_function(name));
         QVERIFY2(error.empty(), (name + " " + error).c_str());
       }
     }
@@ -458,22 +482,27 @@ class TestTapeExpressions : public QObject {
     }
     const std::string error = compare(
         {{param({6})}},
-        [](ProgramBuilder& b, const std::vector<Slot>& s) { return vt::tape::emit_call(b, "dot", {s[0], s[0]}); },
-        [](const std::vector<at::Tensor>& t) { return language_function("dot")({t[0], t[0]}); });
+        [](ProgramBuilder& b, const std::vector<Slot>& s) {
+          return vt::tape::emit_call(b, "dot", {s[0], s[0]});
+        },
+        [](const std::vector<at::Tensor>& t) {
+          return language_function("dot")({t[0], t[0]});
+        });
     QVERIFY2(error.empty(), ("dot(x, x), " + error).c_str());
   }
 
   void colmeans() {
     for (const Shape& shape : {Shape{4, 3}, Shape{1, 3}, Shape{5, 1}, Shape{0, 3}, Shape{3, 0}}) {
-      const std::string error = compare({{param(shape)}}, tape_function("colmeans"), language_function("colmeans"));
+      const std::string error =
+          compare({{param(shape)}}, tape_function("colmeans"), language_function("colmeans"));
       QVERIFY2(error.empty(), error.c_str());
     }
   }
 
   void cholesky() {
     for (int64_t n : {1, 2, 3, 6}) {
-      const std::string error =
-          compare(shifted_matrix(n, 2.0 * static_cast<double>(n)), tape_cholesky_of_sum, torch_cholesky_of_sum);
+      const std::string error = compare(shifted_matrix(n, 2.0 * static_cast<double>(n)),
+                                        tape_cholesky_of_sum, torch_cholesky_of_sum);
       QVERIFY2(error.empty(), ("n = " + std::to_string(n) + ", " + error).c_str());
     }
     // A symmetric positive definite M M^T + I, M from theta: the path through @.
@@ -482,7 +511,8 @@ class TestTapeExpressions : public QObject {
         {{param({n, n}), data({n, n}, shifted_matrix(n, 1.0).operands[1].values)}},
         [](ProgramBuilder& b, const std::vector<Slot>& s) {
           const Slot mt = vt::tape::emit_gather(b, s[0], transpose_map(n, n), {n, n});
-          const Slot a = vt::tape::emit_arithmetic(b, BinaryOp::add, vt::tape::emit_matmul(b, s[0], mt), s[1]);
+          const Slot a =
+              vt::tape::emit_arithmetic(b, BinaryOp::add, vt::tape::emit_matmul(b, s[0], mt), s[1]);
           return vt::tape::emit_call(b, "cholesky", {a});
         },
         [](const std::vector<at::Tensor>& t) {
@@ -495,8 +525,10 @@ class TestTapeExpressions : public QObject {
     // LibTorch's factor is NaN there, so the density is -inf; the tape's sweep fails.
     TapeComparison options;
     options.points = 0;
-    options.fixed_points = {{1, 0, 0, -1}, {1, 2, 2, 1}, {0, 0, 0, 0}, {-1, 0, 0, 1}, {NAN, 0, 0, 1}};
-    const std::string error = compare(shifted_matrix(2, 0.0), tape_cholesky_of_sum, torch_cholesky_of_sum, options);
+    options.fixed_points = {
+        {1, 0, 0, -1}, {1, 2, 2, 1}, {0, 0, 0, 0}, {-1, 0, 0, 1}, {NAN, 0, 0, 1}};
+    const std::string error =
+        compare(shifted_matrix(2, 0.0), tape_cholesky_of_sum, torch_cholesky_of_sum, options);
     QVERIFY2(error.empty(), error.c_str());
 
     ProgramBuilder b(4);
@@ -532,7 +564,8 @@ class TestTapeExpressions : public QObject {
           {{data({n}, x), param({}), param({}), data({n, n}, diagonal)}},
           [](ProgramBuilder& b, const std::vector<Slot>& s) {
             const Slot k = vt::tape::emit_call(b, "gp_exp_quad_cov", {s[0], s[1], s[2]});
-            return vt::tape::emit_call(b, "cholesky", {vt::tape::emit_arithmetic(b, BinaryOp::add, k, s[3])});
+            return vt::tape::emit_call(b, "cholesky",
+                                       {vt::tape::emit_arithmetic(b, BinaryOp::add, k, s[3])});
           },
           [](const std::vector<at::Tensor>& t) {
             const at::Tensor k = language_function("gp_exp_quad_cov")({t[0], t[1], t[2]});
@@ -547,13 +580,21 @@ class TestTapeExpressions : public QObject {
     const std::vector<double> x = {-1.5, 0.0, 0.3, 2.0, 2.0, 4.5};
     const int64_t n = static_cast<int64_t>(x.size());
     const std::vector<Case> cases = {
-        {{data({n}, x), param({}), param({})}},   {{param({n}), param({}), param({})}},
-        {{data({n}, x), data({}, {1.3}), param({})}}, {{data({n}, x), param({}), data({}, {0.8})}},
-        {{param({n}), data({}, {1.3}), data({}, {0.8})}}, {{param({1}), param({}), param({})}},
+        {{data({n}, x), param({}), param({})}},
+        {{param({n}), param({}), param({})}},
+        {{data({n}, x), data({}, {1.3}), param({})}},
+        {{data({n}, x), param({}), data({}, {0.8})}},
+        {{param({n}), data({}, {1.3}), data({}, {0.8})}},
+        {{param({1}), param({}), param({})}},
         {{data({0}, {}), param({}), param({})}},
     };
+    // Length-scales about 1 and more, not about 0 (where K is alpha^2 I).
+    TapeComparison options;
+    options.shift = 1.2;
+    options.scale = 0.5;
     for (const Case& c : cases) {
-      const std::string error = compare(c, tape_function("gp_exp_quad_cov"), language_function("gp_exp_quad_cov"));
+      const std::string error = compare(c, tape_function("gp_exp_quad_cov"),
+                                        language_function("gp_exp_quad_cov"), options);
       QVERIFY2(error.empty(), error.c_str());
     }
   }
@@ -566,7 +607,8 @@ class TestTapeExpressions : public QObject {
             return vt::tape::emit_call(b, "lags", {s[0], b.scalar(static_cast<double>(k))});
           },
           [k](const std::vector<at::Tensor>& t) {
-            return call_function("lags", {{t[0], false, false}, {at::scalar_tensor(k, at::kLong), false, true}});
+            return call_function(
+                "lags", {{t[0], false, false}, {at::scalar_tensor(k, at::kLong), false, true}});
           });
       QVERIFY2(error.empty(), ("K = " + std::to_string(k) + ", " + error).c_str());
     }
@@ -583,13 +625,16 @@ class TestTapeExpressions : public QObject {
   void unsupported() {
     ProgramBuilder b(6);
     const Slot x = b.parameters(0, {2, 3});
-    QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported, vt::tape::emit_call(b, "no_such_function", {x}));
+    QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported,
+                             vt::tape::emit_call(b, "no_such_function", {x}));
     QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported, vt::tape::emit_unary(b, "sum", x));
     QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported, vt::tape::emit_call(b, "exp", {x, x}));
     QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported, vt::tape::emit_matmul(b, x, x));
-    QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported, vt::tape::emit_arithmetic(b, BinaryOp::add, x, b.parameters(0, {2})));
+    QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported,
+                             vt::tape::emit_arithmetic(b, BinaryOp::add, x, b.parameters(0, {2})));
     QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported, vt::tape::emit_call(b, "cholesky", {x}));
-    QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported, vt::tape::emit_call(b, "eye", {b.parameters(0, {})}));
+    QVERIFY_THROWS_EXCEPTION(vt::tape::Unsupported,
+                             vt::tape::emit_call(b, "eye", {b.parameters(0, {})}));
   }
 };
 
