@@ -326,7 +326,7 @@ class TestTapeExpressions : public QObject {
       QVERIFY2(error.empty(), (name + " at an edge value, " + error).c_str());
       ++tested;
     }
-    QCOMPARE(tested, 12);
+    QVERIFY(tested >= 12);  // the twelve of today, at least
   }
 
   void elementwiseFunctionOfDataIsFolded() {
@@ -500,7 +500,7 @@ class TestTapeExpressions : public QObject {
   }
 
   void cholesky() {
-    for (int64_t n : {1, 2, 3, 6}) {
+    for (int64_t n : {0, 1, 2, 3, 6}) {
       const std::string error = compare(shifted_matrix(n, 2.0 * static_cast<double>(n)),
                                         tape_cholesky_of_sum, torch_cholesky_of_sum);
       QVERIFY2(error.empty(), ("n = " + std::to_string(n) + ", " + error).c_str());
