@@ -11,8 +11,10 @@ namespace {
 
 // gp_exp_quad_cov as functions.cpp writes it:
 //   h[i, j] = -0.5 * (x[i] - x[j])^2,  E = exp(h / rho^2),  K = alpha^2 * E.
-// in = {x (or, for data x, the constant h), alpha, rho, E (scratch kept for the backward)};
-// dims = {n}.
+// The kernels' in = {x (or, for data x, the constant h), alpha, rho, E (kept for the
+// backward)}; dims = {n}.
+
+// h[i, j], from x or read from the precomputed h.
 template <bool XVaries>
 double half_negative_square(const double* x_or_h, int64_t n, int64_t i, int64_t j) {
   if constexpr (XVaries) {
@@ -115,8 +117,9 @@ Slot emit_gp_exp_quad_cov(ProgramBuilder& builder, const Slot& x, const Slot& al
     const std::vector<double> xs = builder.constant_values(x);
     std::vector<double> h(static_cast<size_t>(n * n));
     for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < n; ++j)
+      for (int64_t j = 0; j < n; ++j) {
         h[static_cast<size_t>(i * n + j)] = half_negative_square<true>(xs.data(), n, i, j);
+      }
     }
     op.in[0] = builder.constant({n, n}, std::move(h)).offset;
     op.forward = gp_forward<false>;
