@@ -18,6 +18,8 @@ namespace variate::tape {
 /// exp log log1p expm1 sqrt square abs inv_logit logit softplus tanh lgamma.
 /// @throws Unsupported for a name that is not one of them.
 Slot emit_unary(ProgramBuilder& builder, const std::string& function, const Slot& x);
+/// Whether emit_unary has a kernel for `function`.
+bool has_unary_kernel(const std::string& function);
 
 Slot emit_negate(ProgramBuilder& builder, const Slot& x);
 
@@ -28,9 +30,31 @@ Slot emit_arithmetic(ProgramBuilder& builder, model::BinaryOp op, const Slot& a,
 /// matrix-matrix, and vector-vector (a dot product), as at::matmul.
 Slot emit_matmul(ProgramBuilder& builder, const Slot& a, const Slot& b);
 
-/// sum mean dot colmeans cholesky gp_exp_quad_cov lags, and the unary functions, by
+/// sum mean dot colmeans cholesky gp_exp_quad_cov lags eye, and the unary functions, by
 /// the names and argument orders of model/functions.cpp.
 /// @throws Unsupported for a function without a kernel.
-Slot emit_call(ProgramBuilder& builder, const std::string& function, const std::vector<Slot>& arguments);
+Slot emit_call(ProgramBuilder& builder, const std::string& function,
+               const std::vector<Slot>& arguments);
+
+// The functions emit_call dispatches to, for callers that know which they want. Each
+// @throws Unsupported for shapes functions.cpp rejects.
+
+/// Sum or mean of every element (a scalar is returned as it is).
+Slot emit_sum(ProgramBuilder& builder, const Slot& x);
+Slot emit_mean(ProgramBuilder& builder, const Slot& x);
+/// dot(a, b) of two vectors of one length.
+Slot emit_dot(ProgramBuilder& builder, const Slot& a, const Slot& b);
+/// colmeans(X): the mean of each column of a matrix.
+Slot emit_colmeans(ProgramBuilder& builder, const Slot& x);
+/// The lower Cholesky factor of a square matrix (its lower triangle is read); the sweep
+/// fails where the matrix is not positive definite.
+Slot emit_cholesky(ProgramBuilder& builder, const Slot& a);
+/// alpha^2 exp(-0.5 (x[i] - x[j])^2 / rho^2) for a vector x and scalars alpha and rho.
+Slot emit_gp_exp_quad_cov(ProgramBuilder& builder, const Slot& x, const Slot& alpha,
+                          const Slot& rho);
+/// lags(y, K) for a vector y and a constant integer K: row t holds y[t+K-1], ..., y[t].
+Slot emit_lags(ProgramBuilder& builder, const Slot& y, const Slot& k);
+/// eye(n) for a constant integer n: a constant.
+Slot emit_eye(ProgramBuilder& builder, const Slot& n);
 
 }  // namespace variate::tape
