@@ -1,7 +1,6 @@
 // The families on [0, inf) or (0, inf) that are not halves of a location-scale family,
 // formula for formula their distributions/<family>.cpp: -inf outside the support (as
-// mask_outside_support makes them), xlogy where the file uses at::xlogy (0 log 0 = 0, and
-// autograd's partial of xlogy(a, y) in a is 0 where a = 0).
+// mask_outside_support makes them), xlogy where the file uses at::xlogy.
 
 #include "variate/distributions/parameters.h"
 #include "variate/tape/continuous_families.h"
@@ -17,8 +16,10 @@ bool on_half_line(double x) { return x >= 0 && std::isfinite(x); }
 // (x > 0) & isfinite(x): InvGamma, LogNormal.
 bool positive_finite(double x) { return x > 0 && std::isfinite(x); }
 
-// at::xlogy(a, y) with log(y) given, for y not NaN.
+// at::xlogy(a, y), 0 where a = 0, with log(y) given, for y not NaN.
 double xlogy(double a, double log_y) { return a == 0 ? 0.0 : a * log_y; }
+// Its partial in a as autograd has it: log(y), but 0 where a = 0 and y <= 0.
+double xlogy_partial(double a, double y, double log_y) { return a == 0 && y <= 0 ? 0.0 : log_y; }
 
 struct Exponential {
   using Arguments = std::tuple<Positive>;
@@ -36,10 +37,10 @@ struct Gamma {
     const double shape_m1 = shape.value - 1.0;
     const double lp =
         shape.value * rate.log - shape.lgamma + xlogy(shape_m1, log_x) - rate.value * x;
-    return {
-        lp,
-        shape_m1 / x - rate.value,
-        {rate.log - shape.digamma + xlogy(shape_m1 != 0, log_x), shape.value * rate.inverse - x}};
+    return {lp,
+            shape_m1 / x - rate.value,
+            {rate.log - shape.digamma + xlogy_partial(shape_m1, x, log_x),
+             shape.value * rate.inverse - x}};
   }
 };
 
@@ -85,7 +86,8 @@ struct Weibull {
     const double d_x = d_s * scale.inverse;
     return {shape.log - scale.log + xlogy(a - 1.0, log_s) - power,
             d_x,
-            {shape.inverse + xlogy(a - 1.0 != 0, log_s) - (s == 0 && a >= 0 ? 0.0 : power * log_s),
+            {shape.inverse + xlogy_partial(a - 1.0, s, log_s) -
+                 (s == 0 && a >= 0 ? 0.0 : power * log_s),
              -scale.inverse - d_x * s}};
   }
 };
