@@ -47,8 +47,9 @@ const Domain kPositive{Map::exp, 0, 1, {}};
 // Scales and rates: 1e-87 to 1e87 (a partial in the scale grows as 1 / scale^3, and the
 // comparison needs it finite).
 const Domain kScale{Map::exp, 0, 1, {-200, -30, 30, 200}};
-// Shapes of lgamma: lgamma of a huge shape loses the digits its differences keep, so they
-// stay where one rounding of lgamma is below 1e-12 of the density.
+// Shapes inside lgamma and digamma: e^-5 to e^5. Where a density takes a difference of
+// lgammas (Beta's, Student-t's), one rounding of a far larger lgamma, which LibTorch may
+// compute otherwise than std::lgamma, would exceed 1e-12 of the density.
 const Domain kShape{Map::exp, 0, 1, {-5, 5}};
 const Domain kUnit{Map::sigmoid, 0, 1, {}};
 
