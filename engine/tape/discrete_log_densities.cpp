@@ -232,27 +232,70 @@ StirlingDiff lgamma_stirling_diff(double x) {
           calc_digamma(x) - (std::log(x) + (x - 0.5) / x - 1)};
 }
 
-// log C(k + phi - 1, k) + k log(mu / (mu + phi)) + phi log(phi / (mu + phi)) + log k!,
-// as the family writes it (the rising factorial without the cancellation of two
-// lgammas), with its partials in mu and phi.
-double neg_binomial_2_term(double k, double mu, double phi, const StirlingDiff& at_phi,
-                           double& d_mu, double& d_phi) {
+// log Gamma(k + phi) / Gamma(phi) as the family writes it (without the cancellation of
+// two lgammas), with its derivative in phi.
+StirlingDiff log_rising_factorial(double k, double phi, const StirlingDiff& at_phi) {
   const StirlingDiff at_sum = lgamma_stirling_diff(k + phi);
   const double k_over_phi = k / phi;
-  const double phi_over_mu = phi / mu;
-  const double mu_over_phi = mu / phi;
-  const double rising = k * std::log(k + phi) - k + (phi - 0.5) * std::log1p(k_over_phi) +
-                        at_sum.value - at_phi.value;
-  d_mu = k * phi_over_mu / ((1 + phi_over_mu) * mu) - 1 / (1 + mu_over_phi);
-  d_phi = k / (k + phi) + std::log1p(k_over_phi) -
-          (phi - 0.5) * k_over_phi / ((1 + k_over_phi) * phi) + at_sum.derivative -
-          at_phi.derivative - k / ((1 + phi_over_mu) * mu) - std::log1p(mu_over_phi) +
-          mu_over_phi / (1 + mu_over_phi);
-  return rising - k * std::log1p(phi_over_mu) - phi * std::log1p(mu_over_phi);
+  return {k * std::log(k + phi) - k + (phi - 0.5) * std::log1p(k_over_phi) + at_sum.value -
+              at_phi.value,
+          k / (k + phi) + std::log1p(k_over_phi) -
+              (phi - 0.5) * k_over_phi / ((1 + k_over_phi) * phi) + at_sum.derivative -
+              at_phi.derivative};
 }
 
-// Operands: 0 mu, 1 phi, 2 the counts. constants[0]: -sum log k! (or -inf).
-template <bool kSharedPhi>
+// k log(mu / (mu + phi)) + count phi log(phi / (mu + phi)), in the family's log1p form, of
+// one element (count 1) or of all through their total k; partials into d_mu and d_phi.
+double log_odds_terms(double k, double count, double mu, double phi, double& d_mu, double& d_phi) {
+  const double phi_over_mu = phi / mu;
+  const double mu_over_phi = mu / phi;
+  const double log1p_mu_over_phi = std::log1p(mu_over_phi);
+  d_mu = k * phi_over_mu / ((1 + phi_over_mu) * mu) - count / (1 + mu_over_phi);
+  d_phi =
+      -k / ((1 + phi_over_mu) * mu) - count * (log1p_mu_over_phi - mu_over_phi / (1 + mu_over_phi));
+  return -k * std::log1p(phi_over_mu) - count * phi * log1p_mu_over_phi;
+}
+
+// phi shared by all elements: the rising factorials depend on the count alone, so they
+// are taken once per distinct count. Operands: 0 mu, 1 phi, 2 the counts, 3 the distinct
+// counts. indices: how often each distinct count occurs. dims[0]: distinct counts.
+// constants: -sum log k! (or -inf), the total count.
+template <bool kSharedMu>
+void neg_binomial_2_shared_phi_sink(const Instruction& op, Sweep& s) {
+  const double* mu = s.values + op.in[0];
+  const double phi = s.values[op.in[1]];
+  const double* k = s.values + op.in[2];
+  const double* distinct = s.values + op.in[3];
+  const int64_t* multiplicity = s.indices + op.index;
+  double* mu_adjoint = s.adjoints + op.in[0];
+  const bool mu_varies = op.varying[0];
+  const StirlingDiff at_phi = lgamma_stirling_diff(phi);
+  double lp = 0;
+  double d_phi = 0;
+  for (int64_t d = 0; d < op.dims[0]; ++d) {
+    const StirlingDiff rising = log_rising_factorial(distinct[d], phi, at_phi);
+    const auto count = static_cast<double>(multiplicity[d]);
+    lp += count * rising.value;
+    d_phi += count * rising.derivative;
+  }
+  double d_mu = 0;
+  double d_phi_i = 0;
+  if constexpr (kSharedMu) {
+    lp += log_odds_terms(op.constants[1], static_cast<double>(op.n), mu[0], phi, d_mu, d_phi_i);
+    d_phi += d_phi_i;
+    if (mu_varies) mu_adjoint[0] += d_mu;
+  } else {
+    for (int64_t i = 0; i < op.n; ++i) {
+      lp += log_odds_terms(k[i], 1.0, mu[i], phi, d_mu, d_phi_i);
+      d_phi += d_phi_i;
+      if (mu_varies) mu_adjoint[i] += d_mu;
+    }
+  }
+  if (op.varying[1]) s.adjoints[op.in[1]] += d_phi;
+  s.lp += op.constants[0] + lp;
+}
+
+// phi per element. Operands: 0 mu, 1 phi, 2 the counts. constants[0]: -sum log k!.
 void neg_binomial_2_sink(const Instruction& op, Sweep& s) {
   const double* mu = s.values + op.in[0];
   const double* phi = s.values + op.in[1];
@@ -260,22 +303,18 @@ void neg_binomial_2_sink(const Instruction& op, Sweep& s) {
   double* mu_adjoint = s.adjoints + op.in[0];
   double* phi_adjoint = s.adjoints + op.in[1];
   const int64_t mu_stride = op.stride[0];
-  const int64_t phi_stride = op.stride[1];
   const bool mu_varies = op.varying[0];
   const bool phi_varies = op.varying[1];
-  StirlingDiff shared;
-  if constexpr (kSharedPhi) shared = lgamma_stirling_diff(phi[0]);
-  double total = 0;
+  double lp = 0;
   for (int64_t i = 0; i < op.n; ++i) {
-    const double phi_i = phi[i * phi_stride];
-    const StirlingDiff at_phi = kSharedPhi ? shared : lgamma_stirling_diff(phi_i);
+    const StirlingDiff rising = log_rising_factorial(k[i], phi[i], lgamma_stirling_diff(phi[i]));
     double d_mu = 0;
     double d_phi = 0;
-    total += neg_binomial_2_term(k[i], mu[i * mu_stride], phi_i, at_phi, d_mu, d_phi);
+    lp += rising.value + log_odds_terms(k[i], 1.0, mu[i * mu_stride], phi[i], d_mu, d_phi);
     if (mu_varies) mu_adjoint[i * mu_stride] += d_mu;
-    if (phi_varies) phi_adjoint[i * phi_stride] += d_phi;
+    if (phi_varies) phi_adjoint[i] += rising.derivative + d_phi;
   }
-  s.lp += op.constants[0] + total;
+  s.lp += op.constants[0] + lp;
 }
 
 void emit_neg_binomial_2(ProgramBuilder& builder, const DensityTerm& term) {
@@ -283,10 +322,26 @@ void emit_neg_binomial_2(ProgramBuilder& builder, const DensityTerm& term) {
   const int64_t n = term.value.size;
   const Slot& mu = term.arguments[0];
   const Slot& phi = term.arguments[1];
+  const int64_t mu_stride = elementwise_stride(mu, n, "NegBinomial2's mu");
   const int64_t phi_stride = elementwise_stride(phi, n, "NegBinomial2's phi");
-  Instruction op = sink_instruction(
-      phi_stride == 0 ? neg_binomial_2_sink<true> : neg_binomial_2_sink<false>, "NegBinomial2", n);
-  set_operand(op, 0, mu, elementwise_stride(mu, n, "NegBinomial2's mu"));
+  Instruction op = sink_instruction(neg_binomial_2_sink, "NegBinomial2", n);
+  if (phi_stride == 0) {
+    op.forward = mu_stride == 0 ? neg_binomial_2_shared_phi_sink<true>
+                                : neg_binomial_2_shared_phi_sink<false>;
+    std::map<double, int64_t> multiplicity;
+    for (double count : k) ++multiplicity[count];
+    std::vector<double> distinct;
+    std::vector<int64_t> times;
+    for (const auto& [count, occurrences] : multiplicity) {
+      distinct.push_back(count);
+      times.push_back(occurrences);
+    }
+    set_operand(op, 3, builder.constant({static_cast<int64_t>(distinct.size())}, distinct));
+    op.index = builder.indices(times);
+    op.dims[0] = static_cast<int64_t>(distinct.size());
+    op.constants[1] = total(k);
+  }
+  set_operand(op, 0, mu, mu_stride);
   set_operand(op, 1, phi, phi_stride);
   set_operand(op, 2, builder.constant({n}, k));
   op.constants[0] = minus_log_factorials(k);

@@ -94,12 +94,16 @@ void mixture_sink(const Instruction& op, Sweep& s) {
     // at::logsumexp: an infinite max is not subtracted.
     const double shift = std::isinf(max) ? 0.0 : max;
     double sum = 0;
-    for (int64_t c = 0; c < C; ++c) sum += std::exp(component_lp[c] - shift);
-    const double lse = std::log(sum) + shift;
-    total += lse;
+    for (int64_t c = 0; c < C; ++c) {
+      component_lp[c] = std::exp(component_lp[c] - shift);  // now exp(lp_c - shift)
+      sum += component_lp[c];
+    }
+    total += std::log(sum) + shift;
     if (gradient) {
+      // exp(lp_c - lse) from the exponentials of the sum (LibTorch takes them again).
+      const double inverse_sum = 1 / sum;
       for (int64_t c = 0; c < C; ++c) {
-        const double responsibility = std::exp(component_lp[c] - lse);
+        const double responsibility = component_lp[c] * inverse_sum;
         weight_responsibility[weight_row * C + c] += responsibility;
         if (x_varies) x_adjoint[i] += responsibility * component_d_x[c];
         for (int k = 0; k < kArguments; ++k) {

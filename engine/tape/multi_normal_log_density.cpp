@@ -59,7 +59,7 @@ void inverse_from_cholesky(const double* L, int64_t K, double* scratch, double* 
   }
 }
 
-// Operands: 0 the value [rows, K], 1 mu, 2 Sigma or L [K, K], 3 scratch [4 K^2 + 2 K].
+// Operands: 0 the value [rows, K], 1 mu, 2 Sigma or L [K, K], 3 scratch [4 K^2 + 3 K].
 // dims: rows, K, mu's rows, mu's entry stride (0 for one number per row).
 template <bool kCovariance>
 void multi_normal_sink(const Instruction& op, Sweep& s) {
@@ -80,6 +80,7 @@ void multi_normal_sink(const Instruction& op, Sweep& s) {
   double* factor = outer + K * K;
   double* inverse = factor + K * K;
   double* work = inverse + K * K;
+  double* inverse_diagonal = work + K * K;
   const bool x_varies = op.varying[0];
   const bool mu_varies = op.varying[1];
   const bool matrix_varies = op.varying[2];
@@ -94,7 +95,10 @@ void multi_normal_sink(const Instruction& op, Sweep& s) {
     L = factor;
   }
   double half_log_det = 0;
-  for (int64_t a = 0; a < K; ++a) half_log_det += std::log(L[a * K + a]);
+  for (int64_t a = 0; a < K; ++a) {
+    half_log_det += std::log(L[a * K + a]);
+    inverse_diagonal[a] = 1 / L[a * K + a];
+  }
   if (matrix_varies) std::fill(outer, outer + K * K, 0.0);
 
   double quadratic = 0;
@@ -105,14 +109,14 @@ void multi_normal_sink(const Instruction& op, Sweep& s) {
     for (int64_t a = 0; a < K; ++a) {
       double v = xi[a] - m[a * mu_stride];
       for (int64_t k = 0; k < a; ++k) v -= L[a * K + k] * z[k];
-      z[a] = v / L[a * K + a];
+      z[a] = v * inverse_diagonal[a];
       quadratic += z[a] * z[a];
     }
     if (!gradient) continue;
     for (int64_t a = K - 1; a >= 0; --a) {
       double v = z[a];
       for (int64_t k = a + 1; k < K; ++k) v -= L[k * K + a] * w[k];
-      w[a] = v / L[a * K + a];
+      w[a] = v * inverse_diagonal[a];
     }
     if (x_varies) {
       for (int64_t a = 0; a < K; ++a) x_adjoint[i * K + a] -= w[a];
@@ -143,7 +147,7 @@ void multi_normal_sink(const Instruction& op, Sweep& s) {
   } else {
     for (int64_t a = 0; a < K; ++a) {
       for (int64_t b = 0; b < a; ++b) matrix_adjoint[a * K + b] += outer[a * K + b];
-      matrix_adjoint[a * K + a] += outer[a * K + a] - n / L[a * K + a];
+      matrix_adjoint[a * K + a] += outer[a * K + a] - n * inverse_diagonal[a];
     }
   }
 }
@@ -181,7 +185,7 @@ void emit_multi_normal(ProgramBuilder& builder, const DensityTerm& term) {
   set_operand(op, 0, term.value);
   set_operand(op, 1, mu);
   set_operand(op, 2, matrix);
-  set_operand(op, 3, builder.varying({4 * K * K + 2 * K}));
+  set_operand(op, 3, builder.varying({4 * K * K + 3 * K}));
   op.dims = {numel(rows), K, mu_rows, mu_stride};
   builder.append(op);
 }

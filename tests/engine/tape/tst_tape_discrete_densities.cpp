@@ -330,13 +330,52 @@ std::vector<DensityCase> categorical_cases() {
   return cases;
 }
 
+// Every argument data: the sink adds its constant and writes no adjoint.
+std::vector<DensityCase> data_cases() {
+  std::vector<DensityCase> cases;
+  const at::Tensor seven = values(kCounts);
+  const at::Tensor bits = values(kBits);
+  const auto add = [&](const std::string& family, size_t parameterization,
+                       std::vector<at::Tensor> arguments, const at::Tensor& value, auto make) {
+    DensityCase c{family, parameterization, "all data", 0};
+    for (const at::Tensor& a : arguments) c.arguments.push_back(data(a));
+    c.value = data(value);
+    c.make = make;
+    c.options.points = 1;
+    cases.push_back(c);
+  };
+  for (const at::Tensor& logits : {values({0.3}), at::linspace(-2.0, 2.0, 7, at::kDouble)}) {
+    add("Bernoulli", 1, {logits}, bits,
+        [](const auto& a) { return std::make_shared<vd::Bernoulli>(vt::Logits{a[0]}); });
+    add("Binomial", 0, {values({6}), at::sigmoid(logits)}, seven,
+        [](const auto& a) { return std::make_shared<vd::Binomial>(a[0], a[1]); });
+    add("Poisson", 0, {at::exp(logits)}, seven,
+        [](const auto& a) { return std::make_shared<vd::Poisson>(a[0]); });
+    add("NegBinomial2", 0, {at::exp(logits), at::exp(-logits)}, seven,
+        [](const auto& a) { return std::make_shared<vd::NegBinomial2>(a[0], a[1]); });
+  }
+  add("Categorical", 1, {values({0.5, -1, 2})}, values({1, 3, 3, 2}),
+      [](const auto& a) { return std::make_shared<vd::Categorical>(vt::Logits{a[0]}); });
+  add("Categorical", 0, {values({0.2, 0.3, 0.5})}, values({1, 3, 3, 2}),
+      [](const auto& a) { return std::make_shared<vd::Categorical>(a[0]); });
+  return cases;
+}
+
+std::vector<DensityCase> with_data_cases(const std::string& family,
+                                         std::vector<DensityCase> cases) {
+  for (const DensityCase& c : data_cases()) {
+    if (c.family == family) cases.push_back(c);
+  }
+  return cases;
+}
+
 const std::map<std::string, std::vector<DensityCase>>& all_cases() {
   static const std::map<std::string, std::vector<DensityCase>> cases = {
-      {"Bernoulli", bernoulli_cases()},
-      {"Binomial", binomial_cases()},
-      {"Poisson", poisson_cases()},
-      {"NegBinomial2", neg_binomial_2_cases()},
-      {"Categorical", categorical_cases()}};
+      {"Bernoulli", with_data_cases("Bernoulli", bernoulli_cases())},
+      {"Binomial", with_data_cases("Binomial", binomial_cases())},
+      {"Poisson", with_data_cases("Poisson", poisson_cases())},
+      {"NegBinomial2", with_data_cases("NegBinomial2", neg_binomial_2_cases())},
+      {"Categorical", with_data_cases("Categorical", categorical_cases())}};
   return cases;
 }
 
