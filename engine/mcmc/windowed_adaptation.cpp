@@ -17,6 +17,7 @@ WindowedAdaptation::WindowedAdaptation(MetricKind kind, size_t dimension, int nu
   next_window_end_ = init_buffer_ + window_size_ - 1;
   mean_.assign(dimension, 0.0);
   m2_.assign(kind == MetricKind::diagonal ? dimension : dimension * dimension, 0.0);
+  delta_.assign(dimension, 0.0);
 }
 
 bool WindowedAdaptation::in_window() const {
@@ -46,7 +47,7 @@ bool WindowedAdaptation::learn(const std::vector<double>& q, std::vector<double>
   const size_t d = dimension_;
   if (in_window()) {
     ++samples_;
-    std::vector<double> delta(d);
+    std::vector<double>& delta = delta_;
     for (size_t i = 0; i < d; ++i) {
       delta[i] = q[i] - mean_[i];
       mean_[i] += delta[i] / static_cast<double>(samples_);

@@ -38,6 +38,7 @@ class WindowedAdaptation {
   long samples_ = 0;
   std::vector<double> mean_;
   std::vector<double> m2_;  // d (diagonal) or d*d (dense)
+  std::vector<double> delta_;  // a draw's distance from the running mean (scratch)
 };
 
 }  // namespace variate

@@ -1,7 +1,8 @@
 // Every model the project ships (the reference posteriors, the export round-trip model,
 // the example projects) runs on the tape, and its log density and gradient equal the
-// LibTorch path's to 1e-12 relative, with and without the Jacobian, at 20 points: Stan's
-// reference points where the model has them, and standard-normal unconstrained draws.
+// LibTorch path's to 1e-12 relative (one documented exception below), with and without the
+// Jacobian, at 20 points: Stan's reference points where the model has them, and
+// standard-normal unconstrained draws.
 
 #include <cmath>
 #include <random>
@@ -78,6 +79,12 @@ std::vector<at::Tensor> points(const vm::CompiledModel& model, const ModelFiles&
   return result;
 }
 
+// The bound each model is held to. gp_pois_regr factors a covariance jittered by 1e-10
+// (condition number ~1e10): each backend's Cholesky is ~6e-11 from the exact factor of the
+// same rounded matrix, in different directions (tst_tape_expressions measures it), so the
+// two agree to ~1e-10, not 1e-12.
+double tolerance(const QString& name) { return name.contains("gp_pois_regr") ? 1e-9 : 1e-12; }
+
 QString describe(const at::Tensor& theta) {
   QStringList parts;
   for (int64_t i = 0; i < theta.numel(); ++i) parts << QString::number(theta[i].item<double>(), 'g', 17);
@@ -114,11 +121,11 @@ class TestTapeModels : public QObject {
         const double want = lp_torch.item<double>();
         const double got = lp_tape.item<double>();
         const QString where = describe(theta) + (jacobian ? " with" : " without") + " the Jacobian";
-        QVERIFY2(std::abs(got - want) <= 1e-12 * std::max(1.0, std::abs(want)),
+        QVERIFY2(std::abs(got - want) <= tolerance(name) * std::max(1.0, std::abs(want)),
                  qPrintable(QString("lp %1 vs %2 at %3").arg(got, 0, 'g', 17).arg(want, 0, 'g', 17).arg(where)));
         const double scale = std::max(1.0, g_torch.abs().max().item<double>());
         const double error = (g_tape - g_torch).abs().max().item<double>();
-        QVERIFY2(error <= 1e-12 * scale,
+        QVERIFY2(error <= tolerance(name) * scale,
                  qPrintable(QString("gradient differs by %1 (scale %2) at %3").arg(error).arg(scale).arg(where)));
       }
     }
