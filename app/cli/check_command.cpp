@@ -4,6 +4,7 @@
 #include <memory>
 
 #include <variate/core/shape.h>
+#include <variate/tape/select_target.h>
 
 #include "variate/cli/model_input.h"
 
@@ -44,6 +45,11 @@ int run_check(const CheckOptions& options) {
     }
     std::cout << "\n";
   }
+  // What `sample` would evaluate the density with (--backend auto).
+  const tape::SelectedTarget selected = tape::select_target(model, tape::Backend::automatic);
+  std::cout << "backend: " << selected.target.backend();
+  if (!selected.fallback_reason.empty()) std::cout << " (" << selected.fallback_reason << ")";
+  std::cout << "\n";
   return 0;
 }
 

@@ -89,7 +89,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
           {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
           {"metric", options.metric}, {"threads", options.threads},
           {"batched_chains", options.batched_chains}, {"device", options.device},
-          {"backend", target.backend()},
+          {"backend_used", target.backend()},
           {"model_file", *source.model_file()}, {"data_file", options.data.value_or("")}};
       recorder = start_project_run({*options.project, options.run_name, *source.model_file(), options.data,
                                     config, seed, nuts.metric()},

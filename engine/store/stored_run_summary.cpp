@@ -10,6 +10,15 @@
 namespace variate::store {
 namespace {
 
+// The configuration's "backend_used" (what the CLI and the studio record).
+std::string backend_of(const RunInfo& run) {
+  const auto config = nlohmann::json::parse(run.config_json, nullptr, false);
+  if (config.is_object() && config.contains("backend_used") && config["backend_used"].is_string()) {
+    return config["backend_used"].get<std::string>();
+  }
+  return "";
+}
+
 int max_depth_of(const RunInfo& run) {
   const auto config = nlohmann::json::parse(run.config_json, nullptr, false);
   if (config.is_object() && config.contains("max_depth") && config["max_depth"].is_number_integer()) {
@@ -58,7 +67,7 @@ io::SamplerTotals nuts_totals(const std::vector<ChainDraws>& chains, const std::
 
 std::string StoredRunSummary::table() const { return io::format_summary_table(parameters, sampler_rows); }
 
-std::string StoredRunSummary::json() const { return io::summary_json(parameters, totals); }
+std::string StoredRunSummary::json() const { return io::summary_json(parameters, totals, backend); }
 
 StoredRunSummary summarize_run(const Project& project, Id run_id) {
   const RunInfo run = project.run(run_id);
@@ -69,6 +78,7 @@ StoredRunSummary summarize_run(const Project& project, Id run_id) {
   size_t length = rows.empty() ? 0 : rows.front().size();
   for (const auto& chain : rows) length = std::min(length, chain.size());
   summary.draws_per_chain = static_cast<int>(length);
+  summary.backend = backend_of(run);
   const io::ChainsSummary table = io::summarize_chains(rows, run.columns);
   summary.parameters = table.parameters;
   summary.sampler_rows = table.sampler_rows;

@@ -19,10 +19,11 @@ struct StoredRunSummary {
   std::vector<std::string> warnings;         ///< as `variate sample` prints them
   int chains = 0;
   int draws_per_chain = 0;  ///< post-warmup rows used (chains cut to the shortest)
+  std::string backend;      ///< what evaluated the density ("tape", "torch"); "" if not recorded
 
   /// io::format_summary_table of the rows.
   std::string table() const;
-  /// io::summary_json of the rows and totals.
+  /// io::summary_json of the rows, totals and backend.
   std::string json() const;
 };
 

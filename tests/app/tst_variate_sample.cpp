@@ -1,6 +1,8 @@
 // `variate sample` and `variate summary` as a user runs them: reproducible files, thread
 // counts that do not change draws, warnings instead of failures, clear errors.
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest/QtTest>
 
 #include "run_program.h"
@@ -93,6 +95,42 @@ class TestVariateSample : public QObject {
     QCOMPARE(outcome.exit_code, 1);
     QVERIFY2(outcome.output.contains("chain 1: no initial point with a finite log density"),
              qPrintable(outcome.output));
+  }
+
+  // The tape by default; LibTorch when asked, or (with a note saying why) when the tape
+  // cannot run the model; the summary says which ran.
+  void backendIsChosenAndRecorded() {
+    QTemporaryDir directory;
+    const auto backend_of = [&](const QStringList& extra, Outcome* outcome) {
+      const QString summary = directory.filePath("summary.json");
+      QFile::remove(summary);
+      *outcome = run(QStringList{"sample", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",
+                                 "--warmup", "50", "--draws", "50", "--seed", "1", "--quiet", "--summary-json",
+                                 summary} << extra);
+      QFile file(summary);
+      if (!file.open(QIODevice::ReadOnly)) return QString("no summary");
+      return QJsonDocument::fromJson(file.readAll()).object()["backend"].toString();
+    };
+    Outcome outcome;
+    QCOMPARE(backend_of({}, &outcome), QStringLiteral("tape"));
+    QVERIFY2(!outcome.output.contains("note:"), qPrintable(outcome.output));
+    QCOMPARE(backend_of({"--backend", "torch"}, &outcome), QStringLiteral("torch"));
+    QCOMPARE(backend_of({"--backend", "tape"}, &outcome), QStringLiteral("tape"));
+    QCOMPARE(backend_of({"--dtype", "float32"}, &outcome), QStringLiteral("torch"));
+    QVERIFY2(outcome.output.contains("note: the density runs on LibTorch: the tape computes in float64 only"),
+             qPrintable(outcome.output));
+    QCOMPARE(backend_of({"--batched-chains"}, &outcome), QStringLiteral("torch"));
+    QCOMPARE(backend_of({"--backend", "tape", "--dtype", "float32"}, &outcome), QStringLiteral("no summary"));
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("error: --backend tape: the tape computes in float64 only"),
+             qPrintable(outcome.output));
+  }
+
+  // `check` says which backend `sample` would take.
+  void checkNamesTheBackend() {
+    const Outcome outcome = run({"check", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json"});
+    QCOMPARE(outcome.exit_code, 0);
+    QVERIFY2(outcome.output.contains("backend: tape\n"), qPrintable(outcome.output));
   }
 
   void unavailableDeviceIsAnError() {

@@ -226,6 +226,10 @@ class TestStudioRun : public QObject {
     QCOMPARE(config.maxTreeDepth, 3);
     QCOMPARE(config.adaptDelta, 0.95);
     QCOMPARE(config.dtype, Dtype::Float32);
+    QVERIFY(studio_test::choose(panel, "backend", "torch"));
+    QCOMPARE(window.document()->runConfig().backend, variate::tape::Backend::torch);
+    QVERIFY(studio_test::choose(panel, "backend", "auto"));
+    QCOMPARE(window.document()->runConfig().backend, variate::tape::Backend::automatic);
 
     QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
     click(window, window.actions().run);
@@ -241,6 +245,10 @@ class TestStudioRun : public QObject {
     QCOMPARE(stored["adapt_delta"].toDouble(), 0.95);
     QCOMPARE(stored["chains"].toInt(), 2);
     QCOMPARE(stored["dtype"].toString(), QString("float32"));
+    // float32 runs on LibTorch, and the record says so and why.
+    QCOMPARE(stored["backend"].toString(), QString("auto"));
+    QCOMPARE(stored["backend_used"].toString(), QString("torch"));
+    QVERIFY(stored["backend_note"].toString().contains("float64 only"));
 
     // No transition went deeper than 3; many stopped there, and the stored summary
     // counted exactly those as hits of the maximum (it reads max_depth from the record).
