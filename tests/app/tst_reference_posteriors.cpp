@@ -3,9 +3,10 @@
 // 4 standard errors (MCSE and the reference's own), each sd within max(10%, 4/sqrt(2 ESS)),
 // and R-hat < 1.01. Slow posteriors run only with VARIATE_RUN_SLOW=1 (CTest runs them apart).
 //
-// Every posterior runs with batched chains; a few also with a thread per chain (the
-// default) and in float32, to keep CI short; VARIATE_ALL_VARIANTS=1 runs every posterior
-// in every mode. float32 is held to the same tolerances: its
+// Every posterior runs as `variate sample` does by default (a thread per chain, the
+// density on the tape); a few also on LibTorch with batched chains and in float32, to keep
+// CI short; VARIATE_ALL_VARIANTS=1 runs every posterior in every mode. float32 is held to
+// the same tolerances: its
 // relative rounding (~1e-7 in the linear predictor, the log density summed in float64)
 // moves posterior means and sds by far less than their Monte Carlo error (~3% of an sd
 // at these ESS), so a float32 run that misses them has a real defect.
@@ -19,18 +20,19 @@ using json = nlohmann::json;
 
 namespace {
 
-// Needs ~6.3 million leapfrog steps (tree depth near 10): ~12 minutes. CTest runs it as
-// its own test (tst_reference_posteriors_diamonds, with VARIATE_RUN_SLOW=1) beside this one.
+// Needs ~6.3 million leapfrog steps (tree depth near 10): ~3 minutes on the tape, ~12 on
+// LibTorch. CTest runs it as its own test (tst_reference_posteriors_diamonds, with
+// VARIATE_RUN_SLOW=1) beside this one.
 const QStringList kSlow = {"diamonds-diamonds"};
 
-// Chain modes and dtypes besides the batched float64 run every posterior gets.
+// Backends, chain modes and dtypes besides the default run every posterior gets.
 struct Variant {
   const char* label;
   QStringList arguments;
   QStringList posteriors;
 };
 const std::vector<Variant> kVariants = {
-    {"threads", {}, {"eight_schools-eight_schools_noncentered", "sblrc-blr"}},
+    {"torch batched", {"--batched-chains"}, {"eight_schools-eight_schools_noncentered", "sblrc-blr"}},
     {"float32", {"--batched-chains", "--dtype", "float32"}, {"kidiq-kidscore_momhsiq", "sblrc-blr"}},
 };
 
@@ -51,7 +53,7 @@ class TestReferencePosteriors : public QObject {
     QTest::addColumn<QStringList>("arguments");
     const QDir root(QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reference"));
     for (const auto& name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-      QTest::newRow(qPrintable(name)) << name << QStringList{"--batched-chains"};
+      QTest::newRow(qPrintable(name)) << name << QStringList{};
     }
     const bool all = qEnvironmentVariable("VARIATE_ALL_VARIANTS") == "1";
     for (const auto& variant : kVariants) {
@@ -81,6 +83,9 @@ class TestReferencePosteriors : public QObject {
     const QString log = QString::fromUtf8(process.readAll());
     QVERIFY2(process.exitCode() == 0, qPrintable(log));
 
+    // Every reference model runs on the tape unless asked otherwise.
+    const bool on_torch = arguments.contains("--batched-chains") || arguments.contains("float32");
+    QCOMPARE(QString::fromStdString(read_json(summary).value("backend", "")), on_torch ? QString("torch") : QString("tape"));
     const json ours = read_json(summary)["parameters"];
     const json reference = read_json(folder + "/reference.json");
     const double reference_draws = reference.value("ndraws", 10000);
