@@ -418,6 +418,11 @@ std::vector<FusedLikelihoodInfo> CompiledModel::fused_likelihoods() const {
   return result;
 }
 
+const FusedLikelihood* CompiledModel::fused_likelihood(size_t statement) const {
+  const auto it = state_->fused.find(statement);
+  return it == state_->fused.end() ? nullptr : &it->second;
+}
+
 long CompiledModel::fused_evaluations() const {
   return state_->fused_evaluations.load(std::memory_order_relaxed);
 }

@@ -15,6 +15,7 @@
 #include "variate/target/parameter_layout.h"
 #include "variate/target/unconstrained_target.h"
 #include "variate/model/checker.h"
+#include "variate/model/fused_likelihood.h"
 #include "variate/model/value.h"
 
 namespace variate::model {
@@ -80,6 +81,9 @@ class CompiledModel {
   /// evaluate); with validation on, every statement takes the general path, which checks
   /// arguments and reports bad ones.
   std::vector<FusedLikelihoodInfo> fused_likelihoods() const;
+  /// The fused form of `~` statement number `statement` (an index into the program), or
+  /// nullptr when it has none (the tape evaluates these with the same kernels).
+  const FusedLikelihood* fused_likelihood(size_t statement) const;
   /// How many times a fused kernel has evaluated a likelihood, over all copies of this
   /// model and all threads.
   long fused_evaluations() const;

@@ -44,6 +44,11 @@ int64_t ProgramBuilder::indices(const std::vector<int64_t>& values) {
 
 void ProgramBuilder::append(const Instruction& instruction) { instructions_.push_back(instruction); }
 
+const void* ProgramBuilder::keep(std::shared_ptr<const void> data) {
+  owned_.push_back(std::move(data));
+  return owned_.back().get();
+}
+
 Program ProgramBuilder::finish() && {
   const int64_t base = varying_end_;
   const auto resolve = [base](int64_t& offset) {
@@ -55,7 +60,8 @@ Program ProgramBuilder::finish() && {
   }
   std::vector<double> initial(static_cast<size_t>(base), 0.0);
   initial.insert(initial.end(), constants_.begin(), constants_.end());
-  return Program(dimension_, base, std::move(initial), std::move(instructions_), std::move(indices_));
+  return Program(dimension_, base, std::move(initial), std::move(instructions_), std::move(indices_),
+                 std::move(owned_));
 }
 
 }  // namespace variate::tape

@@ -45,6 +45,8 @@ class ProgramBuilder {
   int64_t indices(const std::vector<int64_t>& values);
 
   void append(const Instruction& instruction);
+  /// Keeps `data` alive as long as the program: what an instruction's aux points to.
+  const void* keep(std::shared_ptr<const void> data);
 
   Program finish() &&;
 
@@ -57,6 +59,7 @@ class ProgramBuilder {
   std::vector<double> constants_;
   std::vector<Instruction> instructions_;
   std::vector<int64_t> indices_;
+  std::vector<std::shared_ptr<const void>> owned_;
 };
 
 }  // namespace variate::tape

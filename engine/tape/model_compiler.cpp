@@ -12,6 +12,7 @@
 #include "variate/tape/constrain_ops.h"
 #include "variate/tape/expression_ops.h"
 #include "variate/tape/gather.h"
+#include "variate/tape/glm_log_density.h"
 #include "variate/tape/log_density_ops.h"
 #include "variate/tape/unsupported.h"
 
@@ -38,7 +39,7 @@ class Compiler {
     for (size_t s : checked_.evaluation_order) {
       const model::Statement& statement = checked_.program.statements[s];
       try {
-        statement_(statement);
+        statement_(s, statement);
       } catch (const Unsupported& e) {
         throw Unsupported("'" + statement.name() + "': " + e.what());
       }
@@ -54,16 +55,32 @@ class Compiler {
     }
   }
 
-  void statement_(const model::Statement& statement) {
+  void statement_(size_t s, const model::Statement& statement) {
     const model::Node& node = *checked_.find(statement.name());
     if (const auto* assignment = statement.as<model::Deterministic>()) {
       if (node.is_data_valued() || !model_.scored_nodes().count(assignment->name)) return;
       environment_[assignment->name] = expression(assignment->value);
     } else if (const auto* random = statement.as<model::RandomStmt>()) {
+      if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
       DensityTerm term = density_term(random->distribution, model_.shape(random->name));
       term.value = node.kind == model::NodeKind::observed ? data(random->name) : environment_.at(random->name);
       emit_log_density(builder_, term);
     }
+  }
+
+  // A likelihood the compiler recognised as a GLM, on the same fused kernel as LibTorch's
+  // path.
+  void glm(const model::FusedLikelihood& fused) {
+    std::optional<Slot> alpha;
+    for (const Expr* term : fused.intercept_terms) {
+      const Slot t = expression(*term);
+      alpha = alpha ? emit_arithmetic(builder_, model::BinaryOp::add, *alpha, t) : t;
+    }
+    std::vector<Slot> coefficients;
+    for (const auto& coefficient : fused.coefficients) coefficients.push_back(expression(*coefficient.expr));
+    std::optional<Slot> sigma;
+    if (fused.sigma) sigma = expression(*fused.sigma);
+    emit_glm_log_density(builder_, fused.data, alpha, coefficients, sigma);
   }
 
   // The family and arguments of a distribution call; arguments of families of event rank

@@ -8,9 +8,10 @@
 namespace variate::tape {
 
 Program::Program(int64_t dimension, int64_t varying_end, std::vector<double> initial_values,
-                 std::vector<Instruction> instructions, std::vector<int64_t> indices)
+                 std::vector<Instruction> instructions, std::vector<int64_t> indices,
+                 std::vector<std::shared_ptr<const void>> owned)
     : dimension_(dimension), varying_end_(varying_end), initial_(std::move(initial_values)),
-      instructions_(std::move(instructions)), indices_(std::move(indices)) {
+      instructions_(std::move(instructions)), indices_(std::move(indices)), owned_(std::move(owned)) {
   for (size_t i = 0; i < instructions_.size(); ++i) {
     if (!instructions_[i].sink && instructions_[i].backward) ops_.push_back(static_cast<int64_t>(i));
   }

@@ -63,6 +63,9 @@ struct Instruction {
   std::array<int64_t, 4> dims{};
   std::array<double, 4> constants{};
   int64_t index = -1;  // offset into Program::indices()
+  /// Immutable data a kernel reads besides the arena (a GLM's design matrix), owned by the
+  /// Program (ProgramBuilder::keep).
+  const void* aux = nullptr;
   /// What the instruction computes, for logs and tests: "normal_lpdf", "exp", "gather".
   const char* name = "";
 };
@@ -78,7 +81,8 @@ class Program {
  public:
   Program() = default;
   Program(int64_t dimension, int64_t varying_end, std::vector<double> initial_values,
-          std::vector<Instruction> instructions, std::vector<int64_t> indices);
+          std::vector<Instruction> instructions, std::vector<int64_t> indices,
+          std::vector<std::shared_ptr<const void>> owned = {});
 
   int64_t dimension() const { return dimension_; }
   int64_t arena_size() const { return static_cast<int64_t>(initial_.size()); }
@@ -109,6 +113,7 @@ class Program {
   std::vector<Instruction> instructions_;
   std::vector<int64_t> ops_;  // indices of the non-sink instructions with a backward, in order
   std::vector<int64_t> indices_;
+  std::vector<std::shared_ptr<const void>> owned_;  // what instructions' aux point to
 };
 
 }  // namespace variate::tape

@@ -44,9 +44,11 @@ std::map<QString, ModelFiles> shipped_models() {
   return models;
 }
 
-vm::CompileResult compile(const ModelFiles& files) {
+vm::CompileResult compile(const ModelFiles& files, bool fuse = true) {
   const auto data = variate::io::read_data_file(files.data);
-  return vm::compile_model(vm::Source(files.model, variate::io::read_text_file(files.model)), &data);
+  vm::CompileOptions options;
+  options.fuse_likelihoods = fuse;
+  return vm::compile_model(vm::Source(files.model, variate::io::read_text_file(files.model)), &data, options);
 }
 
 void flatten(const json& node, std::vector<double>& out) {
@@ -99,14 +101,22 @@ class TestTapeModels : public QObject {
  private slots:
   void agreesWithTorch_data() {
     QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("fuse");
     const auto models = shipped_models();
     QVERIFY(models.size() >= 12);  // 8 reference, 1 export, 3 projects
-    for (const auto& [name, files] : models) QTest::newRow(qPrintable(name)) << name;
+    // With GLM likelihoods fused (both backends then use the fused kernel for them) and
+    // without (the tape's general ops against LibTorch's autograd).
+    for (const bool fuse : {true, false}) {
+      for (const auto& [name, files] : models) {
+        QTest::newRow(qPrintable(name + (fuse ? "" : " unfused"))) << name << fuse;
+      }
+    }
   }
   void agreesWithTorch() {
     QFETCH(QString, name);
+    QFETCH(bool, fuse);
     const ModelFiles files = shipped_models().at(name);
-    const auto result = compile(files);
+    const auto result = compile(files, fuse);
     QVERIFY2(result.ok(), result.report().c_str());
     const vm::CompiledModel& model = *result.model;
     variate::tape::SelectedTarget selected = variate::tape::select_target(model, variate::tape::Backend::automatic);
