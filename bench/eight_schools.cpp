@@ -1,15 +1,14 @@
 #include "eight_schools.h"
 
-#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include <ATen/ATen.h>
 
-#include "variate/diagnostics/ess.h"
 #include "variate/model/compile.h"
 
+#include "bulk_ess.h"
 #include "nuts_runs.h"
 
 namespace variate::bench {
@@ -39,13 +38,9 @@ std::vector<std::string> eight_schools_parameter_names() {
 
 void set_min_bulk_ess(EssFigures& figures, const std::vector<diagnostics::Draws>& draws,
                       const std::vector<std::string>& names) {
-  for (size_t p = 0; p < draws.size(); ++p) {
-    const double ess = diagnostics::ess_bulk(draws[p]);
-    if (std::isnan(figures.min_bulk_ess) || ess < figures.min_bulk_ess) {
-      figures.min_bulk_ess = ess;
-      figures.worst = p < names.size() ? names[p] : std::to_string(p);
-    }
-  }
+  const MinBulkEss min = min_bulk_ess(draws, names);
+  figures.min_bulk_ess = min.ess;
+  figures.worst = min.parameter;
 }
 
 EssFigures eight_schools_variate(const model::CompiledModel& model, const NutsOptions& options) {
@@ -56,15 +51,8 @@ EssFigures eight_schools_variate(const model::CompiledModel& model, const NutsOp
   f.divergent = run.divergent;
   f.chain_threads = run.chain_threads;
   f.intra_op_threads = run.intra_op_threads;
-  // Unconstrained coordinates, sampling iterations only: [parameter][chain][iteration].
-  const size_t d = static_cast<size_t>(model.layout().dimension());
-  std::vector<diagnostics::Draws> draws(d, diagnostics::Draws(run.chains.size()));
-  for (size_t c = 0; c < run.chains.size(); ++c) {
-    const ChainResult& chain = run.chains[c];
-    for (size_t i = static_cast<size_t>(chain.warmup_iterations); i < chain.positions.size(); ++i) {
-      for (size_t p = 0; p < d; ++p) draws[p][c].push_back(chain.positions[i][p]);
-    }
-  }
+  // Unconstrained coordinates, sampling iterations only.
+  const std::vector<diagnostics::Draws> draws = sampling_draws(run.chains);
   set_min_bulk_ess(f, draws, eight_schools_parameter_names());
   return f;
 }

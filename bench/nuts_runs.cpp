@@ -1,5 +1,6 @@
 #include "nuts_runs.h"
 
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -12,20 +13,32 @@ namespace variate::bench {
 namespace {
 
 // sample_nuts chooses chain threads and intra-op threads itself: this records what the
-// chains actually ran with.
+// chains actually ran with, and their CPU time. A thread runs its chains one after the
+// other, so a chain's CPU time is its thread's since the previous chain on it finished
+// (threads sample_nuts starts begin at zero; the calling thread at its time now).
 class ThreadObserver : public SampleObserver {
  public:
+  ThreadObserver() { cpu_at_last_finish_[std::this_thread::get_id()] = thread_cpu_seconds(); }
   void on_adapted(int, double, const std::vector<double>&) override {
     std::lock_guard<std::mutex> lock(mutex_);
     threads_.insert(std::this_thread::get_id());
     intra_op = at::get_num_threads();
   }
+  void on_chain_finished(const ChainResult&) override {
+    const double now = thread_cpu_seconds();
+    std::lock_guard<std::mutex> lock(mutex_);
+    double& last = cpu_at_last_finish_[std::this_thread::get_id()];  // 0 for a new thread
+    cpu_s += now - last;
+    last = now;
+  }
   int chain_threads() const { return static_cast<int>(threads_.size()); }
   int intra_op = 0;
+  double cpu_s = 0;
 
  private:
   std::mutex mutex_;
   std::set<std::thread::id> threads_;
+  std::map<std::thread::id, double> cpu_at_last_finish_;
 };
 
 }  // namespace
@@ -45,6 +58,7 @@ NutsFigures run_nuts(const UnconstrainedTarget& target, const NutsOptions& optio
   }
   f.chain_threads = observer.chain_threads();
   f.intra_op_threads = observer.intra_op;
+  f.cpu_s = observer.cpu_s;
   if (f.leapfrog > 0) f.ms_per_leapfrog = 1000.0 * f.wall_s / static_cast<double>(f.leapfrog);
   return f;
 }

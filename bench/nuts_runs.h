@@ -1,7 +1,7 @@
 #pragma once
 /// One NUTS run of the engine as the benchmark reports it: wall time over all leapfrog
-/// steps of all chains (warmup included), and how the cores were split between chain
-/// threads and LibTorch's intra-op threads.
+/// steps of all chains (warmup included), the CPU time of the chains, and how the cores
+/// were split between chain threads and LibTorch's intra-op threads.
 
 #include <cstdint>
 #include <vector>
@@ -14,6 +14,10 @@ namespace variate::bench {
 
 struct NutsFigures {
   double wall_s = kNotAvailable;  // the whole run, warmup included
+  /// CPU time of the threads that ran the chains, summed over chains (each chain's share:
+  /// its thread's CPU time from its start to its end), warmup included; LibTorch's
+  /// intra-op worker threads are not counted.
+  double cpu_s = 0;
   int64_t leapfrog = 0;           // all chains, warmup and sampling
   double ms_per_leapfrog = kNotAvailable;
   double step_size = 0;           // mean over chains

@@ -5,7 +5,6 @@
 /// for ESS per second). Each script compiles its .stan file once, cached by its text.
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 
 #include "variate/diagnostics/draws.h"
 
+#include "r_script.h"
 #include "synthetic_logistic.h"
 #include "timing.h"
 
@@ -40,9 +40,6 @@ struct StanResult {
   double nuts_step_size = 0;
   int64_t nuts_divergent = 0;
 };
-
-/// Whether `Rscript -e 'library(rstan)'` works here.
-bool stan_available();
 
 /// Times Stan at `theta` [D] (float64) on `data`.
 /// @throws std::runtime_error with the end of R's output if the R script fails.

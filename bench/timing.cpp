@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <vector>
 
 namespace variate::bench {
@@ -9,6 +10,12 @@ namespace variate::bench {
 double now_seconds() {
   using clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+double thread_cpu_seconds() {
+  timespec time{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time);
+  return static_cast<double>(time.tv_sec) + 1e-9 * static_cast<double>(time.tv_nsec);
 }
 
 namespace {
@@ -27,12 +34,13 @@ std::vector<double> median_ms_interleaved(const std::vector<std::function<void()
   for (int i = 0; i < options.warmup; ++i) {
     for (const auto& f : fs) f();
   }
+  const auto clock = options.thread_cpu_time ? thread_cpu_seconds : now_seconds;
   std::vector<std::vector<double>> ms(fs.size());
   for (int i = 0; i < options.repeats; ++i) {
     for (size_t k = 0; k < fs.size(); ++k) {
-      const double start = now_seconds();
+      const double start = clock();
       fs[k]();
-      ms[k].push_back(1000.0 * (now_seconds() - start));
+      ms[k].push_back(1000.0 * (clock() - start));
     }
   }
   std::vector<double> result;

@@ -10,9 +10,13 @@ namespace variate::bench {
 struct TimingOptions {
   int warmup = 3;    // untimed calls first: allocator, caches, thread pools
   int repeats = 20;  // timed calls
+  /// Time the calling thread's CPU time (thread_cpu_seconds) instead of wall time: on a
+  /// machine whose cores other processes share, a call's wall time includes the time its
+  /// thread waited for a core. Only for single-threaded calls.
+  bool thread_cpu_time = false;
 };
 
-/// Median milliseconds of one call of `f`.
+/// Median milliseconds of one call of `f` (wall time, or CPU time: see TimingOptions).
 double median_ms(const std::function<void()>& f, const TimingOptions& options);
 
 /// Median milliseconds of one call of each of `fs`, timed in turns (f0, f1, ..., f0, f1,
@@ -22,5 +26,9 @@ std::vector<double> median_ms_interleaved(const std::vector<std::function<void()
 
 /// Seconds since an arbitrary fixed point, for timing longer runs.
 double now_seconds();
+
+/// CPU seconds the calling thread has used since it started (CLOCK_THREAD_CPUTIME_ID):
+/// unlike wall time, not inflated when other processes take the core.
+double thread_cpu_seconds();
 
 }  // namespace variate::bench

@@ -1,0 +1,124 @@
+#include "model_figures.h"
+
+#include <exception>
+#include <optional>
+
+#include <c10/util/Exception.h>
+
+#include "variate/mcmc/hamiltonian.h"
+#include "variate/tape/select_target.h"
+
+#include "gradient_timing.h"
+#include "nuts_runs.h"
+#include "stan_models.h"
+
+namespace variate::bench {
+namespace {
+
+std::string message(const std::exception& e) {
+  const auto* torch_error = dynamic_cast<const c10::Error*>(&e);
+  const std::string text = torch_error ? torch_error->what_without_backtrace() : e.what();
+  return text.substr(0, text.find('\n'));
+}
+
+void time_gradients(const UnconstrainedTarget& torch, const UnconstrainedTarget* tape,
+                    const ModelBenchOptions& options, ModelFigures& f) {
+  const auto points = standard_normal_points(f.dimension, options.points, options.seed);
+  const DensityFunction torch_density = make_density_function(torch);
+  if (!tape) {
+    f.torch_us = us_per_gradient({torch_density}, points, options.timing)[0];
+    return;
+  }
+  const DensityFunction tape_density = make_density_function(*tape);
+  f.max_difference = max_relative_difference(tape_density, torch_density, points);
+  const auto us = us_per_gradient({tape_density, torch_density}, points, options.timing);
+  f.tape_us = us[0];
+  f.torch_us = us[1];
+}
+
+void run_variate(const model::CompiledModel& model, const UnconstrainedTarget& target,
+                 const ModelBenchOptions& options, ModelFigures& f) {
+  const NutsFigures run = run_nuts(target, NutsOptions()
+                                               .chains(options.chains)
+                                               .warmup(options.warmup)
+                                               .draws(options.draws)
+                                               .seed(options.seed)
+                                               .threads(options.threads));
+  f.chain_s = 0;
+  for (const ChainResult& chain : run.chains) {
+    f.chain_s += chain.seconds_warmup + chain.seconds_sampling;
+    f.gradients += chain.gradient_evaluations;
+  }
+  f.cpu_s = run.cpu_s;
+  f.leapfrog = run.leapfrog;
+  f.divergent = run.divergent;
+  // Bulk-ESS is rank-based: the unconstrained coordinates give the constrained values'
+  // ESS wherever the transforms are element-wise and monotone.
+  f.ess = min_bulk_ess(sampling_draws(run.chains), coordinate_names(model.layout()));
+  for (const auto& name : not_rank_preserving(model.layout())) {
+    f.notes.push_back("min bulk-ESS: '" + name + "' is measured on its unconstrained coordinates");
+  }
+}
+
+void run_stan(const BenchModel& model, const ModelBenchOptions& options, ModelFigures& f) {
+  if (model.stan_path.empty()) {
+    f.notes.push_back("Stan: no program bench/stan/" + model.name + ".stan");
+    return;
+  }
+  StanModelOptions stan;
+  stan.chains = options.chains;
+  stan.cores = options.threads;
+  stan.warmup = options.warmup;
+  stan.draws = options.draws;
+  stan.seed = options.seed;
+  stan.cache_dir = options.stan_cache;
+  const StanModelRun run = run_stan_model(model.stan_path, model.data_path, stan);
+  f.stan_compiled_fresh = run.compiled_fresh;
+  f.stan_compile_s = run.compile_s;
+  f.stan_s = run.seconds();
+  f.stan_leapfrog = run.leapfrog;
+  f.stan_divergent = run.divergent;
+  f.stan_ess = min_bulk_ess(run.draws, run.names);
+  if (static_cast<int64_t>(run.draws.size()) != f.dimension) {
+    f.notes.push_back("Stan samples " + std::to_string(run.draws.size()) + " parameters, Variate " +
+                      std::to_string(f.dimension));
+  }
+}
+
+}  // namespace
+
+double ModelFigures::gradient_us_per_leapfrog() const {
+  const double us = nuts_backend == "tape" ? tape_us : torch_us;
+  return leapfrog > 0 ? us * static_cast<double>(gradients) / static_cast<double>(leapfrog)
+                      : kNotAvailable;
+}
+
+ModelFigures measure_model(const BenchModel& model, const ModelBenchOptions& options) {
+  ModelFigures f;
+  f.name = model.name;
+  try {
+    const model::CompiledModel compiled = compile_bench_model(model);
+    f.dimension = compiled.layout().dimension();
+    const UnconstrainedTarget torch = tape::select_target(compiled, tape::Backend::torch).target;
+    std::optional<UnconstrainedTarget> tape;
+    try {
+      tape = tape::select_target(compiled, tape::Backend::tape).target;
+    } catch (const std::exception& e) {
+      f.notes.push_back("tape: " + message(e) + "; NUTS runs on LibTorch");
+    }
+    f.nuts_backend = tape ? "tape" : "torch";
+    time_gradients(torch, tape ? &*tape : nullptr, options, f);
+    run_variate(compiled, tape ? *tape : torch, options, f);
+  } catch (const std::exception& e) {
+    f.notes.push_back("Variate: " + message(e));
+  }
+  if (!options.stan) return f;
+  try {
+    run_stan(model, options, f);
+  } catch (const std::exception& e) {
+    f.notes.push_back("Stan: " + std::string(e.what()));
+  }
+  return f;
+}
+
+}  // namespace variate::bench
