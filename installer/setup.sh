@@ -11,6 +11,10 @@ packages=(
   xvfb xauth fonts-dejavu-core imagemagick
   clang libclang-rt-14-dev
 )
+# The benchmarks' Stan side (bench/README.md), on request: VARIATE_WITH_STAN=1.
+if [[ "${VARIATE_WITH_STAN:-0}" == 1 ]]; then
+  packages+=(r-cran-rstan r-cran-jsonlite r-cran-posterior)
+fi
 
 missing=()
 for package in "${packages[@]}"; do
