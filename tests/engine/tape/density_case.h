@@ -132,6 +132,18 @@ inline tape::DensityTerm term_of(tape::ProgramBuilder& b, const tape::Slot& thet
 
 }  // namespace detail
 
+/// A term of `family` over `arguments` and `value` (for the tests that only ask which group
+/// takes a family).
+inline tape::DensityTerm make_term(const std::string& family, size_t parameterization,
+                                   std::vector<tape::Slot> arguments, tape::Slot value) {
+  tape::DensityTerm t;
+  t.family = family;
+  t.parameterization = parameterization;
+  t.arguments = std::move(arguments);
+  t.value = std::move(value);
+  return t;
+}
+
 inline void build_case(tape::ProgramBuilder& b, const tape::Slot& theta, const DensityCase& c) {
   tape::emit_log_density(b, detail::term_of(b, theta, c));
 }

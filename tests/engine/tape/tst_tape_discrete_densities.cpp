@@ -22,6 +22,7 @@
 #include "variate/tape/unsupported.h"
 
 namespace vt = variate;
+using variate::testing::make_term;
 namespace vd = variate::distributions;
 using vt::testing::data;
 using vt::testing::DensityCase;
@@ -388,16 +389,6 @@ void verify_family(const std::string& family) {
   }
 }
 
-vt::tape::DensityTerm term(const std::string& family, size_t parameterization,
-                           std::vector<vt::tape::Slot> arguments, vt::tape::Slot value) {
-  vt::tape::DensityTerm t;
-  t.family = family;
-  t.parameterization = parameterization;
-  t.arguments = std::move(arguments);
-  t.value = std::move(value);
-  return t;
-}
-
 }  // namespace
 
 class TestTapeDiscreteDensities : public QObject {
@@ -415,7 +406,7 @@ class TestTapeDiscreteDensities : public QObject {
     for (const std::string& family : names) {
       if (kFamilies.count(family)) continue;
       vt::tape::ProgramBuilder b(1);
-      QVERIFY2(!vt::tape::emit_discrete_log_density(b, term(family, 0, {}, b.parameters())),
+      QVERIFY2(!vt::tape::emit_discrete_log_density(b, make_term(family, 0, {}, b.parameters())),
                family.c_str());
     }
   }
@@ -430,7 +421,7 @@ class TestTapeDiscreteDensities : public QObject {
   void sharedParameterIsOneSinkOverTotals() {
     vt::tape::ProgramBuilder b(1);
     const auto k = b.constant({4}, {0, 2, 5, 1});
-    vt::tape::emit_log_density(b, term("Poisson", 1, {b.parameters(0, {})}, k));
+    vt::tape::emit_log_density(b, make_term("Poisson", 1, {b.parameters(0, {})}, k));
     const vt::tape::Program program = std::move(b).finish();
     QCOMPARE(program.instructions().size(), size_t{1});
     QCOMPARE(program.instructions()[0].constants[1], 8.0);
@@ -441,14 +432,14 @@ class TestTapeDiscreteDensities : public QObject {
     const auto theta = b.parameters();
     // A count that depends on parameters, trials that do, an argument of a third size.
     QVERIFY_EXCEPTION_THROWN(
-        vt::tape::emit_log_density(b, term("Poisson", 1, {b.parameters(0, {})}, theta)),
+        vt::tape::emit_log_density(b, make_term("Poisson", 1, {b.parameters(0, {})}, theta)),
         vt::tape::Unsupported);
-    QVERIFY_EXCEPTION_THROWN(vt::tape::emit_log_density(b, term("Binomial", 1, {theta, theta},
+    QVERIFY_EXCEPTION_THROWN(vt::tape::emit_log_density(b, make_term("Binomial", 1, {theta, theta},
                                                                 b.constant({3}, {0, 1, 0}))),
                              vt::tape::Unsupported);
     QVERIFY_EXCEPTION_THROWN(
         vt::tape::emit_log_density(
-            b, term("Poisson", 1, {b.parameters(0, {2})}, b.constant({3}, {0, 1, 0}))),
+            b, make_term("Poisson", 1, {b.parameters(0, {2})}, b.constant({3}, {0, 1, 0}))),
         vt::tape::Unsupported);
   }
 };

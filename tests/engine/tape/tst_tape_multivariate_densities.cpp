@@ -26,6 +26,7 @@
 #include "variate/tape/unsupported.h"
 
 namespace vt = variate;
+using variate::testing::make_term;
 namespace vd = variate::distributions;
 using vt::testing::data;
 using vt::testing::DensityCase;
@@ -427,15 +428,6 @@ void verify_family(const std::string& family) {
   }
 }
 
-vt::tape::DensityTerm term(const std::string& family, std::vector<vt::tape::Slot> arguments,
-                           vt::tape::Slot value) {
-  vt::tape::DensityTerm t;
-  t.family = family;
-  t.arguments = std::move(arguments);
-  t.value = std::move(value);
-  return t;
-}
-
 }  // namespace
 
 class TestTapeMultivariateDensities : public QObject {
@@ -453,7 +445,7 @@ class TestTapeMultivariateDensities : public QObject {
     for (const std::string& family : names) {
       if (kFamilies.count(family)) continue;
       vt::tape::ProgramBuilder b(1);
-      QVERIFY2(!vt::tape::emit_multivariate_log_density(b, term(family, {}, b.parameters())),
+      QVERIFY2(!vt::tape::emit_multivariate_log_density(b, make_term(family, 0, {}, b.parameters())),
                family.c_str());
     }
   }
@@ -478,9 +470,9 @@ class TestTapeMultivariateDensities : public QObject {
     const auto theta = b.parameters();
     // A component without a pointwise kernel, named in the message.
     vt::tape::DensityTerm weibull =
-        term("Mixture", {b.constant({2}, {0.5, 0.5})}, b.constant({3}, {1, 2, 3}));
+        make_term("Mixture", 0, {b.constant({2}, {0.5, 0.5})}, b.constant({3}, {1, 2, 3}));
     weibull.component = std::make_shared<vt::tape::DensityTerm>(
-        term("Weibull", {b.parameters(0, {2}), b.parameters(2, {2})}, {}));
+        make_term("Weibull", 0, {b.parameters(0, {2}), b.parameters(2, {2})}, {}));
     try {
       vt::tape::emit_log_density(b, weibull);
       QFAIL("no Unsupported for Mixture of Weibull");
@@ -490,17 +482,17 @@ class TestTapeMultivariateDensities : public QObject {
     // A batch of covariance matrices; LKJ of 1 x 1 factors (the family needs K >= 2).
     QVERIFY_EXCEPTION_THROWN(
         vt::tape::emit_log_density(
-            b, term("MultiNormal", {b.parameters(0, {1}), b.constant({2, 1, 1}, {1, 1})},
+            b, make_term("MultiNormal", 0, {b.parameters(0, {1}), b.constant({2, 1, 1}, {1, 1})},
                     b.constant({2, 1}, {0, 0}))),
         vt::tape::Unsupported);
-    QVERIFY_EXCEPTION_THROWN(vt::tape::emit_log_density(b, term("LKJCorrCholesky", {b.scalar(1.0)},
+    QVERIFY_EXCEPTION_THROWN(vt::tape::emit_log_density(b, make_term("LKJCorrCholesky", 0, {b.scalar(1.0)},
                                                                 b.parameters(0, {1, 1}))),
                              vt::tape::Unsupported);
     // A Poisson mixture over a value that depends on parameters.
     vt::tape::DensityTerm poisson =
-        term("Mixture", {b.constant({2}, {0.5, 0.5})}, b.parameters(0, {2}));
+        make_term("Mixture", 0, {b.constant({2}, {0.5, 0.5})}, b.parameters(0, {2}));
     poisson.component =
-        std::make_shared<vt::tape::DensityTerm>(term("Poisson", {b.parameters(2, {2})}, {}));
+        std::make_shared<vt::tape::DensityTerm>(make_term("Poisson", 0, {b.parameters(2, {2})}, {}));
     QVERIFY_EXCEPTION_THROWN(vt::tape::emit_log_density(b, poisson), vt::tape::Unsupported);
   }
 };
