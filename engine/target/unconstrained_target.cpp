@@ -25,20 +25,34 @@ bool UnconstrainedTarget::uses_point_density(const at::Tensor& theta) const {
 
 namespace {
 
+// This thread's evaluator of `density`, made on first use: an evaluator owns a copy of
+// the density's arena (data included), too costly to make per call (ADVI calls per
+// iteration). Held with a weak reference, so a destroyed density is never mistaken for a
+// new one at the same address.
+PointEvaluator& thread_evaluator(const std::shared_ptr<const PointDensity>& density) {
+  thread_local std::weak_ptr<const PointDensity> owner;
+  thread_local std::unique_ptr<PointEvaluator> evaluator;
+  if (owner.lock() != density) {
+    evaluator = density->evaluator();
+    owner = density;
+  }
+  return *evaluator;
+}
+
 // Rows of theta [d] or [B, d] through a point evaluator: lp [] or [B], gradient like theta.
-std::pair<at::Tensor, at::Tensor> evaluate_rows(const PointDensity& density, const at::Tensor& theta,
-                                                bool jacobian, bool with_gradient) {
+std::pair<at::Tensor, at::Tensor> evaluate_rows(const std::shared_ptr<const PointDensity>& density,
+                                                const at::Tensor& theta, bool jacobian, bool with_gradient) {
   const at::Tensor rows = theta.reshape({-1, theta.size(-1)}).contiguous();
   const int64_t b = rows.size(0);
   const int64_t d = rows.size(1);
   at::Tensor lp = at::empty({b}, at::kDouble);
   at::Tensor gradient = with_gradient ? at::empty({b, d}, at::kDouble) : at::Tensor();
-  const std::unique_ptr<PointEvaluator> evaluator = density.evaluator();
+  PointEvaluator& evaluator = thread_evaluator(density);
   const double* q = rows.data_ptr<double>();
   double* values = lp.data_ptr<double>();
   double* g = with_gradient ? gradient.data_ptr<double>() : nullptr;
   for (int64_t i = 0; i < b; ++i) {
-    values[i] = evaluator->log_density(q + i * d, g ? g + i * d : nullptr, jacobian);
+    values[i] = evaluator.log_density(q + i * d, g ? g + i * d : nullptr, jacobian);
   }
   if (theta.dim() == 1) return {lp.reshape({}), with_gradient ? gradient.reshape({d}) : gradient};
   return {lp, gradient};
@@ -48,7 +62,7 @@ std::pair<at::Tensor, at::Tensor> evaluate_rows(const PointDensity& density, con
 // log p): forward evaluates value and gradient, backward scales the gradient.
 struct PointDensityFunction : torch::autograd::Function<PointDensityFunction> {
   static at::Tensor forward(torch::autograd::AutogradContext* context, const at::Tensor& theta,
-                            const PointDensity* density, bool jacobian) {
+                            const std::shared_ptr<const PointDensity>* density, bool jacobian) {
     auto [lp, gradient] = evaluate_rows(*density, theta.detach(), jacobian, true);
     context->save_for_backward({gradient});
     return lp;
@@ -68,9 +82,9 @@ struct PointDensityFunction : torch::autograd::Function<PointDensityFunction> {
 at::Tensor UnconstrainedTarget::log_density(const at::Tensor& theta, bool jacobian) const {
   if (uses_point_density(theta)) {
     if (theta.requires_grad() && at::GradMode::is_enabled()) {
-      return PointDensityFunction::apply(theta, point_density_.get(), jacobian);
+      return PointDensityFunction::apply(theta, &point_density_, jacobian);
     }
-    return evaluate_rows(*point_density_, theta, jacobian, false).first;
+    return evaluate_rows(point_density_, theta, jacobian, false).first;
   }
   ValidationGuard no_validation(false);
   ConstrainedPoint point = layout_.constrain(theta);
@@ -81,7 +95,7 @@ at::Tensor UnconstrainedTarget::log_density(const at::Tensor& theta, bool jacobi
 
 std::pair<at::Tensor, at::Tensor> UnconstrainedTarget::log_density_and_gradient(
     const at::Tensor& theta, bool jacobian) const {
-  if (uses_point_density(theta)) return evaluate_rows(*point_density_, theta, jacobian, true);
+  if (uses_point_density(theta)) return evaluate_rows(point_density_, theta, jacobian, true);
   at::AutoGradMode enable(true);
   const at::Tensor x = theta.detach().requires_grad_(true);
   const at::Tensor lp = log_density(x, jacobian);
