@@ -8,8 +8,9 @@
 namespace variate {
 
 LogJointTracer::LogJointTracer(const ValueMap& values, const Data& observed,
-                               std::optional<int64_t> batch_size)
-    : values_(values), observed_(observed), batch_size_(batch_size) {
+                               std::optional<int64_t> batch_size,
+                               const std::set<std::string>* unscored)
+    : values_(values), observed_(observed), batch_size_(batch_size), unscored_(unscored) {
   total_ = batch_size_ ? at::zeros({*batch_size_}, at::kDouble) : at::zeros({}, at::kDouble);
 }
 
@@ -44,7 +45,9 @@ RandomVariable LogJointTracer::trace(RandomVariableSpec spec, const NextTracer& 
   }
 
   const int64_t event_rank = static_cast<int64_t>(distribution.event_shape().size());
+  const bool scored = !unscored_ || !unscored_->count(spec.name);
   RandomVariable rv = next(std::move(spec));
+  if (!scored) return rv;
   at::Tensor log_prob = rv.log_prob();
   if (!batch_size_) {
     total_ = total_ + log_prob.sum();
@@ -57,13 +60,13 @@ RandomVariable LogJointTracer::trace(RandomVariableSpec spec, const NextTracer& 
   return rv;
 }
 
-LogJoint::LogJoint(Model model, Data observed)
-    : model_(std::move(model)), observed_(std::move(observed)) {
+LogJoint::LogJoint(Model model, Data observed, std::set<std::string> unscored)
+    : model_(std::move(model)), observed_(std::move(observed)), unscored_(std::move(unscored)) {
   if (!model_) throw ArgumentError("make_log_joint: argument 'model' is empty");
 }
 
 at::Tensor LogJoint::evaluate(const ValueMap& values, std::optional<int64_t> batch_size) const {
-  LogJointTracer tracer(values, observed_, batch_size);
+  LogJointTracer tracer(values, observed_, batch_size, unscored_.empty() ? nullptr : &unscored_);
   {
     std::optional<BatchedEvaluationScope> batched;
     if (batch_size) batched.emplace();

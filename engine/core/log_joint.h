@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <ATen/core/Tensor.h>
@@ -26,8 +27,11 @@ using ValueMap = std::map<std::string, at::Tensor>;
 /// [B, K] vectors. Observed values are not batched. The total has shape [B].
 class LogJointTracer : public Tracer {
  public:
+  /// Variables named in `unscored` take their values but add nothing (one part of a model
+  /// whose likelihood rows are split across processes scores only its rows).
   LogJointTracer(const ValueMap& values, const Data& observed,
-                 std::optional<int64_t> batch_size = std::nullopt);
+                 std::optional<int64_t> batch_size = std::nullopt,
+                 const std::set<std::string>* unscored = nullptr);
   RandomVariable trace(RandomVariableSpec spec, const NextTracer& next) override;
 
   /// 0-dim, or [B] when batched.
@@ -37,6 +41,7 @@ class LogJointTracer : public Tracer {
   const ValueMap& values_;
   const Data& observed_;
   std::optional<int64_t> batch_size_;
+  const std::set<std::string>* unscored_;
   at::Tensor total_;
 };
 
@@ -47,7 +52,8 @@ class LogJointTracer : public Tracer {
 ///   at::Tensor lp = target({{"mu", mu}, {"tau", tau}, {"theta_trans", theta_trans}});
 class LogJoint {
  public:
-  LogJoint(Model model, Data observed);
+  /// Variables named in `unscored` contribute no density (LogJointTracer).
+  LogJoint(Model model, Data observed, std::set<std::string> unscored = {});
 
   /// 0-dim log density. @throws ArgumentError for a missing latent value or a value of
   /// the wrong shape (naming the variable, the expected and the actual shape).
@@ -63,6 +69,7 @@ class LogJoint {
 
   Model model_;
   Data observed_;
+  std::set<std::string> unscored_;
 };
 
 /// For models that take no arguments; observed values come from `observed`.

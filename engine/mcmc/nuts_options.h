@@ -31,7 +31,8 @@ class NutsOptions {
   VARIATE_OPTION(int, max_tree_depth, 10, value >= 1 && value <= 30)
   VARIATE_OPTION(double, target_accept, 0.8, value > 0 && value < 1)
   /// Chains run in parallel on at most this many threads; 0 picks one per chain, bounded
-  /// by the hardware's cores.
+  /// by the hardware's cores. In lockstep with other processes (sample_nuts), chains run
+  /// one at a time and this is the threads their density gets (0: all cores).
   VARIATE_OPTION(int, threads, 0, value >= 0)
   /// Initial positions are uniform on (-init_radius, init_radius) in unconstrained space.
   VARIATE_OPTION(double, init_radius, 2.0, value >= 0)

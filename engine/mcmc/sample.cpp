@@ -111,7 +111,7 @@ class BatchedFeed {
 };
 
 ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& options, int chain,
-                      SampleObserver* observer, const std::atomic<bool>* stop) {
+                      SampleObserver* observer, const std::atomic<bool>* stop, Lockstep* lockstep) {
   const bool resuming = !options.resume_from().empty();
   // Continuations take streams a fresh run never uses, so their draws are not a replay.
   const uint64_t stream = static_cast<uint64_t>(chain) + (resuming ? (uint64_t{1} << 32) : 0);
@@ -141,7 +141,14 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   WindowedAdaptation metric_adaptation(options.metric(), d, options.warmup());
   BatchedFeed feed(observer, chain, options.batch_size());
   const int total = options.warmup() + options.draws();
-  const auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
+  std::vector<double> state(d + 1);  // what the lockstep compares: position and step size
+  const auto stopped = [&] {
+    const bool asked = stop && stop->load(std::memory_order_relaxed);
+    if (!lockstep) return asked;
+    std::copy(point.q.begin(), point.q.end(), state.begin());
+    state[d] = step_size;
+    return lockstep->agree(state.data(), state.size(), asked);
+  };
 
   if (options.warmup() == 0 && observer) {
     observer->on_adapted(chain, step_size, metric.inverse_metric());
@@ -212,11 +219,18 @@ void check_resume(const NutsOptions& options, size_t d) {
 }  // namespace
 
 std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
-                                     SampleObserver* observer, const std::atomic<bool>* stop) {
+                                     SampleObserver* observer, const std::atomic<bool>* stop,
+                                     Lockstep* lockstep) {
   const size_t d = static_cast<size_t>(target.dimension());
   check_resume(options, d);
-  // Chain threads x intra-op threads (LibTorch's and OpenBLAS's) <= cores.
-  const ThreadPlan plan = plan_threads(options.chains(), options.threads(), options.batched_chains());
+  if (lockstep && options.batched_chains()) {
+    throw ArgumentError("sample_nuts: batched chains cannot run in lockstep with other processes");
+  }
+  // Chain threads x intra-op threads (LibTorch's and OpenBLAS's) <= cores. In lockstep
+  // every process must meet the chains in the same order: one chain at a time, with the
+  // threads going to the chain's density.
+  ThreadPlan plan = plan_threads(options.chains(), options.threads(), options.batched_chains());
+  if (lockstep) plan = {1, std::max(1, options.threads() > 0 ? options.threads() : hardware_threads())};
   const int threads = plan.chain_threads;
   const IntraOpThreads intra_op(plan.intra_op_threads);
 
@@ -229,7 +243,7 @@ std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const Nu
     for (int chain = next_chain++; chain < options.chains(); chain = next_chain++) {
       try {
         DensityFunction density = batched ? batched->for_chain(chain) : make_density_function(target);
-        results[chain] = run_chain(std::move(density), d, options, chain, observer, stop);
+        results[chain] = run_chain(std::move(density), d, options, chain, observer, stop, lockstep);
       } catch (...) {
         errors[chain] = std::current_exception();
       }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <vector>
 
+#include "variate/core/lockstep.h"
 #include "variate/mcmc/nuts.h"
 #include "variate/mcmc/nuts_options.h"
 #include "variate/target/unconstrained_target.h"
@@ -48,11 +49,14 @@ class SampleObserver {
   virtual void on_chain_finished(const ChainResult& result) {}
 };
 
-/// Runs options.chains() chains of NUTS on `target`.
+/// Runs options.chains() chains of NUTS on `target`. With a `lockstep` (a run that several
+/// processes make together), chains run one after another on this thread, and every
+/// iteration starts with lockstep->agree(position and step size, stop).
 /// @throws ArgumentError if a chain finds no initial point with a finite log density and
 /// gradient in 100 tries.
 std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
                                      SampleObserver* observer = nullptr,
-                                     const std::atomic<bool>* stop = nullptr);
+                                     const std::atomic<bool>* stop = nullptr,
+                                     Lockstep* lockstep = nullptr);
 
 }  // namespace variate

@@ -84,6 +84,23 @@ bool is_suffix(const Shape& suffix, const Shape& shape) {
   return std::equal(suffix.rbegin(), suffix.rend(), shape.rbegin());
 }
 
+bool scores(const CompiledModel::State& state, size_t statement) {
+  return !state.options.part || state.options.part->scored_statements.count(statement) > 0;
+}
+
+// Rows [first, second) of a data value's first axis, in the same memory layout (a design
+// matrix stays column-major).
+at::Tensor cut_rows(const at::Tensor& value, std::pair<int64_t, int64_t> rows, const std::string& name) {
+  if (value.dim() == 0 || rows.first < 0 || rows.second < rows.first || rows.second > value.size(0)) {
+    throw ArgumentError("CompiledModel: rows [" + std::to_string(rows.first) + ", " +
+                        std::to_string(rows.second) + ") of '" + name + "', which has shape " +
+                        variate::to_string(value.sizes()));
+  }
+  const at::Tensor cut = value.narrow(0, rows.first, rows.second - rows.first);
+  const bool column_major = value.dim() == 2 && value.size(0) > 1 && value.stride(0) == 1;
+  return column_major ? cut.t().contiguous().t() : cut.contiguous();
+}
+
 // What a run of the program is for.
 enum class RunMode {
   checking,  // the first run: validates, learns shapes, finds fused likelihoods
@@ -158,6 +175,7 @@ class Run {
   void variable(size_t s, const RandomStmt& random, const Node& node) {
     const bool observed = node.kind == NodeKind::observed;
     if (observed && mode_ == RunMode::derived) return;  // no deterministic node reads its density
+    if (observed && !scores(state_, s)) return;  // another part's likelihood
     if (checking_) learn_shape(s, random, node);
     if (observed && !checking_ && fused_variable(s, random)) return;
     const VariableInfo& info = state_.variables.at(s);
@@ -274,12 +292,13 @@ class Run {
   Evaluator evaluator_;
 };
 
-// Deterministic nodes that a `~` statement reads, directly or through other nodes.
-std::set<std::string> find_scored_nodes(const CheckedModel& model) {
+// Deterministic nodes that a scored `~` statement reads, directly or through other nodes.
+std::set<std::string> find_scored_nodes(const CompiledModel::State& state) {
+  const CheckedModel& model = *state.checked;
   std::set<std::string> scored;
   std::vector<const Node*> pending;
   for (const auto& node : model.nodes) {
-    if (node.distribution) pending.push_back(&node);
+    if (node.distribution && scores(state, *node.distribution)) pending.push_back(&node);
   }
   while (!pending.empty()) {
     const Node* node = pending.back();
@@ -310,6 +329,12 @@ CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const 
   state_->checked = std::move(checked);
   state_->options = options;
   state_->data = bind_data(*state_->checked, data, state_->constants, options.dtype);
+  if (options.part) {
+    for (const auto& [name, rows] : options.part->rows) {
+      Value& value = state_->data.values.at(name);
+      value.tensor = cut_rows(value.tensor, rows, name);
+    }
+  }
   for (const auto& [name, value] : state_->data.values) state_->shapes[name] = value.point_shape();
   for (const auto& node : state_->checked->nodes) {
     if (node.kind != NodeKind::observed) continue;
@@ -319,7 +344,7 @@ CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const 
   for (const auto& node : state_->checked->nodes) {
     if (node.kind == NodeKind::derived) state_->derived_names.push_back(node.name);
   }
-  state_->scored = find_scored_nodes(*state_->checked);
+  state_->scored = find_scored_nodes(*state_);
   // The checking run: every statement once, at central values, validating as it goes.
   const std::shared_ptr<State> state = state_;
   const auto checking_program = [state] { run(*state, RunMode::checking, nullptr); };
@@ -334,7 +359,16 @@ Model CompiledModel::program() const {
   return [state] { run(*state, RunMode::density, nullptr); };
 }
 
-LogJoint CompiledModel::log_joint() const { return make_log_joint(program()); }
+LogJoint CompiledModel::log_joint() const {
+  std::set<std::string> unscored;  // parameters whose prior another part adds
+  const CheckedModel& model = *state_->checked;
+  for (const auto& node : model.nodes) {
+    if (node.kind != NodeKind::observed && node.distribution && !scores(*node.distribution)) {
+      unscored.insert(node.name);
+    }
+  }
+  return LogJoint(program(), {}, std::move(unscored));
+}
 
 const ParameterLayout& CompiledModel::layout() const { return state_->layout; }
 
@@ -406,6 +440,8 @@ Value CompiledModel::evaluate(const Expr& expr, const std::map<std::string, Valu
 }
 
 const std::set<std::string>& CompiledModel::scored_nodes() const { return state_->scored; }
+
+bool CompiledModel::scores(size_t statement) const { return model::scores(*state_, statement); }
 
 const CompileOptions& CompiledModel::options() const { return state_->options; }
 

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,6 +21,18 @@
 
 namespace variate::model {
 
+/// One part of a model whose likelihood rows are split between processes (a data-parallel
+/// run, engine/distributed): the `~` statements whose density it adds, and the rows of
+/// the data it keeps.
+struct ModelPart {
+  /// Indices into the program; the other `~` statements only define their variables
+  /// (an observed one is skipped altogether).
+  std::set<size_t> scored_statements;
+  /// Data values (inputs or transformed data) cut to rows [first, second) of their first
+  /// axis after the transformed data is computed.
+  std::map<std::string, std::pair<int64_t, int64_t>> rows;
+};
+
 /// How a model is compiled; the defaults are what sampling wants.
 struct CompileOptions {
   /// The dtype of real data and of what the model computes from data and parameters:
@@ -29,6 +42,8 @@ struct CompileOptions {
   /// Evaluate recognised GLM likelihoods with fused kernels (model/fused_likelihood.h);
   /// off, every term goes through autograd (for comparisons).
   bool fuse_likelihoods = true;
+  /// Unset: the whole model.
+  std::optional<ModelPart> part;
 };
 
 /// An observed variable whose likelihood is evaluated by a fused GLM kernel.
@@ -75,6 +90,9 @@ class CompiledModel {
   /// Deterministic nodes that some distribution reads, directly or through other nodes:
   /// the ones a log density needs.
   const std::set<std::string>& scored_nodes() const;
+  /// Whether `~` statement number `statement` adds its density (all do, unless the model
+  /// was compiled as a part, CompileOptions::part).
+  bool scores(size_t statement) const;
 
   const CompileOptions& options() const;
   /// The likelihoods evaluated by fused kernels when validation is off (as samplers

@@ -154,6 +154,8 @@ bool is_function(const std::string& name) {
   return elementwise().count(name) > 0 || structural().count(name) > 0;
 }
 
+bool is_elementwise_function(const std::string& name) { return elementwise().count(name) > 0; }
+
 std::vector<std::string> function_names() {
   std::vector<std::string> names;
   for (const auto& entry : elementwise()) names.push_back(entry.first);

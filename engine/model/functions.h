@@ -13,6 +13,9 @@ namespace variate::model {
 /// Whether `name` is a function (as opposed to a distribution or an unknown name).
 bool is_function(const std::string& name);
 
+/// Whether `name` is a function applied to each element on its own (exp, log, ...).
+bool is_elementwise_function(const std::string& name);
+
 /// Names of all functions, for "did you mean" messages and the canvas palette.
 std::vector<std::string> function_names();
 

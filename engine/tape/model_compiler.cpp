@@ -61,6 +61,7 @@ class Compiler {
       if (node.is_data_valued() || !model_.scored_nodes().count(assignment->name)) return;
       environment_[assignment->name] = expression(assignment->value);
     } else if (const auto* random = statement.as<model::RandomStmt>()) {
+      if (!model_.scores(s)) return;  // another part of a split model adds it
       if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
       DensityTerm term = density_term(random->distribution, model_.shape(random->name));
       term.value = node.kind == model::NodeKind::observed ? data(random->name) : environment_.at(random->name);

@@ -26,7 +26,20 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-bool stop_requested(const std::atomic<bool>* stop) { return stop && stop->load(); }
+// Whether to stop here: the caller's flag, agreed with the other processes of a run
+// several make together (core/lockstep.h), which also compare `state`.
+class StopCheck {
+ public:
+  StopCheck(const std::atomic<bool>* flag, Lockstep* lockstep) : flag_(flag), lockstep_(lockstep) {}
+  bool operator()(double state = 0) const {
+    const bool asked = flag_ && flag_->load();
+    return lockstep_ ? lockstep_->agree(&state, 1, asked) : asked;
+  }
+
+ private:
+  const std::atomic<bool>* flag_;
+  Lockstep* lockstep_;
+};
 
 bool all_finite(const ElboGradient& g) {
   if (!std::isfinite(g.elbo)) return false;
@@ -89,7 +102,7 @@ class IterateAverage {
 // improved on the initial ELBO.
 double adapt_eta(const Elbo& elbo, VariationalFamily& family, const AdviOptions& options,
                  at::Generator& generator, AdviResult& result, AdviObserver* observer,
-                 const std::atomic<bool>* stop) {
+                 const StopCheck& stop_requested) {
   const auto initial = snapshot_parameters(family);
   double best_eta = kNaN;
   double best_elbo = -kInfinity;
@@ -97,10 +110,10 @@ double adapt_eta(const Elbo& elbo, VariationalFamily& family, const AdviOptions&
     restore_parameters(family, initial);
     Adam adam = make_adam(eta, options);
     bool finite = true;
-    for (int t = 0; t < options.adapt_iter() && finite && !stop_requested(stop); ++t) {
+    for (int t = 0; t < options.adapt_iter() && finite && !stop_requested(); ++t) {
       finite = ascend(elbo, family, adam, options.grad_samples(), generator, result);
     }
-    if (stop_requested(stop)) break;
+    if (stop_requested()) break;
     double value =
         finite ? elbo.estimate(family, options.elbo_samples(), generator).elbo : -kInfinity;
     if (std::isnan(value)) value = -kInfinity;
@@ -120,7 +133,7 @@ double adapt_eta(const Elbo& elbo, VariationalFamily& family, const AdviOptions&
 // Stochastic gradient ascent with Stan's convergence rule (Kucukelbir et al. 2017, Alg. 1).
 void optimize(const Elbo& elbo, VariationalFamily& family, const AdviOptions& options,
               at::Generator& generator, AdviResult& result, AdviObserver* observer,
-              const std::atomic<bool>* stop) {
+              const StopCheck& stop_requested) {
   Adam adam = make_adam(result.eta, options);
   const size_t window = ElboConvergence::stan_window(options.iter(), options.eval_elbo());
   const auto make_convergence = [&] { return ElboConvergence(options.tol_rel_obj(), window); };
@@ -139,12 +152,13 @@ void optimize(const Elbo& elbo, VariationalFamily& family, const AdviOptions& op
     last_flush = Clock::now();
   };
   result.status = AdviStatus::max_iterations;
+  double estimate = 0;  // of the last step, compared across processes
   for (int t = 1; t <= options.iter(); ++t) {
-    if (stop_requested(stop)) {
+    if (stop_requested(estimate)) {
       result.status = AdviStatus::stopped;
       break;
     }
-    double estimate = 0;
+    estimate = 0;
     if (!ascend(elbo, family, adam, options.grad_samples(), generator, result, &estimate)) {
       ++result.skipped_steps;
       ++skipped_in_window;
@@ -220,7 +234,8 @@ std::string to_string(AdviStatus status) {
 
 AdviResult fit_variational(const UnconstrainedTarget& target, VariationalFamily& family,
                            const AdviOptions& options, AdviObserver* observer,
-                           const std::atomic<bool>* stop) {
+                           const std::atomic<bool>* stop, Lockstep* lockstep) {
+  const StopCheck stop_requested(stop, lockstep);
   const Elbo elbo(target, {options.analytic_entropy(), options.sticking_the_landing()});
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(options.seed());
   AdviResult result;
@@ -238,11 +253,11 @@ AdviResult fit_variational(const UnconstrainedTarget& target, VariationalFamily&
 
   result.eta = options.eta();
   if (options.adapt_engaged()) {
-    result.eta = adapt_eta(elbo, family, options, generator, result, observer, stop);
+    result.eta = adapt_eta(elbo, family, options, generator, result, observer, stop_requested);
     result.eta_adapted = true;
   }
   result.seconds_adaptation = seconds_since(adaptation_start);
-  if (stop_requested(stop)) {
+  if (stop_requested()) {
     result.status = AdviStatus::stopped;
     return result;
   }
@@ -256,7 +271,7 @@ AdviResult fit_variational(const UnconstrainedTarget& target, VariationalFamily&
     if (observer) observer->on_eta_chosen(result.eta, result.eta_adapted);
     result.trace.clear();
     result.step_reductions = 0;
-    optimize(elbo, family, options, generator, result, observer, stop);
+    optimize(elbo, family, options, generator, result, observer, stop_requested);
     // An eta that adapt_iter steps liked can still diverge later: start again with a
     // smaller one, as the adaptation would have tried next.
     if (result.status != AdviStatus::diverged || attempt == kMaxRestarts) break;
@@ -269,7 +284,7 @@ AdviResult fit_variational(const UnconstrainedTarget& target, VariationalFamily&
 }
 
 AdviFit advi(const UnconstrainedTarget& target, const AdviOptions& options,
-             AdviObserver* observer, const std::atomic<bool>* stop) {
+             AdviObserver* observer, const std::atomic<bool>* stop, Lockstep* lockstep) {
   const int64_t d = target.dimension();
   // The start has its own stream, so it does not share draws with the optimization.
   RandomStream random = RandomStream::for_chain(options.seed(), 0);
@@ -297,7 +312,7 @@ AdviFit advi(const UnconstrainedTarget& target, const AdviOptions& options,
   } else {
     fit.family = std::make_shared<MeanFieldGaussian>(target.layout(), start);
   }
-  fit.result = fit_variational(target, *fit.family, options, observer, stop);
+  fit.result = fit_variational(target, *fit.family, options, observer, stop, lockstep);
   return fit;
 }
 

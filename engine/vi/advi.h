@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "variate/core/lockstep.h"
 #include "variate/vi/advi_convergence.h"
 #include "variate/vi/advi_observer.h"
 #include "variate/vi/advi_options.h"
@@ -87,7 +88,7 @@ struct AdviResult {
 /// the initial ELBO is not finite.
 AdviResult fit_variational(const UnconstrainedTarget& target, VariationalFamily& family,
                            const AdviOptions& options, AdviObserver* observer = nullptr,
-                           const std::atomic<bool>* stop = nullptr);
+                           const std::atomic<bool>* stop = nullptr, Lockstep* lockstep = nullptr);
 
 /// A built-in family and how its fit went.
 struct AdviFit {
@@ -98,8 +99,11 @@ struct AdviFit {
 /// ADVI with options.method()'s Gaussian family, its mean started uniform on
 /// (-init_radius, init_radius) where the log density and gradient are finite (at most
 /// 100 tries, as Stan's random inits).
+/// With a `lockstep` (a run several processes make together), the processes agree on every
+/// stop and compare each step's ELBO estimate.
 /// @throws ArgumentError if no such start is found, or as fit_variational().
 AdviFit advi(const UnconstrainedTarget& target, const AdviOptions& options,
-             AdviObserver* observer = nullptr, const std::atomic<bool>* stop = nullptr);
+             AdviObserver* observer = nullptr, const std::atomic<bool>* stop = nullptr,
+             Lockstep* lockstep = nullptr);
 
 }  // namespace variate

@@ -1,0 +1,48 @@
+#pragma once
+/// A model's density for one rank of a data-parallel run (the paper's multi-device NUTS):
+/// the rank compiles the blocks of rows the plan gives it (shard_plan.h), each a part of
+/// the model with the split likelihoods alone, plus the part with everything else on the
+/// whole data (priors, Jacobians, likelihoods without rows). At each point it evaluates
+/// its blocks, one allgather hands every rank every block's log density and gradient,
+/// packed in one buffer, and every rank adds the whole part and the blocks in block
+/// order: the same bits on every rank, and for any number of ranks.
+///
+///   ShardedModel sharded = compile_sharded(checked, data, options, Backend::automatic,
+///                                          communicator);
+///   sample_nuts(sharded.target, nuts, observer, nullptr, &lockstep);
+///
+/// The sum of blocks differs from the one-process density (one sum over all rows) by
+/// rounding alone (about 1e-15 relative).
+
+#include <memory>
+#include <string>
+
+#include "variate/core/data.h"
+#include "variate/distributed/communicator.h"
+#include "variate/distributed/shard_plan.h"
+#include "variate/model/compiled_model.h"
+#include "variate/tape/backend.h"
+#include "variate/target/unconstrained_target.h"
+
+namespace variate::distributed {
+
+struct ShardedModel {
+  /// The whole part: its draw columns and derived quantities are the model's.
+  model::CompiledModel whole;
+  /// The density of the whole model, gathered from all ranks at every evaluation.
+  UnconstrainedTarget target;
+  ShardPlan plan;
+  /// Why a part runs on LibTorch rather than the tape (tape/select_target.h); empty if
+  /// none does.
+  std::string fallback_reason;
+};
+
+/// Every rank calls it with the same model, data and options, and the same `blocks`.
+/// @throws model::ModelError where the model's rows cannot be split (shardable_rows.h);
+/// ArgumentError for more ranks than blocks, or as compiling does; DistributedError when
+/// the ranks disagree about the model, its data's shapes or the plan.
+ShardedModel compile_sharded(std::shared_ptr<const model::CheckedModel> checked, const Data& data,
+                             const model::CompileOptions& options, tape::Backend backend,
+                             std::shared_ptr<Communicator> communicator, int blocks = kDefaultRowBlocks);
+
+}  // namespace variate::distributed
