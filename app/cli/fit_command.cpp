@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include <variate/core/checks.h>
+#include <variate/core/threading.h>
+#include <variate/distributed/distributed_error.h>
 #include <variate/diagnostics/quantiles.h>
 #include <variate/vi/advi.h>
 #include <variate/core/random_stream.h>
@@ -21,6 +23,7 @@
 #include <variate/io/summary_report.h>
 #include <variate/io/variational_csv_writer.h>
 
+#include "variate/cli/distributed_run.h"
 #include "version.h"
 
 namespace variate::cli {
@@ -41,6 +44,7 @@ struct FitOptions {
   int eval_elbo = 100;
   int output_draws = 1000;
   bool quiet = false;
+  DistributedOptions distributed;
 };
 
 std::string number(const char* format, double value) {
@@ -122,8 +126,8 @@ std::string format_table(const std::vector<io::SummaryRow>& rows) {
 
 void write_summary(const std::string& path, const std::vector<io::SummaryRow>& rows,
                    const AdviOptions& options, const AdviResult& result, int64_t draws,
-                   const std::string& backend) {
-  auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt, backend));
+                   const std::string& backend, int ranks) {
+  auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt, backend, ranks));
   const auto finite = [](double x) -> nlohmann::ordered_json {
     return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
   };
@@ -142,13 +146,46 @@ void write_summary(const std::string& path, const std::vector<io::SummaryRow>& r
   if (!file) throw ArgumentError("cannot write the summary to '" + path + "'");
 }
 
+int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun* run);
+
 int run_fit(const FitOptions& options, const ModelSource& source) {
-  const std::optional<BoundModel> model = source.bind(options.data, std::cerr);
-  if (!model) return 1;
+  std::unique_ptr<DistributedRun> run;  // with several processes
+  try {
+    run = DistributedRun::start(options.distributed, std::cerr);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  try {
+    return fit_on(options, source, run.get());
+  } catch (const distributed::DistributedError& e) {
+    std::string message = e.what();
+    if (const std::string children = run ? run->abort() : ""; !children.empty()) message += " (" + children + ")";
+    std::cerr << "error: " << message << "\n";
+    return 1;
+  }
+}
+
+// The fit, on this process's part of `run` (null: the only process).
+int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun* run) {
+  const bool root = !run || run->root();  // rank 0 alone prints and writes
+  static std::ostream discard(nullptr);
+  std::ostream& errors = root ? std::cerr : discard;
+  const std::optional<BoundModel> model =
+      run ? source.bind_distributed(options.data, errors, *run) : source.bind(options.data, std::cerr);
+  if (!model) {
+    if (run) run->abort();
+    return 1;
+  }
   // ADVI evaluates batches of points (the ELBO's Monte Carlo draws).
   const UnconstrainedTarget& target = model->batch_target;
-  if (!model->backend_note.empty()) std::cerr << "note: the density runs on LibTorch: " << model->backend_note << "\n";
-  const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
+  if (!model->backend_note.empty()) errors << "note: the density runs on LibTorch: " << model->backend_note << "\n";
+  const uint64_t seed = run ? run->agree_on_seed(options.seed) : options.seed ? *options.seed : std::random_device{}();
+  std::optional<IntraOpThreads> threads;
+  if (run) {
+    threads.emplace(run->threads(0));
+    if (root) std::cerr << "running on " << run->describe() << ", " << run->threads(0) << " thread(s) each\n";
+  }
   try {
     AdviOptions advi_options = AdviOptions()
                                    .method(advi_method_from_string(options.method))
@@ -161,16 +198,17 @@ int run_fit(const FitOptions& options, const ModelSource& source) {
                                    .eval_elbo(options.eval_elbo);
     if (options.eta) advi_options.eta(*options.eta).adapt_engaged(false);
     TracePrinter printer;
-    const AdviFit fit = advi(target, advi_options, options.quiet ? nullptr : &printer);
+    const AdviFit fit = advi(target, advi_options, options.quiet || !root ? nullptr : &printer, nullptr,
+                             run ? &run->lockstep() : nullptr);
     const AdviResult& result = fit.result;
     if (result.status == AdviStatus::adaptation_failed) {
-      std::cerr << "error: every step size tried (eta = 100, 10, 1, 0.1, 0.01) made the ELBO "
-                   "worse than at the start; give one with --eta or check the model\n";
+      errors << "error: every step size tried (eta = 100, 10, 1, 0.1, 0.01) made the ELBO "
+                "worse than at the start; give one with --eta or check the model\n";
       return 1;
     }
     if (result.status == AdviStatus::diverged) {
-      std::cerr << "error: the ELBO diverged at iteration " << result.iterations
-                << " (eta = " << result.eta << "); try a smaller --eta\n";
+      errors << "error: the ELBO diverged at iteration " << result.iterations
+             << " (eta = " << result.eta << "); try a smaller --eta\n";
       return 1;
     }
 
@@ -188,6 +226,12 @@ int run_fit(const FitOptions& options, const ModelSource& source) {
       }
       return rows;
     };
+    if (run) {
+      if (const std::string failure = run->finish(); !failure.empty()) {
+        throw distributed::DistributedError(failure + " after the run");
+      }
+    }
+    if (!root) return 0;
     const auto rows = columns.rows(to_rows(draws.unconstrained));
     const auto mean_row = columns.rows(to_rows(draws.mean.unsqueeze(0))).front();
 
@@ -234,7 +278,7 @@ int run_fit(const FitOptions& options, const ModelSource& source) {
     }
     if (options.summary_json) {
       write_summary(*options.summary_json, summary, advi_options, result, options.output_draws,
-                    target.backend());
+                    target.backend(), run ? run->size() : 1);
     }
     return 0;
   } catch (const ArgumentError& e) {
@@ -263,6 +307,7 @@ void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource>
   command->add_option("--eval-elbo", o->eval_elbo, "Evaluate the ELBO every this many iterations")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_option("--output-draws", o->output_draws, "Draws from the approximation")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_flag("--quiet", o->quiet, "No ELBO trace");
+  add_distributed_options(*command, o->distributed);
   command->callback([o, source, &exit_code] { exit_code = run_fit(*o, *source); });
 }
 

@@ -4,6 +4,22 @@
 #include <variate/io/data_file.h>
 
 namespace variate::cli {
+namespace {
+
+std::optional<model::CompileResult> compile(const std::string& model_path, const Data* data,
+                                            std::ostream& errors, const model::CompileOptions& options) {
+  model::CompileResult result =
+      model::compile_model(model::Source(model_path, io::read_text_file(model_path)), data, options);
+  if (!result.ok()) {
+    errors << result.report();
+    const size_t count = result.diagnostics.error_count();
+    errors << count << (count == 1 ? " error" : " errors") << " in " << model_path << "\n";
+    return std::nullopt;
+  }
+  return result;
+}
+
+}  // namespace
 
 std::optional<model::CompileResult> load_model(const std::string& model_path,
                                                const std::optional<std::string>& data_path,
@@ -12,16 +28,18 @@ std::optional<model::CompileResult> load_model(const std::string& model_path,
   try {
     std::optional<Data> data;
     if (data_path) data = io::read_data_file(*data_path);
-    model::CompileResult result = model::compile_model(
-        model::Source(model_path, io::read_text_file(model_path)), data ? &*data : nullptr, options);
-    if (!result.ok()) {
-      errors << result.report();
-      const size_t count = result.diagnostics.error_count();
-      errors << count << (count == 1 ? " error" : " errors") << " in " << model_path << "\n";
-      return std::nullopt;
-    }
-    return result;
+    return compile(model_path, data ? &*data : nullptr, errors, options);
   } catch (const ArgumentError& e) {  // unreadable or malformed files
+    errors << "error: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+std::optional<model::CompileResult> load_model(const std::string& model_path, const Data& data,
+                                               std::ostream& errors, const model::CompileOptions& options) {
+  try {
+    return compile(model_path, &data, errors, options);
+  } catch (const ArgumentError& e) {
     errors << "error: " << e.what() << "\n";
     return std::nullopt;
   }

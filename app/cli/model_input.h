@@ -17,4 +17,8 @@ std::optional<model::CompileResult> load_model(const std::string& model_path,
                                                std::ostream& errors,
                                                const model::CompileOptions& options = {});
 
+/// The same, with the data already read.
+std::optional<model::CompileResult> load_model(const std::string& model_path, const Data& data,
+                                               std::ostream& errors, const model::CompileOptions& options = {});
+
 }  // namespace variate::cli

@@ -19,6 +19,8 @@
 #include <variate/target/draw_columns.h>
 #include <variate/target/unconstrained_target.h>
 
+#include "variate/cli/distributed_run.h"
+
 namespace variate::cli {
 
 /// A model bound to its data: what the commands run on.
@@ -64,6 +66,13 @@ class ModelSource {
   /// that declares no data). Prints every problem to `errors` and returns nullopt.
   virtual std::optional<BoundModel> bind(const std::optional<std::string>& data_path,
                                          std::ostream& errors) const = 0;
+
+  /// The model bound for this rank of `run`: the likelihood's rows split between the
+  /// ranks (distributed/sharded_target.h), or, with `--shard none`, the whole model on
+  /// each. A model without text can only run whole.
+  /// @throws distributed::DistributedError when the ranks disagree or cannot be reached.
+  virtual std::optional<BoundModel> bind_distributed(const std::optional<std::string>& data_path,
+                                                     std::ostream& errors, const DistributedRun& run) const;
 };
 
 }  // namespace variate::cli

@@ -7,12 +7,14 @@
 #include <ATen/Context.h>
 
 #include <variate/core/checks.h>
+#include <variate/distributed/distributed_error.h>
 #include <variate/io/summary_report.h>
 #include <variate/io/summary_warnings.h>
 #include <variate/mcmc/observer_list.h>
 #include <variate/mcmc/sampler_columns.h>
 
 #include "variate/cli/chain_output.h"
+#include "variate/cli/distributed_run.h"
 #include "variate/cli/project_output.h"
 #include "version.h"
 
@@ -37,7 +39,13 @@ struct SampleOptions {
   bool quiet = false;
   std::optional<std::string> project;
   std::optional<std::string> run_name;
+  DistributedOptions distributed;
 };
+
+std::ostream& discard() {  // what ranks other than 0 print to
+  static std::ostream stream(nullptr);
+  return stream;
+}
 
 int run_sample(const SampleOptions& options, const ModelSource& source) {
   if (options.device != "cpu") {
@@ -47,30 +55,50 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
               << "\n";
     return 1;
   }
-  const std::optional<BoundModel> model = source.bind(options.data, std::cerr);
-  if (!model) return 1;
-  // Batched chains are one LibTorch computation over all chains.
-  const UnconstrainedTarget target = options.batched_chains ? model->batch_target.torch_only() : model->target;
-  if (!model->backend_note.empty() && !options.batched_chains) {
-    std::cerr << "note: the density runs on LibTorch: " << model->backend_note << "\n";
+  std::unique_ptr<DistributedRun> run;  // with several processes
+  try {
+    run = DistributedRun::start(options.distributed, std::cerr);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
   }
-  const uint64_t seed = options.seed ? *options.seed : std::random_device{}();
+  if (run && options.batched_chains) {
+    std::cerr << "error: --batched-chains runs in one process; it cannot be combined with several\n";
+    return 1;
+  }
+  const bool root = !run || run->root();  // rank 0 alone prints and writes
   std::unique_ptr<store::RunRecorder> recorder;  // with --project
   try {
+    std::optional<BoundModel> model =
+        run ? source.bind_distributed(options.data, root ? std::cerr : discard(), *run) : source.bind(options.data, std::cerr);
+    if (!model) {
+      if (run) run->abort();
+      return 1;
+    }
+    // Batched chains are one LibTorch computation over all chains.
+    const UnconstrainedTarget target = options.batched_chains ? model->batch_target.torch_only() : model->target;
+    if (root && !model->backend_note.empty() && !options.batched_chains) {
+      std::cerr << "note: the density runs on LibTorch: " << model->backend_note << "\n";
+    }
+    const uint64_t seed = run ? run->agree_on_seed(options.seed)
+                              : options.seed ? *options.seed : std::random_device{}();
+    const int ranks = run ? run->size() : 1;
+    const int threads = run ? run->threads(options.threads) : options.threads;
+    if (run && root) std::cerr << "running on " << run->describe() << ", " << threads << " thread(s) each\n";
     const NutsOptions nuts = NutsOptions()
                                  .chains(options.chains)
                                  .warmup(options.warmup)
                                  .draws(options.draws)
                                  .seed(seed)
-                                 .threads(options.threads)
+                                 .threads(threads)
                                  .max_tree_depth(options.max_depth)
                                  .target_accept(options.adapt_delta)
                                  .metric(options.metric == "dense" ? MetricKind::dense : MetricKind::diagonal)
                                  .batched_chains(options.batched_chains);
     const DrawColumns& columns = model->columns;
     ChainOutputOptions output;
-    output.directory = options.output;
-    output.progress = !options.quiet;
+    if (root) output.directory = options.output;
+    output.progress = root && !options.quiet;
     output.info.run.model = source.name();
     output.info.run.data_file = options.data.value_or("");
     output.info.run.seed = seed;
@@ -83,13 +111,13 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
     output.info.metric = options.metric == "dense" ? "dense_e" : "diag_e";
     output.info.num_chains = options.chains;
     ChainOutput observer(columns, options.chains, output);
-    if (options.project) {  // only offered for a model with text (a .vmod file)
+    if (root && options.project) {  // only offered for a model with text (a .vmod file)
       const nlohmann::json config = {
           {"chains", options.chains}, {"warmup", options.warmup}, {"draws", options.draws},
           {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
-          {"metric", options.metric}, {"threads", options.threads},
+          {"metric", options.metric}, {"threads", threads},
           {"batched_chains", options.batched_chains}, {"device", options.device},
-          {"backend_used", target.backend()},
+          {"backend_used", target.backend()}, {"ranks", ranks},
           {"model_file", *source.model_file()}, {"data_file", options.data.value_or("")}};
       recorder = start_project_run({*options.project, options.run_name, *source.model_file(), options.data,
                                     config, seed, nuts.metric()},
@@ -98,30 +126,47 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
     ObserverList observers(recorder ? std::vector<SampleObserver*>{&observer, recorder.get()}
                                     : std::vector<SampleObserver*>{&observer});
 
-    const auto chains = sample_nuts(target, nuts, &observers);
+    const auto chains = sample_nuts(target, nuts, root ? &observers : nullptr, nullptr,
+                                    run ? &run->lockstep() : nullptr);
+    if (run) {
+      if (const std::string failure = run->finish(); !failure.empty()) {
+        throw distributed::DistributedError(failure + " after the run");
+      }
+    }
+    if (!root) return 0;
 
     std::vector<std::string> names = sampler_column_names();
     for (const auto& name : columns.names(NameStyle::StanCsv)) names.push_back(name);
     const io::ChainsSummary summary = io::summarize_chains(observer.draws(), names);
     std::cout << "Inference for " << source.name() << ": " << options.chains << " chains, each with "
-              << options.warmup << " warmup and " << options.draws << " draws; seed " << seed << "\n\n";
+        << options.warmup << " warmup and " << options.draws << " draws; seed " << seed << "\n\n";
     std::cout << io::format_summary_table(summary.parameters, summary.sampler_rows);
     const io::SamplerTotals totals = io::sampler_totals(chains);
     std::cout << "\nWarmup took " << totals.seconds_warmup << " s and sampling "
-              << totals.seconds_sampling << " s (the slowest chain); "
-              << totals.leapfrog_steps << " leapfrog steps.\n";
+        << totals.seconds_sampling << " s (the slowest chain); "
+        << totals.leapfrog_steps << " leapfrog steps.\n";
     const io::SamplerChecks checks = io::sampler_checks(observer.draws(), options.max_depth);
     for (const auto& line : io::summary_warnings(checks, summary.parameters)) std::cout << line << "\n";
     if (options.summary_json) {
-      io::write_summary_json(*options.summary_json, summary.parameters, totals, target.backend());
+      io::write_summary_json(*options.summary_json, summary.parameters, totals, target.backend(), ranks);
     }
-    if (recorder) recorder->finish(io::summary_json(summary.parameters, totals, target.backend()));
+    if (recorder) recorder->finish(io::summary_json(summary.parameters, totals, target.backend(), ranks));
     return 0;
+  } catch (const distributed::DistributedError& e) {
+    std::string message = e.what();
+    if (run) {
+      if (const std::string children = run->abort(); !children.empty()) message += " (" + children + ")";
+    }
+    if (recorder) recorder->fail(message);
+    std::cerr << "error: " << message << "\n";
+    return 1;
   } catch (const ArgumentError& e) {
+    if (run) run->abort();
     if (recorder) recorder->fail(e.what());
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   } catch (const store::ProjectError& e) {
+    if (run) run->abort();
     if (recorder) recorder->fail(e.what());
     std::cerr << "error: " << e.what() << "\n";
     return 1;
@@ -140,7 +185,7 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
   command->add_option("--seed", o->seed, "Random seed (default: drawn at random and printed)");
   command->add_option("--output", o->output, "Write chain_1.csv, ... (Stan CSV) into this folder");
   command->add_option("--summary-json", o->summary_json, "Write the summary as JSON");
-  command->add_option("--threads", o->threads, "Threads for chains (0: one per chain, up to the cores)")->capture_default_str();
+  command->add_option("--threads", o->threads, "Threads for chains (0: one per chain, up to the cores); with several processes, threads per process (0: this host's cores shared by its processes)")->capture_default_str();
   command->add_option("--device", o->device, "cpu or cuda")->capture_default_str();
   command->add_option("--max-depth", o->max_depth, "Maximum tree depth")->capture_default_str();
   command->add_option("--adapt-delta", o->adapt_delta, "Target acceptance rate of warmup")->capture_default_str();
@@ -149,6 +194,7 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
   command->add_flag("--batched-chains", o->batched_chains, "Evaluate all chains in one batched LibTorch computation");
   source->add_arguments(*command, ModelCommand::sample);  // the model, and how to compile it
   command->add_flag("--quiet", o->quiet, "No progress lines");
+  add_distributed_options(*command, o->distributed);
   if (source->model_file()) {  // a project records the model's text
     command->add_option("--project", o->project, "Record the run into this project file (*.variate; created if absent)");
     command->add_option("--run-name", o->run_name, "Name of the run in the project (default: run N)");

@@ -1,6 +1,9 @@
 #include "variate/cli/vmod_source.h"
 
 #include <variate/core/argument_error.h>
+#include <variate/distributed/sharded_target.h>
+#include <variate/io/data_file.h>
+#include <variate/model/model_error.h>
 #include <variate/tape/select_target.h>
 
 #include "variate/cli/model_input.h"
@@ -16,11 +19,15 @@ void VmodSource::add_arguments(CLI::App& command, ModelCommand which) {
       ->capture_default_str()->check(CLI::IsMember({"float64", "float32"}));
 }
 
-std::optional<BoundModel> VmodSource::bind(const std::optional<std::string>& data_path,
-                                           std::ostream& errors) const {
+model::CompileOptions VmodSource::compile_options() const {
   model::CompileOptions options;
   options.dtype = dtype_ == "float32" ? at::kFloat : at::kDouble;
-  const auto compiled = load_model(path_, data_path, errors, options);
+  return options;
+}
+
+std::optional<BoundModel> VmodSource::bind(const std::optional<std::string>& data_path,
+                                           std::ostream& errors) const {
+  const auto compiled = load_model(path_, data_path, errors, compile_options());
   if (!compiled) return std::nullopt;
   if (!compiled->model) {
     errors << "error: " << path_ << " declares data: give it with --data\n";
@@ -32,6 +39,50 @@ std::optional<BoundModel> VmodSource::bind(const std::optional<std::string>& dat
     const tape::SelectedTarget selected = tape::select_target(model, *tape::parse_backend(backend_));
     return BoundModel{model.log_joint(), selected.target, selected.target, model.draw_columns(),
                       model.derived_names(), selected.fallback_reason};
+  } catch (const ArgumentError& e) {
+    errors << "error: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+}  // namespace variate::cli
+
+namespace variate::cli {
+
+std::optional<BoundModel> ModelSource::bind_distributed(const std::optional<std::string>& data_path,
+                                                        std::ostream& errors, const DistributedRun& run) const {
+  if (!run.split_rows()) return bind(data_path, errors);
+  errors << "error: a model written in C++ runs on several processes whole only (--shard none)\n";
+  return std::nullopt;
+}
+
+std::optional<BoundModel> VmodSource::bind_distributed(const std::optional<std::string>& data_path,
+                                                       std::ostream& errors, const DistributedRun& run) const {
+  if (!run.split_rows()) return bind(data_path, errors);
+  if (!data_path) {
+    errors << "error: splitting the likelihood's rows between processes needs its data (--data)\n";
+    return std::nullopt;
+  }
+  std::optional<Data> data;
+  try {
+    data = io::read_data_file(*data_path);
+  } catch (const ArgumentError& e) {
+    errors << "error: " << e.what() << "\n";
+    return std::nullopt;
+  }
+  const auto compiled = load_model(path_, *data, errors, compile_options());
+  if (!compiled) return std::nullopt;
+  try {
+    const distributed::ShardedModel sharded = distributed::compile_sharded(
+        *compiled, *data, *tape::parse_backend(backend_), run.communicator(), run.row_blocks());
+    const model::CompiledModel& whole = sharded.whole;
+    return BoundModel{whole.log_joint(), sharded.target, sharded.target, whole.draw_columns(),
+                      whole.derived_names(), sharded.fallback_reason};
+  } catch (const model::ModelError& e) {
+    errors << model::format(*compiled->source,
+                            {model::Severity::error, e.span(),
+                             std::string("cannot split the rows between processes: ") + e.what()});
+    return std::nullopt;
   } catch (const ArgumentError& e) {
     errors << "error: " << e.what() << "\n";
     return std::nullopt;

@@ -7,17 +7,22 @@
 #include <ostream>
 #include <string>
 
+#include <variate/model/compiled_model.h>
+
 #include "variate/cli/model_source.h"
 
 namespace variate::cli {
 
 class VmodSource : public ModelSource {
  public:
+  model::CompileOptions compile_options() const;
   void add_arguments(CLI::App& command, ModelCommand which) override;
   std::string name() const override { return path_; }
   std::optional<std::string> model_file() const override { return path_; }
   std::optional<BoundModel> bind(const std::optional<std::string>& data_path,
                                  std::ostream& errors) const override;
+  std::optional<BoundModel> bind_distributed(const std::optional<std::string>& data_path, std::ostream& errors,
+                                             const DistributedRun& run) const override;
 
  private:
   std::string path_;

@@ -168,7 +168,7 @@ RunGroup::RunGroup(RendezvousSpec spec) : state_(std::make_shared<State>()) {
     } else {
       c10d::TCPStoreOptions options;
       options.port = s.port;
-      options.isServer = s.rank == 0;
+      options.isServer = s.rank == 0 && s.rank0_serves;
       options.numWorkers = static_cast<size_t>(s.world_size);
       options.waitWorkers = false;  // join() checks, and names who is missing
       options.timeout = s.timeout;
@@ -191,7 +191,7 @@ int RunGroup::rank() const { return state_->spec.rank; }
 int RunGroup::size() const { return state_->spec.world_size; }
 uint16_t RunGroup::port() const { return state_->port; }
 
-void RunGroup::join() {
+void RunGroup::join(const std::function<void()>& while_waiting) {
   const RendezvousSpec& s = state_->spec;
   c10d::Store& store = *state_->store;
   std::vector<int> missing;
@@ -214,6 +214,7 @@ void RunGroup::join() {
         break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (while_waiting) while_waiting();
     }
   } catch (const DistributedError&) {
     throw;

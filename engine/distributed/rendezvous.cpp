@@ -88,6 +88,7 @@ std::optional<RendezvousSpec> rendezvous_from_environment() {
     spec.port = static_cast<uint16_t>(parse_int(port, "MASTER_PORT", 1, 65535));
     spec.rank = parse_int(rank, "RANK", 0, max);
     spec.world_size = parse_int(world, "WORLD_SIZE", 1, max);
+    if (const char* agent = variable("TORCHELASTIC_USE_AGENT_STORE")) spec.rank0_serves = std::string(agent) != "True";
     check_ranks(spec);
     return spec;
   }

@@ -26,6 +26,9 @@ struct RendezvousSpec {
   std::string path;  // file
   int rank = 0;
   int world_size = 1;
+  /// Whether rank 0 serves the TCP store; not under torchrun's agent, which serves it
+  /// itself (TORCHELASTIC_USE_AGENT_STORE=True).
+  bool rank0_serves = true;
   /// Bounds joining and every collective: a rank that hangs is given up after it.
   std::chrono::milliseconds timeout{std::chrono::seconds(60)};
 

@@ -11,6 +11,7 @@
 ///   auto communicator = group.communicator("chain-1");
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -35,10 +36,12 @@ class RunGroup {
   /// The TCP port of the store: the one the system picked when the spec said 0.
   uint16_t port() const;
 
-  /// Checks in and waits until all ranks have (within the timeout).
+  /// Checks in and waits until all ranks have (within the timeout), calling
+  /// `while_waiting` every 20 ms (a launcher checks there that its children still run,
+  /// and throws if one is gone).
   /// @throws DistributedError "rank 2 of 4 did not join within 60 s (tcp://...)", or when
   /// two processes claim the same rank.
-  void join();
+  void join(const std::function<void()>& while_waiting = {});
 
   /// A communicator of its own over Gloo; every rank must ask for the same names in the
   /// same order.

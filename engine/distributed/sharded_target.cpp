@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "variate/core/argument_error.h"
 #include "variate/distributed/agreement.h"
 #include "variate/model/printer.h"
 #include "variate/tape/select_target.h"
@@ -124,23 +125,20 @@ model::CompiledModel compile_part(const std::shared_ptr<const model::CheckedMode
 
 }  // namespace
 
-ShardedModel compile_sharded(std::shared_ptr<const model::CheckedModel> checked, const Data& data,
-                             const model::CompileOptions& options, tape::Backend backend,
+ShardedModel compile_sharded(const model::CompileResult& compiled, const Data& data, tape::Backend backend,
                              std::shared_ptr<Communicator> communicator, int blocks) {
   const int rank = communicator->rank();
   const int world = communicator->size();
-  std::optional<ShardPlan> plan;
-  uint64_t fingerprint = 0;
-  {
-    const model::CompiledModel full(checked, data, options);  // what the plan is learned from
-    plan.emplace(find_shardable_rows(full), world, blocks);
-    fingerprint = model_fingerprint(full);
-  }
-  const std::vector<int64_t> layout = plan->fingerprint();
+  if (!compiled.model) throw ArgumentError("compile_sharded: the model was not compiled with its data");
+  const std::shared_ptr<const model::CheckedModel>& checked = compiled.checked;
+  const model::CompileOptions& options = compiled.model->options();
+  ShardPlan plan(find_shardable_rows(*compiled.model), world, blocks);
+  uint64_t fingerprint = model_fingerprint(*compiled.model);
+  const std::vector<int64_t> layout = plan.fingerprint();
   fingerprint = fnv1a(layout.data(), layout.size() * sizeof(int64_t), fingerprint);
   require_agreement(*communicator, fingerprint, "the model, its data's shapes or how its rows are split");
 
-  model::CompiledModel whole = compile_part(checked, data, options, plan->whole_part(*checked));
+  model::CompiledModel whole = compile_part(checked, data, options, plan.whole_part(*checked));
   std::string fallback;
   const auto select = [&](const model::CompiledModel& part) {
     tape::SelectedTarget selected = tape::select_target(part, backend);
@@ -148,22 +146,22 @@ ShardedModel compile_sharded(std::shared_ptr<const model::CheckedModel> checked,
     return selected.target;
   };
   auto parts = std::make_shared<Parts>(select(whole));
-  const auto [first, last] = plan->blocks_of(rank);
+  const auto [first, last] = plan.blocks_of(rank);
   for (int b = first; b < last; ++b) {
-    parts->blocks.push_back(select(compile_part(checked, data, options, plan->block_part(b))));
+    parts->blocks.push_back(select(compile_part(checked, data, options, plan.block_part(b))));
   }
   for (int r = 0; r < world; ++r) {
-    const auto [lo, hi] = plan->blocks_of(r);
+    const auto [lo, hi] = plan.blocks_of(r);
     parts->blocks_per_rank.push_back(hi - lo);
   }
-  parts->max_blocks = plan->max_blocks_per_rank();
+  parts->max_blocks = plan.max_blocks_per_rank();
   parts->backend = parts->whole.backend();
   for (const auto& block : parts->blocks) {
     if (block.backend() != parts->backend) parts->backend = "torch";  // some parts on each
   }
   UnconstrainedTarget target =
       whole.target().with_point_density(std::make_shared<ShardedDensity>(parts, communicator));
-  return ShardedModel{std::move(whole), std::move(target), std::move(*plan), fallback};
+  return ShardedModel{std::move(whole), std::move(target), std::move(plan), fallback};
 }
 
 }  // namespace variate::distributed

@@ -7,8 +7,7 @@
 /// packed in one buffer, and every rank adds the whole part and the blocks in block
 /// order: the same bits on every rank, and for any number of ranks.
 ///
-///   ShardedModel sharded = compile_sharded(checked, data, options, Backend::automatic,
-///                                          communicator);
+///   ShardedModel sharded = compile_sharded(compiled, data, Backend::automatic, communicator);
 ///   sample_nuts(sharded.target, nuts, observer, nullptr, &lockstep);
 ///
 /// The sum of blocks differs from the one-process density (one sum over all rows) by
@@ -20,7 +19,7 @@
 #include "variate/core/data.h"
 #include "variate/distributed/communicator.h"
 #include "variate/distributed/shard_plan.h"
-#include "variate/model/compiled_model.h"
+#include "variate/model/compile.h"
 #include "variate/tape/backend.h"
 #include "variate/target/unconstrained_target.h"
 
@@ -37,12 +36,12 @@ struct ShardedModel {
   std::string fallback_reason;
 };
 
-/// Every rank calls it with the same model, data and options, and the same `blocks`.
+/// Every rank calls it with the same model compiled on the same data (`compiled.model`
+/// set; its options are the parts'), and the same `blocks`.
 /// @throws model::ModelError where the model's rows cannot be split (shardable_rows.h);
 /// ArgumentError for more ranks than blocks, or as compiling does; DistributedError when
 /// the ranks disagree about the model, its data's shapes or the plan.
-ShardedModel compile_sharded(std::shared_ptr<const model::CheckedModel> checked, const Data& data,
-                             const model::CompileOptions& options, tape::Backend backend,
+ShardedModel compile_sharded(const model::CompileResult& compiled, const Data& data, tape::Backend backend,
                              std::shared_ptr<Communicator> communicator, int blocks = kDefaultRowBlocks);
 
 }  // namespace variate::distributed

@@ -68,7 +68,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& parameters,
 }
 
 std::string summary_json(const std::vector<SummaryRow>& parameters,
-                         const std::optional<SamplerTotals>& sampler, const std::string& backend) {
+                         const std::optional<SamplerTotals>& sampler, const std::string& backend, int ranks) {
   nlohmann::ordered_json document;
   nlohmann::ordered_json rows = nlohmann::ordered_json::object();
   for (const auto& row : parameters) {
@@ -89,12 +89,13 @@ std::string summary_json(const std::vector<SummaryRow>& parameters,
                            {"seconds_sampling", json_number(sampler->seconds_sampling)}};
   }
   if (!backend.empty()) document["backend"] = backend;
+  if (ranks > 0) document["ranks"] = ranks;
   return document.dump(2) + "\n";
 }
 
 void write_summary_json(const std::string& path, const std::vector<SummaryRow>& parameters,
-                        const std::optional<SamplerTotals>& sampler, const std::string& backend) {
-  const std::string text = summary_json(parameters, sampler, backend);
+                        const std::optional<SamplerTotals>& sampler, const std::string& backend, int ranks) {
+  const std::string text = summary_json(parameters, sampler, backend, ranks);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
     throw ArgumentError("write_summary_json: cannot open '" + path + "' for writing: " +

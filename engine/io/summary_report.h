@@ -67,13 +67,16 @@ std::string format_summary_table(const std::vector<SummaryRow>& parameters,
 ///                "gradient_evaluations", "seconds_warmup", "seconds_sampling"}}
 /// with parameters in the given order and NaN or infinite values as null. Without
 /// `sampler` (a variational fit) the "sampler" object is left out. A non-empty `backend`
-/// ("tape", "torch": what evaluated the density) adds {"backend": ...}.
+/// ("tape", "torch": what evaluated the density) adds {"backend": ...}; a positive
+/// `ranks` (the processes that made the run) adds {"ranks": n}.
 std::string summary_json(const std::vector<SummaryRow>& parameters,
-                         const std::optional<SamplerTotals>& sampler, const std::string& backend = "");
+                         const std::optional<SamplerTotals>& sampler, const std::string& backend = "",
+                         int ranks = 0);
 
 /// Writes summary_json() to `path`.
 /// @throws ArgumentError if the file cannot be written.
 void write_summary_json(const std::string& path, const std::vector<SummaryRow>& parameters,
-                        const std::optional<SamplerTotals>& sampler, const std::string& backend = "");
+                        const std::optional<SamplerTotals>& sampler, const std::string& backend = "",
+                        int ranks = 0);
 
 }  // namespace variate::io

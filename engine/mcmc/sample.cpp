@@ -246,6 +246,7 @@ std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const Nu
         results[chain] = run_chain(std::move(density), d, options, chain, observer, stop, lockstep);
       } catch (...) {
         errors[chain] = std::current_exception();
+        if (lockstep) break;  // the other processes stop too: no chain can go on
       }
       if (batched) batched->retire(chain);
     }

@@ -91,7 +91,7 @@ Evaluations run_rank(const vm::CompileResult& compiled, const variate::Data& dat
     group = own.get();
   }
   group->join();
-  const vd::ShardedModel sharded = vd::compile_sharded(compiled.checked, data, {}, variate::tape::Backend::automatic,
+  const vd::ShardedModel sharded = vd::compile_sharded(compiled, data, variate::tape::Backend::automatic,
                                                        group->communicator("density"));
   return evaluate(sharded.target);
 }
@@ -150,7 +150,7 @@ class TestShardedTarget : public QObject {
       return;
     }
     const Evaluations single = evaluate(compiled.model->target());
-    const vd::ShardedModel local = vd::compile_sharded(compiled.checked, data, {}, variate::tape::Backend::automatic,
+    const vd::ShardedModel local = vd::compile_sharded(compiled, data, variate::tape::Backend::automatic,
                                                        std::make_shared<vd::LocalCommunicator>());
     const Evaluations one = evaluate(local.target);
     for (size_t i = 0; i < single.lp.size(); ++i) {
