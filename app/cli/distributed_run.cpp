@@ -31,7 +31,7 @@ std::unique_ptr<DistributedRun> DistributedRun::start(const DistributedOptions& 
   std::optional<distributed::RendezvousSpec> spec = distributed::rendezvous_from_environment();
   const bool from_environment = spec.has_value();
   const bool launched = spec.has_value() && std::getenv("VARIATE_PARENT_PID");
-  if (launched) follow_parent_rank();
+  if (launched) distributed::follow_parent_rank();
   int local_ranks = 1;
   if (spec) {
     if (launched) local_ranks = spec->world_size;
@@ -71,9 +71,9 @@ std::unique_ptr<DistributedRun> DistributedRun::start(const DistributedOptions& 
     log << "rendezvous: rank 0 of " << spec->world_size << " serves " << run->address_ << "\n" << std::flush;
   }
   if (run->root() && !from_environment && !options.rendezvous && options.nproc > 1) {
-    run->children_ = std::make_unique<ChildRanks>(options.nproc, run->address_);
+    run->children_ = std::make_unique<distributed::ChildRanks>(options.nproc, run->address_);
   }
-  ChildRanks* children = run->children_.get();
+  distributed::ChildRanks* children = run->children_.get();
   run->group_->join([children] {
     if (!children) return;
     if (const std::string failure = children->poll_failure(); !failure.empty()) {

@@ -21,7 +21,7 @@
 #include <variate/distributed/run_group.h>
 #include <variate/distributed/shard_plan.h>
 
-#include "variate/cli/rank_launcher.h"
+#include <variate/distributed/child_ranks.h>
 
 namespace variate::cli {
 
@@ -75,7 +75,7 @@ class DistributedRun {
 
   DistributedOptions options_;
   std::unique_ptr<distributed::RunGroup> group_;  // null for a run of one process
-  std::unique_ptr<ChildRanks> children_;
+  std::unique_ptr<distributed::ChildRanks> children_;
   std::shared_ptr<distributed::Communicator> communicator_;
   std::unique_ptr<distributed::CommunicatorLockstep> lockstep_;
   int local_ranks_ = 1;  // ranks on this host

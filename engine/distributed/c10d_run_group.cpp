@@ -88,7 +88,9 @@ struct RunGroup::State {
     std::vector<int> silent;
     try {
       store->set(scope + fault_key(spec.rank), std::vector<uint8_t>{1});
-      const auto grace = std::min<std::chrono::milliseconds>(spec.timeout, std::chrono::seconds(3));
+      // Survivors see a failure within ~0.2 s of each other (a reset connection, or the
+      // same timeout).
+      const auto grace = std::min<std::chrono::milliseconds>(spec.timeout, std::chrono::seconds(1));
       const auto deadline = Clock::now() + grace;
       do {
         silent.clear();
@@ -174,6 +176,7 @@ RunGroup::RunGroup(RendezvousSpec spec) : state_(std::make_shared<State>()) {
       options.timeout = s.timeout;
       auto store = c10::make_intrusive<c10d::TCPStore>(s.host, options);
       state_->port = store->getPort();
+      state_->spec.port = state_->port;  // messages name the port served
       state_->store = store;
     }
     state_->store->setTimeout(s.timeout);

@@ -1,10 +1,11 @@
 #pragma once
-/// `--nproc N` on one host: rank 0 (this process) starts ranks 1..N-1 as copies of
-/// itself — its own executable with its own arguments — which find the run through
-/// VARIATE_RANK, VARIATE_WORLD_SIZE and VARIATE_RENDEZVOUS. It waits for them by PID and,
-/// when something fails, stops its own children and no other process: SIGTERM, then
-/// SIGKILL after a grace period. A child dies with its parent (PR_SET_PDEATHSIG), so a
-/// killed rank 0 leaves no orphans.
+/// The ranks of a run on one host that rank 0 starts (`variate sample --nproc N`, the
+/// studio's Processes): ranks 1..N-1 as child processes — by default copies of this
+/// program with its own arguments — that find the run through VARIATE_RANK,
+/// VARIATE_WORLD_SIZE and VARIATE_RENDEZVOUS. Rank 0 waits for them by PID and, when
+/// something fails, stops its own children and no other process: SIGTERM, then SIGKILL
+/// after a grace period. A child dies with its parent (PR_SET_PDEATHSIG, see
+/// follow_parent_rank), so a killed rank 0 leaves no orphans.
 
 #include <sys/types.h>
 
@@ -12,13 +13,15 @@
 #include <string>
 #include <vector>
 
-namespace variate::cli {
+namespace variate::distributed {
 
 class ChildRanks {
  public:
-  /// Starts ranks 1..world_size-1 at `rendezvous` ("tcp://127.0.0.1:PORT").
-  /// @throws distributed::DistributedError when a child cannot be started.
-  ChildRanks(int world_size, const std::string& rendezvous);
+  /// Starts ranks 1..world_size-1 at `rendezvous` ("tcp://127.0.0.1:PORT"): `executable`
+  /// with `arguments` (argv[0] first), or this program with its own when both are empty.
+  /// @throws DistributedError when a child cannot be started.
+  ChildRanks(int world_size, const std::string& rendezvous, std::string executable = "",
+             std::vector<std::string> arguments = {});
   /// Stops the children still running.
   ~ChildRanks();
   ChildRanks(const ChildRanks&) = delete;
@@ -50,4 +53,4 @@ class ChildRanks {
 /// at once when that parent is already gone. Does nothing in other processes.
 void follow_parent_rank();
 
-}  // namespace variate::cli
+}  // namespace variate::distributed

@@ -1,4 +1,4 @@
-#include "variate/cli/rank_launcher.h"
+#include "variate/distributed/child_ranks.h"
 
 #include <signal.h>
 #include <spawn.h>
@@ -13,11 +13,11 @@
 #include <iterator>
 #include <thread>
 
-#include <variate/distributed/distributed_error.h>
+#include "variate/distributed/distributed_error.h"
 
 extern char** environ;
 
-namespace variate::cli {
+namespace variate::distributed {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -39,15 +39,18 @@ std::vector<std::string> own_arguments() {
 std::string own_executable() {
   char path[4096];
   const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0) throw distributed::DistributedError("cannot find this program's executable (/proc/self/exe)");
+  if (n <= 0) throw DistributedError("cannot find this program's executable (/proc/self/exe)");
   return std::string(path, static_cast<size_t>(n));
 }
 
 }  // namespace
 
-ChildRanks::ChildRanks(int world_size, const std::string& rendezvous) {
-  const std::string executable = own_executable();
-  const std::vector<std::string> arguments = own_arguments();
+ChildRanks::ChildRanks(int world_size, const std::string& rendezvous, std::string executable,
+                       std::vector<std::string> arguments) {
+  if (executable.empty()) {
+    executable = own_executable();
+    arguments = own_arguments();
+  }
   std::vector<std::string> environment;
   for (char** e = environ; *e; ++e) {
     const std::string entry(*e);
@@ -73,7 +76,7 @@ ChildRanks::ChildRanks(int world_size, const std::string& rendezvous) {
     const int error = ::posix_spawn(&pid, executable.c_str(), nullptr, nullptr, argv.data(), envp.data());
     if (error != 0) {
       stop();
-      throw distributed::DistributedError("cannot start rank " + std::to_string(rank) + ": " + std::strerror(error));
+      throw DistributedError("cannot start rank " + std::to_string(rank) + ": " + std::strerror(error));
     }
     pids_.push_back(pid);
     status_.push_back(0);
@@ -138,6 +141,7 @@ void ChildRanks::stop(std::chrono::milliseconds grace) {
   for (size_t i = 0; i < pids_.size(); ++i) {
     if (!reaped_[i]) {
       ::kill(pids_[i], SIGTERM);
+      ::kill(pids_[i], SIGCONT);  // a stopped (hung) child acts on it only when continued
       running = true;
     }
   }
@@ -161,4 +165,4 @@ void follow_parent_rank() {
   if (std::to_string(::getppid()) != parent) std::_Exit(1);  // the parent died before prctl
 }
 
-}  // namespace variate::cli
+}  // namespace variate::distributed
