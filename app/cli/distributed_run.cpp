@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <ostream>
-#include <random>
 
 #include <variate/core/argument_error.h>
 #include <variate/core/threading.h>
@@ -95,11 +94,7 @@ int DistributedRun::threads(int requested) const {
 }
 
 uint64_t DistributedRun::agree_on_seed(std::optional<uint64_t> seed) {
-  at::Tensor local = at::empty({1}, at::kLong);
-  local[0] = static_cast<int64_t>(seed ? *seed : std::random_device{}() | (uint64_t{std::random_device{}()} << 32));
-  at::Tensor all = at::empty({size(), 1}, at::kLong);
-  communicator_->allgather(local, all);
-  return static_cast<uint64_t>(all[0][0].item<int64_t>());
+  return distributed::agree_on_seed(*communicator_, seed);
 }
 
 std::string DistributedRun::describe() const {

@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include <random>
+
 #include "variate/distributed/distributed_error.h"
 
 namespace variate::distributed {
@@ -48,6 +50,13 @@ void require_agreement(Communicator& communicator, uint64_t fingerprint, const s
                            " disagree with rank 0 about " + what +
                            ": every process must run the same model on the same data with the same options");
   }
+}
+
+uint64_t agree_on_seed(Communicator& communicator, std::optional<uint64_t> seed) {
+  std::random_device device;
+  const uint64_t own = seed ? *seed : (uint64_t{device()} << 32) | device();
+  const at::Tensor gathered = gather_pair(communicator, static_cast<int64_t>(own), 0);
+  return static_cast<uint64_t>(gathered[0][0].item<int64_t>());
 }
 
 CommunicatorLockstep::CommunicatorLockstep(std::shared_ptr<Communicator> communicator)

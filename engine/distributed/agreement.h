@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ uint64_t fnv1a(const std::string& text, uint64_t hash = 14695981039346656037ull)
 /// @throws DistributedError naming the ranks whose fingerprint differs from rank 0's and
 /// `what` they disagree about.
 void require_agreement(Communicator& communicator, uint64_t fingerprint, const std::string& what);
+
+/// Rank 0's seed (or, without one, a seed rank 0 draws) on every rank: one allgather.
+uint64_t agree_on_seed(Communicator& communicator, std::optional<uint64_t> seed);
 
 class CommunicatorLockstep final : public Lockstep {
  public:
