@@ -41,6 +41,8 @@ class TestRunConfig : public QObject {
     QCOMPARE(config.tolRelObj, 0.01);
     QVERIFY(!config.eta);
     QCOMPARE(config.dtype, Dtype::Float64);
+    QCOMPARE(config.processes, 1);
+    QVERIFY(!config.onSeveralProcesses());
   }
 
   void roundTrip() {
@@ -59,6 +61,7 @@ class TestRunConfig : public QObject {
     config.gradSamples = 3;
     config.elboSamples = 50;
     config.evalElbo = 25;
+    config.processes = 3;
     const RunConfig back = RunConfig::fromJson(config.toJson());
     QCOMPARE(back.toJson(), config.toJson());
     QCOMPARE(back.seed, config.seed);
@@ -66,7 +69,9 @@ class TestRunConfig : public QObject {
     QCOMPARE(back.family, AdviMethod::fullrank);
     QCOMPARE(back.dtype, Dtype::Float32);
     QCOMPARE(*back.eta, 0.1);
+    QCOMPARE(back.processes, 3);
     QVERIFY(back == config);
+    QVERIFY(!back.onSeveralProcesses());  // ADVI runs on one process
     config.eta.reset();  // adapted again: a change the undo command can name
     QVERIFY(RunConfig::fromJson(config.toJson()) == config);
     QVERIFY(back != config);
@@ -84,6 +89,8 @@ class TestRunConfig : public QObject {
         R"({"chains":4,"warmup":1000,"draws":1000,"max_depth":12,"adapt_delta":0.9,"metric":"dense",)"
         R"("threads":2,"batched_chains":true,"device":"cpu","model_file":"m.vmod","data_file":""})")
         << "adapt_delta=0.9 batched_chains=true max_depth=12 metric=dense threads=2";
+    QTest::newRow("variate sample --project --nproc 2") << QByteArray(R"({"chains":4,"threads":1,"ranks":2})")
+        << "processes=2 threads=1";
     QTest::newRow("the recorder's metric names") << QByteArray(R"({"metric":"dense_e"})") << "metric=dense";
     QTest::newRow("empty") << QByteArray("{}") << "";
     QTest::newRow("nonsense values keep the defaults") << QByteArray(

@@ -43,6 +43,7 @@ QJsonObject RunConfig::toJson() const {
   json["dtype"] = dtypeName(dtype);
   json["device"] = device;
   json["backend"] = QString(tape::backend_name(backend));
+  json["processes"] = processes;
   json["chains"] = chains;
   json["warmup"] = warmup;
   json["draws"] = draws;
@@ -71,6 +72,8 @@ RunConfig RunConfig::fromJson(const QJsonObject& json) {
   config.dtype = dtypeFromName(json["dtype"].toString()).value_or(config.dtype);
   config.device = json["device"].toString(config.device);
   config.backend = tape::parse_backend(json["backend"].toString().toStdString()).value_or(config.backend);
+  // `variate sample --project` records the processes that made a run as "ranks".
+  config.processes = json["processes"].toInt(json["ranks"].toInt(config.processes));
   config.chains = json["chains"].toInt(config.chains);
   config.warmup = json["warmup"].toInt(config.warmup);
   config.draws = json["draws"].toInt(config.draws);

@@ -41,6 +41,9 @@ struct RunConfig {
   QString device = "cpu";
   /// What evaluates the density (`variate sample --backend`); batched chains run on LibTorch.
   tape::Backend backend = tape::Backend::automatic;
+  /// Processes on this machine that split the likelihood's rows (`variate sample --nproc`);
+  /// NUTS only: ADVI runs on one.
+  int processes = 1;
   // NUTS
   int chains = 4;
   int warmup = 1000;
@@ -67,6 +70,12 @@ struct RunConfig {
   /// Missing keys keep their defaults and unknown values are ignored, so the projects of
   /// older studios and of the CLI still load.
   static RunConfig fromJson(const QJsonObject& json);
+
+  /// At most as many processes as the row blocks a sharded density is cut into
+  /// (distributed::kDefaultRowBlocks, which ui/engine checks against this).
+  static constexpr int kMaxProcesses = 16;
+  /// Whether the run is made by several processes: NUTS with processes > 1.
+  bool onSeveralProcesses() const { return method == InferenceMethod::Nuts && processes > 1; }
 
   bool operator==(const RunConfig& other) const { return toJson() == other.toJson(); }
   bool operator!=(const RunConfig& other) const { return !(*this == other); }
