@@ -273,6 +273,9 @@ bool ProjectDocument::prepareRunMore(qint64 id, RunRequest* request, QString* er
   request->config.chains = static_cast<int>(request->resume.size());
   request->config.warmup = 0;
   request->config.draws = config_.draws;
+  // The other processes (`variate sample`) cannot resume chains: a continuation runs in
+  // the studio alone, on the whole density.
+  request->config.processes = 1;
   // Each continuation draws from its own streams (the engine also keeps them apart from
   // the first run's): the seed moves on with the draws already made.
   request->config.seed = run->config.seed + static_cast<quint64>(run->chains.front().iterations());

@@ -11,37 +11,46 @@
 
 namespace variate::ui {
 
-CompiledRequest compileRequest(const RunRequest& request) {
-  std::optional<Data> data;
+CompiledRequest compileModel(const RunRequest& request) {
+  CompiledRequest compiled;
   if (!request.dataJson.isEmpty()) {
-    data = io::parse_json_data(request.dataJson.toStdString(), request.dataSetName.toStdString());
+    compiled.data = io::parse_json_data(request.dataJson.toStdString(), request.dataSetName.toStdString());
   }
   model::CompileOptions options;
   options.dtype = request.config.dtype == Dtype::Float32 ? at::kFloat : at::kDouble;
-  CompiledRequest compiled;
   compiled.result = model::compile_model(
       model::Source(request.modelName.toStdString() + ".vmod", request.modelText.toStdString()),
-      data ? &*data : nullptr, options);
+      compiled.data ? &*compiled.data : nullptr, options);
   if (!compiled.result.ok()) throw ArgumentError(compiled.result.report());
   if (!compiled.result.model) {
     throw ArgumentError("model '" + request.modelName.toStdString() +
                         "' declares data: add a data set to the project");
   }
   const model::CompiledModel& model = *compiled.result.model;
-  compiled.columns = model.draw_columns();
-  for (const auto& name : compiled.columns->names(NameStyle::Bracketed)) {
-    compiled.bracketedNames << QString::fromStdString(name);
-  }
-  compiled.stanNames = compiled.columns->names(NameStyle::StanCsv);
-  const bool batched = request.config.method == InferenceMethod::Nuts && request.config.batchedChains;
-  tape::SelectedTarget selected =
-      tape::select_target(model, batched ? tape::Backend::torch : request.config.backend);
-  compiled.target = std::move(selected.target);
-  compiled.backendNote = std::move(selected.fallback_reason);
+  setColumns(compiled, model.draw_columns());
   for (const auto& parameter : model.layout().parameters()) {
     compiled.parameterColumns += static_cast<int>(numel(parameter.shape));
   }
   return compiled;
+}
+
+CompiledRequest compileRequest(const RunRequest& request) {
+  CompiledRequest compiled = compileModel(request);
+  const bool batched = request.config.method == InferenceMethod::Nuts && request.config.batchedChains;
+  tape::SelectedTarget selected =
+      tape::select_target(*compiled.result.model, batched ? tape::Backend::torch : request.config.backend);
+  compiled.target = std::move(selected.target);
+  compiled.backendNote = std::move(selected.fallback_reason);
+  return compiled;
+}
+
+void setColumns(CompiledRequest& compiled, DrawColumns columns) {
+  compiled.bracketedNames.clear();
+  for (const auto& name : columns.names(NameStyle::Bracketed)) {
+    compiled.bracketedNames << QString::fromStdString(name);
+  }
+  compiled.stanNames = columns.names(NameStyle::StanCsv);
+  compiled.columns = std::move(columns);
 }
 
 store::RunSpec runSpec(const RunRequest& request, const CompiledRequest& compiled,

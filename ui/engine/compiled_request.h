@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include <variate/core/data.h>
 #include <variate/model/compile.h>
 #include <variate/target/unconstrained_target.h>
 #include <variate/target/draw_columns.h>
@@ -15,6 +16,8 @@ namespace variate::ui {
 
 struct CompiledRequest {
   model::CompileResult result;
+  /// The data set's values (a sharded density compiles its parts on them).
+  std::optional<Data> data;
   /// The density on the backend the configuration asks for (batched chains: LibTorch).
   std::optional<UnconstrainedTarget> target;
   /// Why `auto` runs on LibTorch; empty when it runs on the tape or LibTorch was asked for.
@@ -25,9 +28,16 @@ struct CompiledRequest {
   int parameterColumns = 0;
 };
 
-/// Parses the data and compiles the model.
+/// Parses the data and compiles the model, with its output columns; no density yet.
 /// @throws ArgumentError with the compiler's report (file:line:column) or the data error.
+CompiledRequest compileModel(const RunRequest& request);
+
+/// compileModel, and the density on the backend the configuration asks for.
+/// @throws ArgumentError as compileModel does.
 CompiledRequest compileRequest(const RunRequest& request);
+
+/// The output columns of a draw, and their names.
+void setColumns(CompiledRequest& compiled, DrawColumns columns);
 
 /// The run's record for the project: name, method, configuration JSON (with
 /// "backend_used": what evaluated the density), model version, data set and seed;

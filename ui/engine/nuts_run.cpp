@@ -1,18 +1,31 @@
 // A NUTS run on the engine thread: compile, record into the project through the store's
-// RunRecorder, stream live blocks to the UI, and end with the stored summary.
+// RunRecorder, stream live blocks to the UI, and end with the stored summary. On several
+// processes the studio is rank 0 of a data-parallel run (rank_processes.h) and makes the
+// collectives of `variate sample` in its order: join, communicator, compile_sharded,
+// agree_on_seed, sample_nuts in lockstep.
 
+#include <algorithm>
+
+#include <variate/core/threading.h>
+#include <variate/distributed/distributed_error.h>
+#include <variate/distributed/shardable_rows.h>
+#include <variate/distributed/sharded_target.h>
 #include <variate/mcmc/observer_list.h>
 #include <variate/mcmc/sample.h>
 #include <variate/mcmc/sampler_columns.h>
+#include <variate/model/model_error.h>
 #include <variate/store/run_recorder.h>
 #include <variate/store/stored_run_summary.h>
 
 #include "ui/engine/compiled_request.h"
 #include "ui/engine/live_observer.h"
+#include "ui/engine/rank_processes.h"
 #include "ui/engine/run_context.h"
 
 namespace variate::ui {
 namespace {
+
+static_assert(RunConfig::kMaxProcesses <= RankProcesses::kRowBlocks, "a process has at least one block of rows");
 
 // Every NUTS setting of the run panel; the options validate them (a bad value from an
 // edited file fails the run with the option named).
@@ -40,6 +53,42 @@ NutsOptions nutsOptions(const RunRequest& request) {
   return options;
 }
 
+// Fails before any process starts where the ranks could not run together; rows that
+// cannot be split are located in the model's text as compile errors are.
+void checkProcessesCanRun(const RunRequest& request, const CompiledRequest& compiled) {
+  const int processes = request.config.processes;
+  if (processes > RunConfig::kMaxProcesses) {
+    throw ArgumentError("Processes: " + std::to_string(processes) + ", more than the " +
+                        std::to_string(RunConfig::kMaxProcesses) + " blocks the rows are cut into");
+  }
+  if (request.config.batchedChains) {
+    throw ArgumentError("batched chains run in one process: clear Batched chains or set Processes to 1");
+  }
+  if (!compiled.data) throw ArgumentError("splitting the likelihood's rows between processes needs a data set");
+  try {
+    distributed::find_shardable_rows(*compiled.result.model);
+  } catch (const model::ModelError& e) {
+    throw ArgumentError(model::format(*compiled.result.source,
+                                      {model::Severity::error, e.span(),
+                                       std::string("cannot split the rows between processes: ") + e.what()}));
+  }
+}
+
+// The density every rank evaluates its blocks of and gathers the rest of (a collective).
+void shard(CompiledRequest& compiled, const RunRequest& request, RankProcesses& ranks) {
+  distributed::ShardedModel sharded = distributed::compile_sharded(
+      compiled.result, *compiled.data, request.config.backend, ranks.communicator(), RankProcesses::kRowBlocks);
+  compiled.target = std::move(sharded.target);
+  compiled.backendNote = std::move(sharded.fallback_reason);
+  setColumns(compiled, sharded.whole.draw_columns());  // as the CLI's rank 0 records them
+}
+
+// Intra-op threads of each rank (chains run one after another): as configured, or this
+// machine's cores shared by the processes.
+int threadsPerProcess(const RunConfig& config) {
+  return config.threads > 0 ? config.threads : std::max(1, hardware_threads() / config.processes);
+}
+
 // The summary `variate sample` prints, stored with the run; a run stopped before its
 // first draws has none.
 void storeSummary(const RunRequest& request, qint64 runId, RunContext& context) {
@@ -58,10 +107,20 @@ void storeSummary(const RunRequest& request, qint64 runId, RunContext& context) 
 RunOutcome runNuts(const RunRequest& request, RunContext& context) {
   RunOutcome outcome;
   std::unique_ptr<store::RunRecorder> recorder;
+  std::unique_ptr<RankProcesses> ranks;  // on several processes
   try {
     checkDevice(request.config.device);
-    const CompiledRequest compiled = compileRequest(request);
-    const NutsOptions options = nutsOptions(request);
+    const bool several = request.config.onSeveralProcesses();
+    CompiledRequest compiled = several ? compileModel(request) : compileRequest(request);
+    NutsOptions options = nutsOptions(request);
+    if (several) {
+      checkProcessesCanRun(request, compiled);
+      const int threads = threadsPerProcess(request.config);
+      ranks = std::make_unique<RankProcesses>(request, threads);
+      shard(compiled, request, *ranks);
+      options.seed(distributed::agree_on_seed(*ranks->communicator(), request.config.seed)).threads(threads);
+      context.log(QString("running on %1, %2 thread(s) each").arg(ranks->describe()).arg(threads));
+    }
 
     std::vector<std::string> columns = sampler_column_names();
     columns.insert(columns.end(), compiled.stanNames.begin(), compiled.stanNames.end());
@@ -87,15 +146,27 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
     LiveObserver live(output, context.control, context.mailbox, offsets, warmups);
     // The recorder first, so draws are stored before a pause holds the chain.
     ObserverList observers({recorder.get(), &live});
-    sample_nuts(*compiled.target, options, &observers, context.control.stopFlag());
+    // Stop is asked of rank 0 alone; the lockstep stops every rank at the same iteration.
+    sample_nuts(*compiled.target, options, &observers, context.control.stopFlag(),
+                ranks ? &ranks->lockstep() : nullptr);
+    if (ranks) {
+      if (const std::string failure = ranks->finish(); !failure.empty()) {
+        throw distributed::DistributedError(failure + " after the run");
+      }
+    }
 
     recorder->finish();
     outcome.status = context.control.stopRequested() ? RunStatus::Stopped : RunStatus::Finished;
     recorder.reset();  // closes its connection before the summary reads the file
   } catch (const std::exception& e) {
+    std::string message = e.what();
+    if (ranks) {  // what the other processes' exits tell, after a failure between them
+      const std::string children = ranks->abort();
+      if (dynamic_cast<const distributed::DistributedError*>(&e) && !children.empty()) message += " (" + children + ")";
+    }
     outcome.status = RunStatus::Failed;
-    outcome.message = QString::fromStdString(e.what());
-    if (recorder) recorder->fail(e.what());
+    outcome.message = QString::fromStdString(message);
+    if (recorder) recorder->fail(message);
   }
   if (outcome.status != RunStatus::Failed) storeSummary(request, outcome.runId, context);
   return outcome;
