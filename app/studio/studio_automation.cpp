@@ -31,6 +31,7 @@ void StudioAutomation::start() {
   if (options_.draws >= 0) config.draws = options_.draws;
   if (options_.iterations > 0) config.iterations = options_.iterations;
   if (options_.threads >= 0) config.threads = options_.threads;
+  if (options_.processes > 0) config.processes = options_.processes;
   if (options_.seed >= 0) config.seed = static_cast<quint64>(options_.seed);
   document->applyRunConfig(config);  // command-line settings are not an edit to undo
 

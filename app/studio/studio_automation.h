@@ -17,7 +17,7 @@ struct AutomationOptions {
   bool progress = false;       // "progress CHAIN ITERATIONS" per batch, "ended STATUS ID" at the end
   bool quitWhenDone = false;
   QString method;              // "nuts" or "advi"; empty: as configured
-  int chains = -1, warmup = -1, draws = -1, iterations = -1, threads = -1;  // -1: as configured
+  int chains = -1, warmup = -1, draws = -1, iterations = -1, threads = -1, processes = -1;  // -1: as configured
   qint64 seed = -1;
   QString screenshot;          // PNG of the window
   int screenshotAfter = -1;    // ... once every chain made this many iterations; -1: at the end

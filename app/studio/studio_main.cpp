@@ -32,13 +32,14 @@ int main(int argc, char** argv) {
   const QCommandLineOption iterations("iterations", "Most iterations (ADVI).", "n");
   const QCommandLineOption seed("seed", "Random seed.", "n");
   const QCommandLineOption threads("threads", "Threads for the chains (0: one per chain).", "n");
+  const QCommandLineOption processes("processes", "Processes that split the likelihood's rows (NUTS).", "n");
   const QCommandLineOption progress("progress", "Print the run's progress on standard output.");
   const QCommandLineOption quit("quit-when-done", "Quit when the run ends.");
   const QCommandLineOption screenshot("screenshot", "Save a PNG of the window while or after the run.", "file");
   const QCommandLineOption screenshotAfter("screenshot-after", "Take it once every chain made N iterations.", "n");
   const QCommandLineOption raise("raise", "Bring a panel to the front (e.g. elboDock); repeatable.", "dock");
-  parser.addOptions({runOnOpen, method, chains, warmup, draws, iterations, seed, threads, progress, quit, screenshot,
-                     screenshotAfter, raise});
+  parser.addOptions({runOnOpen, method, chains, warmup, draws, iterations, seed, threads, processes, progress, quit,
+                     screenshot, screenshotAfter, raise});
   parser.process(app);
 
   variate::ui::MainWindow window;
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   options.draws = number(draws, -1);
   options.iterations = number(iterations, -1);
   options.threads = number(threads, -1);
+  options.processes = number(processes, -1);
   options.seed = parser.isSet(seed) ? parser.value(seed).toLongLong() : -1;
   options.screenshot = parser.value(screenshot);
   options.screenshotAfter = number(screenshotAfter, -1);

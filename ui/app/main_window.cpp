@@ -160,7 +160,11 @@ void MainWindow::updateActions() {
   a.saveAs->setEnabled(open && !running);
   a.exportDraws->setEnabled(current && current->drawsLoaded);
   a.run->setEnabled(open && !running);
-  a.pause->setEnabled(running);
+  a.pause->setEnabled(coordinator_->canPause());
+  a.pause->setToolTip(running && !coordinator_->canPause()
+                          ? tr("A run on several processes cannot pause (the others would wait for it until they "
+                               "time out); Stop ends it, keeping its draws")
+                          : tr("Pause or resume the run"));
   a.stop->setEnabled(running);
   a.runMore->setEnabled(open && !running && current && !current->isActive() &&
                         current->config.method == InferenceMethod::Nuts &&

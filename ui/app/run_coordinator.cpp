@@ -56,6 +56,7 @@ void RunCoordinator::setDocument(ProjectDocument* document) {
 
 bool RunCoordinator::isRunning() const { return engine_->isRunning(); }
 bool RunCoordinator::isPaused() const { return engine_->isPaused(); }
+bool RunCoordinator::canPause() const { return engine_->isRunning() && !pendingConfig_.onSeveralProcesses(); }
 
 bool RunCoordinator::start(const RunRequest& request, QString* error) {
   if (!engine_->start(request)) {
@@ -81,13 +82,16 @@ bool RunCoordinator::runMore(qint64 runId, QString* error) {
   if (!document_) return false;
   RunRequest request;
   if (!document_->prepareRunMore(runId, &request, error)) return false;
-  document_->log(tr("Continuing %1 for %2 more draws per chain")
-                     .arg(document_->runs()->run(runId)->name)
-                     .arg(request.config.draws));
+  const RunPtr run = document_->runs()->run(runId);
+  document_->log(tr("Continuing %1 for %2 more draws per chain").arg(run->name).arg(request.config.draws) +
+                 (run->config.onSeveralProcesses() ? tr(", in the studio alone (the other processes cannot resume chains)")
+                                                   : QString()));
   return start(request, error);
 }
 
-void RunCoordinator::pause() { engine_->pause(); }
+void RunCoordinator::pause() {
+  if (canPause()) engine_->pause();
+}
 void RunCoordinator::resume() { engine_->resume(); }
 void RunCoordinator::stop() { engine_->stop(); }
 

@@ -32,6 +32,9 @@ class RunCoordinator : public QObject {
   SummaryService* summaries() const { return summaries_; }
   bool isRunning() const;
   bool isPaused() const;
+  /// Whether Pause can hold the run: not one on several processes, whose other ranks
+  /// would wait for the held chain until they time out and fail the run.
+  bool canPause() const;
 
   /// Starts a run of the document's current configuration; false with a message.
   bool startRun(QString* error);

@@ -43,7 +43,11 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
                    tr("Warmup iterations per chain: step size and metric adaptation"));
   draws_ = addInt("draws", tr("Draws"), Shown::Nuts, &RunConfig::draws, 0, 100'000'000, tr("Draws per chain after warmup"));
   addInt("threads", tr("Threads"), Shown::Nuts, &RunConfig::threads, 0, 256,
-         tr("Threads for the chains; auto: one per chain, so every chain samples live"), tr("auto"));
+         tr("Threads for the chains; auto: one per chain, so every chain samples live. With several "
+            "processes: threads per process; auto: this machine's cores shared by them"),
+         tr("auto"));
+  processes_ = addInt("processes", tr("Processes"), Shown::Always, &RunConfig::processes, 1, RunConfig::kMaxProcesses,
+                      processesTip());
   metric_ = addCombo("metric", tr("Metric"), Shown::Nuts, {tr("diagonal"), tr("dense")},
                      tr("The mass matrix warmup adapts: diagonal, or dense for strongly correlated posteriors"));
   addInt("max_depth", tr("Max tree depth"), Shown::Nuts, &RunConfig::maxTreeDepth, 1, 30,
@@ -118,6 +122,12 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   setEnabled(false);
 }
 
+QString RunConfigPanel::processesTip() {
+  return tr("The likelihood's rows are split between this many processes on this machine; the chains then run "
+            "one after another, each on all of them, and can be stopped but not paused. Any number of "
+            "processes above 1 gives the same draws");
+}
+
 void RunConfigPanel::addRow(const QString& key, const QString& label, Shown shown, QWidget* field) {
   field->setObjectName(key);
   form_->addRow(label, field);
@@ -183,6 +193,8 @@ void RunConfigPanel::show(const RunConfig& config) {
   dtype_->setCurrentIndex(config.dtype == Dtype::Float32 ? 1 : 0);
   device_->setCurrentText(config.device);
   backend_->setCurrentText(tape::backend_name(config.backend));
+  processes_->setEnabled(!advi);
+  processes_->setToolTip(advi ? tr("ADVI runs on one process; Processes applies to NUTS") : processesTip());
   for (const auto& [field, shown] : rows_) form_->setRowVisible(field, shown == Shown::Always || (shown == Shown::Advi) == advi);
   showing_ = false;
 }

@@ -1,10 +1,11 @@
 #pragma once
 /// The run configuration, every option `variate sample` and `variate fit` have: method
-/// (NUTS or ADVI); for NUTS chains, warmup, draws, threads, metric, maximum tree depth,
-/// adapt delta and batched chains; for ADVI family, iterations, tol_rel_obj, eta (adapted
-/// or given), adaptation iterations, gradient and ELBO draws, the ELBO's evaluation
-/// interval and output draws; for both seed, dtype and device. Every change is an
-/// undoable edit of the document (consecutive changes of one field merge into one step).
+/// (NUTS or ADVI); for NUTS chains, warmup, draws, threads, processes (shown disabled for
+/// ADVI, which runs on one), metric, maximum tree depth, adapt delta and batched chains;
+/// for ADVI family, iterations, tol_rel_obj, eta (adapted or given), adaptation
+/// iterations, gradient and ELBO draws, the ELBO's evaluation interval and output draws;
+/// for both seed, dtype, device and backend. Every change is an undoable edit of the
+/// document (consecutive changes of one field merge into one step).
 /// Each field's object name is its key in the configuration's JSON ("max_depth").
 /// Below: the model's parameters as the checker sees them.
 
@@ -37,6 +38,7 @@ class RunConfigPanel : public QWidget {
   QSpinBox* chainsBox() const { return chains_; }
   QSpinBox* drawsBox() const { return draws_; }
   QSpinBox* warmupBox() const { return warmup_; }
+  QSpinBox* processesBox() const { return processes_; }
 
  private:
   // A field bound to one member of RunConfig, shown for one method or both.
@@ -55,6 +57,7 @@ class RunConfigPanel : public QWidget {
                       const QString& tip);
   void addRow(const QString& key, const QString& label, Shown shown, QWidget* field);
 
+  static QString processesTip();
   void show(const RunConfig& config);
   void showModel(const ModelCheck& check);
   void edited();
@@ -68,6 +71,7 @@ class RunConfigPanel : public QWidget {
   QSpinBox* chains_ = nullptr;
   QSpinBox* warmup_ = nullptr;
   QSpinBox* draws_ = nullptr;
+  QSpinBox* processes_ = nullptr;
   QComboBox* metric_;
   QCheckBox* batched_;
   QComboBox* family_;

@@ -109,7 +109,9 @@ void RunsPanel::update(qint64 id) {
   item->setText(Name, run->name);
   item->setIcon(Name, compared ? QIcon(":/icons/compare.svg") : QIcon());
   item->setToolTip(Name, compared ? tr("Compared with the current run") : QString());
-  item->setText(Method, methodName(run->config.method));
+  item->setText(Method, run->config.onSeveralProcesses()
+                           ? tr("%1 on %2 processes").arg(methodName(run->config.method)).arg(run->config.processes)
+                           : methodName(run->config.method));
   item->setText(Status, statusName(run->status));
   item->setForeground(Status, statusColor(run->status));
   item->setToolTip(Status, run->message);
