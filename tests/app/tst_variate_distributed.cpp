@@ -5,8 +5,12 @@
 // the output so far readable and no process of the run left. Every process runs under a
 // timeout, and the test signals only the processes it started or their children, by PID.
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <random>
 
@@ -105,6 +109,21 @@ QList<qint64> children_of(qint64 parent) {
 
 bool alive(qint64 pid) { return ::kill(static_cast<pid_t>(pid), 0) == 0; }
 
+// A port the system picks, free a moment ago: torchrun's MASTER_PORT must be named
+// before rank 0 starts.
+int free_port() {
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  ::bind(s, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  ::getsockname(s, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(s);
+  return ntohs(address.sin_port);
+}
+
 }  // namespace
 
 class TestVariateDistributed : public QObject {
@@ -189,6 +208,32 @@ class TestVariateDistributed : public QObject {
     QVERIFY2(rank0.exitCode() == 0, qPrintable(said));
     compare_chains(one.path(), ranked.path(), 2);
     QVERIFY2(QDir(unused.path()).entryList(QDir::Files).isEmpty(), "rank 1 wrote outputs");
+  }
+
+  void ranksFindTheRunInTorchrunsVariables() {
+    QTemporaryDir folder, one, ranked, unused;
+    write_logistic(folder.path(), 2000, 4);
+    const QString model = folder.filePath("logistic.vmod");
+    const QString data = folder.filePath("data.json");
+    const Outcome a = run(sample_arguments(model, data, one.path()) << "--nproc" << "1", kTimeout);
+    QVERIFY2(a.exit_code == 0, qPrintable(a.output));
+    const QString port = QString::number(free_port());
+    QProcess ranks[2];
+    for (int r = 0; r < 2; ++r) {
+      QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+      environment.insert("RANK", QString::number(r));
+      environment.insert("WORLD_SIZE", "2");
+      environment.insert("MASTER_ADDR", "127.0.0.1");
+      environment.insert("MASTER_PORT", port);
+      ranks[r].setProcessEnvironment(environment);
+      ranks[r].setProcessChannelMode(QProcess::MergedChannels);
+      ranks[r].start(VARIATE_EXECUTABLE, sample_arguments(model, data, r == 0 ? ranked.path() : unused.path()));
+    }
+    for (auto& rank : ranks) {
+      QVERIFY(rank.waitForFinished(kTimeout));
+      QVERIFY2(rank.exitCode() == 0, rank.readAll().constData());
+    }
+    compare_chains(one.path(), ranked.path(), 2);
   }
 
   void aRankThatNeverComesIsNamed() {

@@ -217,6 +217,29 @@ class TestShardedTarget : public QObject {
     QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vd::ShardPlan(rows, 4));
   }
 
+  void ranksMeetThroughAFileStore() {
+    QTemporaryDir folder;  // a fresh path: c10d's FileStore hangs on a stale file
+    const std::string path = folder.filePath("store").toStdString();
+    const auto rank = [&](int r) {
+      vd::RendezvousSpec spec = vd::parse_rendezvous("file:" + path);
+      spec.rank = r;
+      spec.world_size = 2;
+      spec.timeout = std::chrono::seconds(30);
+      vd::RunGroup group(spec);
+      group.join();
+      auto communicator = group.communicator("file");
+      at::Tensor local = at::full({3}, static_cast<double>(r + 1), at::kDouble);
+      at::Tensor gathered = at::zeros({2, 3}, at::kDouble);
+      communicator->allgather(local, gathered);
+      return gathered;
+    };
+    auto other = std::async(std::launch::async, rank, 1);
+    const at::Tensor mine = rank(0);
+    const at::Tensor theirs = other.get();
+    QVERIFY(at::equal(mine, theirs));
+    QCOMPARE(mine[1][2].item<double>(), 2.0);
+  }
+
   void aMissingRankIsNamed() {
     vd::RendezvousSpec spec;
     spec.world_size = 3;
