@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <ATen/ATen.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <CLI/CLI.hpp>
 
 #include <variate/core/threading.h>
@@ -52,7 +53,14 @@ struct Options {
   int repeats = 15;         // timed batches of gradients
   int nuts_iterations = 20;  // warmup and draws each, for ms per leapfrog
   int latency_calls = 300;
+  /// "cpu", or "cuda": rank r computes on cuda:r (a CUDA build of LibTorch).
+  std::string device = "cpu";
 };
+
+at::Device rank_device(const Options& options, int rank) {
+  if (options.device == "cpu") return at::kCPU;
+  return at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(rank));
+}
 
 // How long this rank spent in its collectives: what a gradient waits for the others and
 // for the data to travel.
@@ -97,7 +105,7 @@ struct Problem {
   variate::model::CompileResult compiled;
 };
 
-Problem make_problem(const Options& options, at::ScalarType dtype) {
+Problem make_problem(const Options& options, at::ScalarType dtype, int rank = 0) {
   const auto synthetic = variate::bench::make_synthetic_logistic(options.rows, options.columns, 1);
   Problem problem;
   problem.data.set("N", options.rows)
@@ -106,6 +114,7 @@ Problem make_problem(const Options& options, at::ScalarType dtype) {
       .set("y", synthetic.y);
   variate::model::CompileOptions compile;
   compile.dtype = dtype;
+  compile.device = rank_device(options, rank);
   const std::string text = variate::io::read_text_file(std::string(VARIATE_BENCH_DIR) + "/logistic_regression.vmod");
   problem.compiled = variate::model::compile_model(variate::model::Source("logistic_regression.vmod", text),
                                                    &problem.data, compile);
@@ -117,7 +126,7 @@ Problem make_problem(const Options& options, at::ScalarType dtype) {
 // lockstep, then bare collectives of the gradient's buffer size.
 Figures run_rank(const Options& options, at::ScalarType dtype, int threads, std::shared_ptr<vd::Communicator> inner) {
   const variate::IntraOpThreads intra_op(threads);
-  const Problem problem = make_problem(options, dtype);
+  const Problem problem = make_problem(options, dtype, inner->rank());
   auto communicator = std::make_shared<TimedCommunicator>(std::move(inner));
   const vd::ShardedModel sharded =
       vd::compile_sharded(problem.compiled, problem.data, variate::tape::Backend::automatic, communicator);
@@ -196,7 +205,7 @@ std::vector<std::string> child_arguments(const Options& options, const char* dty
   return {"variate-bench-distributed", "--child", dtype,
           "--rows", std::to_string(options.rows), "--columns", std::to_string(options.columns),
           "--repeats", std::to_string(options.repeats), "--nuts-iterations", std::to_string(options.nuts_iterations),
-          "--latency-calls", std::to_string(options.latency_calls)};
+          "--latency-calls", std::to_string(options.latency_calls), "--device", options.device};
 }
 
 std::string own_executable() {
@@ -263,12 +272,14 @@ int main(int argc, char** argv) {
   app.add_option("--nuts-iterations", options.nuts_iterations, "Warmup and draws of the NUTS run that times leapfrogs")
       ->capture_default_str();
   app.add_option("--latency-calls", options.latency_calls, "Bare collectives timed")->capture_default_str();
+  app.add_option("--device", options.device, "cpu, or cuda (rank r on cuda:r; 2 ranks need 2 GPUs)")
+      ->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_option("--child", child_dtype, "(internal) run as rank 1 in this dtype");
   CLI11_PARSE(app, argc, argv);
   try {
     if (child_dtype) return child(options, *child_dtype);
     print_runtime();
-    std::cout << "N = " << options.rows << ", D = " << options.columns << "; rows split in "
+    std::cout << "device: " << options.device << "; N = " << options.rows << ", D = " << options.columns << "; rows split in "
               << vd::kDefaultRowBlocks << " blocks; ranks on this host talk over Gloo on 127.0.0.1\n\n";
     struct Dtype {
       const char* name;
@@ -279,7 +290,8 @@ int main(int argc, char** argv) {
       const double unsplit2 = unsplit_ms_per_gradient(options, dtype.type, 2);
       const Figures one = run_rank(options, dtype.type, 1, std::make_shared<vd::LocalCommunicator>());
       const Figures threads = run_rank(options, dtype.type, 2, std::make_shared<vd::LocalCommunicator>());
-      const Figures ranks = two_ranks(options, dtype.name, dtype.type);
+      const bool two_devices = options.device == "cpu" || at::detail::getCUDAHooks().getNumGPUs() >= 2;
+      const Figures ranks = two_devices ? two_ranks(options, dtype.name, dtype.type) : Figures{};
       std::cout << dtype.name << " (density on " << one.backend << ")\n";
       variate::bench::row("", {"ms/grad", "ms/leapfrog", "in coll.", "(median)", "bare min", "(median)"}, 38, 12);
       variate::bench::row("one process, rows unsplit, 1 thread", {number(unsplit1), "", "", "", "", ""}, 38, 12);

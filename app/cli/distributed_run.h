@@ -50,6 +50,8 @@ class DistributedRun {
   int rank() const { return group_ ? group_->rank() : 0; }
   int size() const { return group_ ? group_->size() : 1; }
   bool root() const { return rank() == 0; }
+  /// This process's index among the ranks of its host (its GPU with --device cuda).
+  int local_rank() const { return rank() % local_ranks_; }
   bool split_rows() const { return options_.shard == "rows"; }
   int row_blocks() const { return options_.row_blocks; }
   const std::shared_ptr<distributed::Communicator>& communicator() const { return communicator_; }

@@ -57,6 +57,10 @@ class ModelSource {
   /// The model as the outputs name it: "Inference for NAME", `model = NAME` in CSV files.
   virtual std::string name() const = 0;
 
+  /// Where the model computes: "cpu", or "cuda" / "cuda:N" (--device, when the source
+  /// offers it).
+  virtual std::string device() const { return "cpu"; }
+
   /// The .vmod file, whose text `sample --project` records; nullopt for a model written
   /// in C++, which has no text (its `sample` offers no --project). Whether there is one
   /// is known before the command line is parsed; its path, after.

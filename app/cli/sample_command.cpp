@@ -30,7 +30,6 @@ struct SampleOptions {
   std::optional<std::string> output;
   std::optional<std::string> summary_json;
   int threads = 0;
-  std::string device = "cpu";
   int max_depth = 10;
   double adapt_delta = 0.8;
   std::string metric = "diag";
@@ -48,13 +47,6 @@ std::ostream& discard() {  // what ranks other than 0 print to
 }
 
 int run_sample(const SampleOptions& options, const ModelSource& source) {
-  if (options.device != "cpu") {
-    std::cerr << "error: --device " << options.device << ": this LibTorch build "
-              << (at::hasCUDA() ? "has CUDA, but Variate runs models on the CPU only so far"
-                                : "runs on the CPU only (no CUDA)")
-              << "\n";
-    return 1;
-  }
   std::unique_ptr<DistributedRun> run;  // with several processes
   try {
     run = DistributedRun::start(options.distributed, std::cerr);
@@ -116,7 +108,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
           {"chains", options.chains}, {"warmup", options.warmup}, {"draws", options.draws},
           {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
           {"metric", options.metric}, {"threads", threads},
-          {"batched_chains", options.batched_chains}, {"device", options.device},
+          {"batched_chains", options.batched_chains}, {"device", source.device()},
           {"backend_used", target.backend()}, {"ranks", ranks},
           {"model_file", *source.model_file()}, {"data_file", options.data.value_or("")}};
       recorder = start_project_run({*options.project, options.run_name, *source.model_file(), options.data,
@@ -186,7 +178,6 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
   command->add_option("--output", o->output, "Write chain_1.csv, ... (Stan CSV) into this folder");
   command->add_option("--summary-json", o->summary_json, "Write the summary as JSON");
   command->add_option("--threads", o->threads, "Threads for chains (0: one per chain, up to the cores); with several processes, threads per process (0: this host's cores shared by its processes)")->capture_default_str();
-  command->add_option("--device", o->device, "cpu or cuda")->capture_default_str();
   command->add_option("--max-depth", o->max_depth, "Maximum tree depth")->capture_default_str();
   command->add_option("--adapt-delta", o->adapt_delta, "Target acceptance rate of warmup")->capture_default_str();
   command->add_option("--metric", o->metric, "diag or dense")->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));

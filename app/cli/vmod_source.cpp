@@ -1,5 +1,7 @@
 #include "variate/cli/vmod_source.h"
 
+#include <ATen/Context.h>
+
 #include <variate/core/argument_error.h>
 #include <variate/distributed/sharded_target.h>
 #include <variate/io/data_file.h>
@@ -14,6 +16,10 @@ void VmodSource::add_arguments(CLI::App& command, ModelCommand which) {
   command.add_option("model", path_, "The model (.vmod)")->required();
   command.add_option("--backend", backend_, "What evaluates the density: auto (the tape on the CPU in float64 when every op of the model has a kernel, else LibTorch), tape, or torch")
       ->capture_default_str()->check(CLI::IsMember({"auto", "tape", "torch"}));
+  if (which != ModelCommand::logp) {
+    command.add_option("--device", device_, "cpu, or cuda (cuda:N) with a CUDA build of LibTorch: where the data lives and the model computes (on LibTorch; several processes on one host take one GPU each)")
+        ->capture_default_str();
+  }
   if (which != ModelCommand::sample) return;
   command.add_option("--dtype", dtype_, "float64, or float32 for data and model arithmetic (faster on large data; the log density is summed in float64)")
       ->capture_default_str()->check(CLI::IsMember({"float64", "float32"}));
@@ -22,12 +28,27 @@ void VmodSource::add_arguments(CLI::App& command, ModelCommand which) {
 model::CompileOptions VmodSource::compile_options() const {
   model::CompileOptions options;
   options.dtype = dtype_ == "float32" ? at::kFloat : at::kDouble;
+  if (device_ != "cpu") {
+    if (!at::hasCUDA()) throw ArgumentError("--device " + device_ + ": this LibTorch build runs on the CPU only (no CUDA)");
+    try {
+      options.device = at::Device(device_);
+    } catch (const c10::Error&) {
+      throw ArgumentError("--device " + device_ + ": expected cpu, cuda or cuda:N");
+    }
+  }
   return options;
 }
 
 std::optional<BoundModel> VmodSource::bind(const std::optional<std::string>& data_path,
                                            std::ostream& errors) const {
-  const auto compiled = load_model(path_, data_path, errors, compile_options());
+  model::CompileOptions options;
+  try {
+    options = compile_options();
+  } catch (const ArgumentError& e) {
+    errors << "error: " << e.what() << "\n";
+    return std::nullopt;
+  }
+  const auto compiled = load_model(path_, data_path, errors, options);
   if (!compiled) return std::nullopt;
   if (!compiled->model) {
     errors << "error: " << path_ << " declares data: give it with --data\n";
@@ -70,7 +91,18 @@ std::optional<BoundModel> VmodSource::bind_distributed(const std::optional<std::
     errors << "error: " << e.what() << "\n";
     return std::nullopt;
   }
-  const auto compiled = load_model(path_, *data, errors, compile_options());
+  model::CompileOptions options;
+  try {
+    options = compile_options();
+    // One GPU per process of a host.
+    if (options.device.is_cuda() && !options.device.has_index()) {
+      options.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(run.local_rank()));
+    }
+  } catch (const ArgumentError& e) {
+    errors << "error: " << e.what() << "\n";
+    return std::nullopt;
+  }
+  const auto compiled = load_model(path_, *data, errors, options);
   if (!compiled) return std::nullopt;
   try {
     const distributed::ShardedModel sharded = distributed::compile_sharded(

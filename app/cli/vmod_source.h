@@ -15,9 +15,11 @@ namespace variate::cli {
 
 class VmodSource : public ModelSource {
  public:
+  /// @throws ArgumentError for a device this LibTorch cannot use ("--device cuda: ...").
   model::CompileOptions compile_options() const;
   void add_arguments(CLI::App& command, ModelCommand which) override;
   std::string name() const override { return path_; }
+  std::string device() const override { return device_; }
   std::optional<std::string> model_file() const override { return path_; }
   std::optional<BoundModel> bind(const std::optional<std::string>& data_path,
                                  std::ostream& errors) const override;
@@ -28,6 +30,7 @@ class VmodSource : public ModelSource {
   std::string path_;
   std::string dtype_ = "float64";
   std::string backend_ = "auto";
+  std::string device_ = "cpu";
 };
 
 }  // namespace variate::cli

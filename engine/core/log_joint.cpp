@@ -49,6 +49,7 @@ RandomVariable LogJointTracer::trace(RandomVariableSpec spec, const NextTracer& 
   RandomVariable rv = next(std::move(spec));
   if (!scored) return rv;
   at::Tensor log_prob = rv.log_prob();
+  if (total_.device() != log_prob.device()) total_ = total_.to(log_prob.device());  // a CUDA model
   if (!batch_size_) {
     total_ = total_ + log_prob.sum();
   } else if (log_prob.dim() > point_rank - event_rank) {

@@ -185,7 +185,9 @@ class Run {
     if (observed) spec.value = state_.observed.at(random.name);
     if (checking_ && observed) check_support(random, *spec.distribution, *spec.value);
     const RandomVariable rv = make_random_variable(std::move(spec));
-    if (checking_ && observed && state_.options.fuse_likelihoods) find_fused(s, random);
+    if (checking_ && observed && state_.options.fuse_likelihoods && state_.options.device.is_cpu()) {
+      find_fused(s, random);
+    }
     if (observed) return;
     at::Tensor value = rv.value();
     const bool batched = value.dim() > static_cast<int64_t>(info.shape.size());
@@ -335,6 +337,10 @@ CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const 
       value.tensor = cut_rows(value.tensor, rows, name);
     }
   }
+  if (!options.device.is_cpu()) {
+    for (auto& [name, value] : state_->data.values) value.tensor = value.tensor.to(options.device);
+    for (auto& [expr, value] : state_->constants) value.tensor = value.tensor.to(options.device);
+  }
   for (const auto& [name, value] : state_->data.values) state_->shapes[name] = value.point_shape();
   for (const auto& node : state_->checked->nodes) {
     if (node.kind != NodeKind::observed) continue;
@@ -373,19 +379,24 @@ LogJoint CompiledModel::log_joint() const {
 const ParameterLayout& CompiledModel::layout() const { return state_->layout; }
 
 UnconstrainedTarget CompiledModel::target() const {
-  return UnconstrainedTarget(log_joint(), state_->layout);
+  return UnconstrainedTarget(log_joint(), state_->layout, state_->options.device);
 }
 
 const std::vector<std::string>& CompiledModel::derived_names() const {
   return state_->derived_names;
 }
 
-ValueMap CompiledModel::derived(const ValueMap& parameters) const {
+ValueMap CompiledModel::derived(const ValueMap& given) const {
   std::map<std::string, Value> environment;
   bool batched = false;
   for (const auto& p : state_->layout.parameters()) {
-    const auto it = parameters.find(p.name);
-    batched = batched || (it != parameters.end() && it->second.dim() > static_cast<int64_t>(p.shape.size()));
+    const auto it = given.find(p.name);
+    batched = batched || (it != given.end() && it->second.dim() > static_cast<int64_t>(p.shape.size()));
+  }
+  const at::Device device = state_->options.device;
+  ValueMap parameters = given;  // on the model's device
+  if (!device.is_cpu()) {
+    for (auto& [name, value] : parameters) value = value.to(device);
   }
   {
     std::optional<BatchedEvaluationScope> batch;
@@ -395,7 +406,10 @@ ValueMap CompiledModel::derived(const ValueMap& parameters) const {
     run(*state_, RunMode::derived, &environment);
   }
   ValueMap result;
-  for (const auto& name : state_->derived_names) result[name] = environment.at(name).tensor;
+  for (const auto& name : state_->derived_names) {
+    const at::Tensor& value = environment.at(name).tensor;
+    result[name] = device.is_cpu() ? value : value.to(at::kCPU);
+  }
   return result;
 }
 

@@ -44,6 +44,11 @@ struct CompileOptions {
   bool fuse_likelihoods = true;
   /// Unset: the whole model.
   std::optional<ModelPart> part;
+  /// Where the data and the model's computations live: the CPU, or a CUDA device when
+  /// LibTorch is a CUDA build. Off the CPU the fused GLM kernels (CPU code) are not used
+  /// and the tape (a CPU backend) is not offered; the samplers' points and the results
+  /// stay on the CPU (the target moves them).
+  at::Device device = at::kCPU;
 };
 
 /// An observed variable whose likelihood is evaluated by a fused GLM kernel.

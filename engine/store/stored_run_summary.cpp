@@ -19,6 +19,18 @@ std::string backend_of(const RunInfo& run) {
   return "";
 }
 
+// The processes that made the run: the CLI's "ranks" (which its summary records too), or
+// the studio's "processes" when above one.
+int ranks_of(const RunInfo& run) {
+  const auto config = nlohmann::json::parse(run.config_json, nullptr, false);
+  if (!config.is_object()) return 0;
+  if (config.contains("ranks") && config["ranks"].is_number_integer()) return config["ranks"].get<int>();
+  if (config.contains("processes") && config["processes"].is_number_integer() && config["processes"].get<int>() > 1) {
+    return config["processes"].get<int>();
+  }
+  return 0;
+}
+
 int max_depth_of(const RunInfo& run) {
   const auto config = nlohmann::json::parse(run.config_json, nullptr, false);
   if (config.is_object() && config.contains("max_depth") && config["max_depth"].is_number_integer()) {
@@ -67,7 +79,7 @@ io::SamplerTotals nuts_totals(const std::vector<ChainDraws>& chains, const std::
 
 std::string StoredRunSummary::table() const { return io::format_summary_table(parameters, sampler_rows); }
 
-std::string StoredRunSummary::json() const { return io::summary_json(parameters, totals, backend); }
+std::string StoredRunSummary::json() const { return io::summary_json(parameters, totals, backend, ranks); }
 
 StoredRunSummary summarize_run(const Project& project, Id run_id) {
   const RunInfo run = project.run(run_id);
@@ -79,6 +91,7 @@ StoredRunSummary summarize_run(const Project& project, Id run_id) {
   for (const auto& chain : rows) length = std::min(length, chain.size());
   summary.draws_per_chain = static_cast<int>(length);
   summary.backend = backend_of(run);
+  summary.ranks = ranks_of(run);
   const io::ChainsSummary table = io::summarize_chains(rows, run.columns);
   summary.parameters = table.parameters;
   summary.sampler_rows = table.sampler_rows;

@@ -20,10 +20,11 @@ struct StoredRunSummary {
   int chains = 0;
   int draws_per_chain = 0;  ///< post-warmup rows used (chains cut to the shortest)
   std::string backend;      ///< what evaluated the density ("tape", "torch"); "" if not recorded
+  int ranks = 0;            ///< the processes that made the run; 0 if not recorded
 
   /// io::format_summary_table of the rows.
   std::string table() const;
-  /// io::summary_json of the rows, totals and backend.
+  /// io::summary_json of the rows, totals, backend and ranks.
   std::string json() const;
 };
 

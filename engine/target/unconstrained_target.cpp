@@ -8,12 +8,12 @@
 
 namespace variate {
 
-UnconstrainedTarget::UnconstrainedTarget(LogJoint log_joint, ParameterLayout layout)
-    : log_joint_(std::move(log_joint)), layout_(std::move(layout)) {}
+UnconstrainedTarget::UnconstrainedTarget(LogJoint log_joint, ParameterLayout layout, at::Device device)
+    : log_joint_(std::move(log_joint)), layout_(std::move(layout)), device_(device) {}
 
 UnconstrainedTarget UnconstrainedTarget::with_point_density(
     std::shared_ptr<const PointDensity> density) const {
-  UnconstrainedTarget target(log_joint_, layout_);
+  UnconstrainedTarget target(log_joint_, layout_, device_);
   target.point_density_ = std::move(density);
   return target;
 }
@@ -87,10 +87,11 @@ at::Tensor UnconstrainedTarget::log_density(const at::Tensor& theta, bool jacobi
     return evaluate_rows(point_density_, theta, jacobian, false).first;
   }
   ValidationGuard no_validation(false);
-  ConstrainedPoint point = layout_.constrain(theta);
-  at::Tensor lp = theta.dim() == 2 ? log_joint_(point.values, theta.size(0))
-                                   : log_joint_(point.values);
-  return jacobian ? lp + point.log_det_jacobian : lp;
+  const at::Tensor x = theta.device() == device_ ? theta : theta.to(device_);  // differentiable
+  ConstrainedPoint point = layout_.constrain(x);
+  at::Tensor lp = x.dim() == 2 ? log_joint_(point.values, x.size(0)) : log_joint_(point.values);
+  if (jacobian) lp = lp + point.log_det_jacobian;
+  return lp.device() == theta.device() ? lp : lp.to(theta.device());
 }
 
 std::pair<at::Tensor, at::Tensor> UnconstrainedTarget::log_density_and_gradient(

@@ -18,7 +18,9 @@ namespace variate {
 
 class UnconstrainedTarget {
  public:
-  UnconstrainedTarget(LogJoint log_joint, ParameterLayout layout);
+  /// `device`: where the model computes (its data's device); points and results stay on
+  /// the caller's device.
+  UnconstrainedTarget(LogJoint log_joint, ParameterLayout layout, at::Device device = at::kCPU);
 
   int64_t dimension() const { return layout_.dimension(); }
   const ParameterLayout& layout() const { return layout_; }
@@ -27,7 +29,8 @@ class UnconstrainedTarget {
   /// The same density, evaluated by `density` (of the same model and layout).
   UnconstrainedTarget with_point_density(std::shared_ptr<const PointDensity> density) const;
   /// The same density on LibTorch alone.
-  UnconstrainedTarget torch_only() const { return UnconstrainedTarget(log_joint_, layout_); }
+  UnconstrainedTarget torch_only() const { return UnconstrainedTarget(log_joint_, layout_, device_); }
+  at::Device device() const { return device_; }
   /// nullptr on LibTorch alone.
   const std::shared_ptr<const PointDensity>& point_density() const { return point_density_; }
   /// What evaluates it: "torch", or the point density's backend ("tape").
@@ -49,6 +52,7 @@ class UnconstrainedTarget {
 
   LogJoint log_joint_;
   ParameterLayout layout_;
+  at::Device device_;
   std::shared_ptr<const PointDensity> point_density_;
 };
 

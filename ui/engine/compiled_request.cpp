@@ -18,6 +18,8 @@ CompiledRequest compileModel(const RunRequest& request) {
   }
   model::CompileOptions options;
   options.dtype = request.config.dtype == Dtype::Float32 ? at::kFloat : at::kDouble;
+  checkDevice(request.config.device);
+  options.device = at::Device(request.config.device.toStdString());
   compiled.result = model::compile_model(
       model::Source(request.modelName.toStdString() + ".vmod", request.modelText.toStdString()),
       compiled.data ? &*compiled.data : nullptr, options);
@@ -73,9 +75,14 @@ store::RunSpec runSpec(const RunRequest& request, const CompiledRequest& compile
 
 void checkDevice(const QString& device) {
   if (device == "cpu") return;
-  throw ArgumentError("device '" + device.toStdString() + "': " +
-                      (at::hasCUDA() ? "this LibTorch build has CUDA, but Variate runs models on the CPU only so far"
-                                     : "this LibTorch build runs on the CPU only (no CUDA)"));
+  if (!at::hasCUDA()) {
+    throw ArgumentError("device '" + device.toStdString() + "': this LibTorch build runs on the CPU only (no CUDA)");
+  }
+  try {
+    (void)at::Device(device.toStdString());
+  } catch (const c10::Error&) {
+    throw ArgumentError("device '" + device.toStdString() + "': expected cpu, cuda or cuda:N");
+  }
 }
 
 }  // namespace variate::ui

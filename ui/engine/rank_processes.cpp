@@ -44,6 +44,7 @@ std::vector<std::string> rankArguments(const QString& program, const RunConfig& 
                               "--metric", metricName(config.metric),
                               "--backend", tape::backend_name(config.backend),
                               "--dtype", dtypeName(config.dtype),
+                              "--device", config.device,  // each rank its GPU (cuda:local rank)
                               "--row-blocks", QString::number(RankProcesses::kRowBlocks),
                               "--dist-timeout", QString::number(kTimeout.count()),
                               "--quiet"};
