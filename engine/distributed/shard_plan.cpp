@@ -50,7 +50,18 @@ model::ModelPart ShardPlan::block_part(int block) const {
 model::ModelPart ShardPlan::whole_part(const model::CheckedModel& checked) const {
   model::ModelPart part;
   for (size_t s = 0; s < checked.program.statements.size(); ++s) part.scored_statements.insert(s);
-  for (const auto& statement : statements_) part.scored_statements.erase(statement.statement);
+  bool derived = false;
+  for (const auto& statement : statements_) {
+    part.scored_statements.erase(statement.statement);
+    derived = derived || !statement.derived_from_rows.empty();
+  }
+  // Nothing else reads the rows (shardable_rows.h), so this part keeps none of them,
+  // unless a derived quantity is computed from them.
+  if (!derived) {
+    for (const auto& statement : statements_) {
+      for (const auto& name : statement.row_values) part.rows[name] = {0, 0};
+    }
+  }
   return part;
 }
 

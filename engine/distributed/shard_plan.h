@@ -33,7 +33,8 @@ class ShardPlan {
 
   /// Block `block`: the split likelihoods alone, on their rows of the block.
   model::ModelPart block_part(int block) const;
-  /// Everything else (priors, Jacobians, likelihoods without rows), on the whole data.
+  /// Everything else (priors, Jacobians, likelihoods without rows), on the whole data
+  /// less the split rows (kept only when a derived quantity is computed from them).
   model::ModelPart whole_part(const model::CheckedModel& checked) const;
 
   /// What every rank must agree on: blocks, ranks, and each split likelihood's statement

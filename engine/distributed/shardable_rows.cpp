@@ -190,7 +190,8 @@ std::vector<ShardedStatement> find_shardable_rows(const model::CompiledModel& mo
     const int64_t n = value.tensor.size(0);
     Analysis analysis(model, environment, n, random->name);
     analysis.likelihood(random->distribution, value.rank() - event_rank);
-    ShardedStatement statement{s, random->name, n, {random->name}};
+    ShardedStatement statement{s, random->name, n, {random->name},
+                               {analysis.row_nodes().begin(), analysis.row_nodes().end()}};
     for (const auto& name : analysis.row_values()) {
       if (name != random->name) statement.row_values.push_back(name);
     }

@@ -26,6 +26,9 @@ struct ShardedStatement {
   int64_t rows = 0;      // N
   /// The data values cut with it: its own, and those of N rows it reads.
   std::vector<std::string> row_values;
+  /// Derived quantities computed from its rows (`mu = X @ beta`): draws record them
+  /// whole, so the part that records draws keeps the rows.
+  std::vector<std::string> derived_from_rows;
 };
 
 /// The likelihoods whose rows are split, in program order.

@@ -53,29 +53,45 @@ class ShardedEvaluator final : public PointEvaluator {
       : parts_(std::move(parts)), communicator_(std::move(communicator)), whole_(parts_->whole),
         d_(parts_->whole.dimension()) {
     for (const auto& block : parts_->blocks) blocks_.emplace_back(block);
-    local_ = at::zeros({parts_->max_blocks, d_ + 1}, at::kDouble);
-    gathered_ = at::zeros({communicator_->size(), parts_->max_blocks, d_ + 1}, at::kDouble);
     gradient_.resize(d_);
   }
 
   double log_density(const double* q, double* gradient, bool jacobian) override {
-    double* local = local_.data_ptr<double>();
-    for (size_t i = 0; i < blocks_.size(); ++i) {
-      double* row = local + i * (d_ + 1);
-      row[0] = blocks_[i](q, row + 1, false);
+    double lp = 0;
+    log_densities(q, 1, d_, &lp, gradient, jacobian);
+    return lp;
+  }
+
+  // Every point's blocks in one buffer [count, blocks, 1 + d], one allgather for all.
+  void log_densities(const double* q, int64_t count, int64_t d, double* lp, double* gradient,
+                     bool jacobian) override {
+    const int64_t row_size = d_ + 1;
+    const int64_t point_size = parts_->max_blocks * row_size;
+    if (local_.size(0) != count) {
+      local_ = at::zeros({count, parts_->max_blocks, row_size}, at::kDouble);
+      gathered_ = at::zeros({communicator_->size(), count, parts_->max_blocks, row_size}, at::kDouble);
     }
-    communicator_->allgather(local_, gathered_);
-    double* g = gradient ? gradient : gradient_.data();
-    double lp = whole_(q, g, jacobian);
-    const double* all = gathered_.data_ptr<double>();
-    for (int r = 0; r < communicator_->size(); ++r) {
-      for (int i = 0; i < parts_->blocks_per_rank[r]; ++i) {
-        const double* row = all + (static_cast<int64_t>(r) * parts_->max_blocks + i) * (d_ + 1);
-        lp += row[0];
-        for (int64_t j = 0; j < d_; ++j) g[j] += row[1 + j];
+    double* local = local_.data_ptr<double>();
+    for (int64_t p = 0; p < count; ++p) {
+      for (size_t i = 0; i < blocks_.size(); ++i) {
+        double* row = local + p * point_size + static_cast<int64_t>(i) * row_size;
+        row[0] = blocks_[i](q + p * d, row + 1, false);
       }
     }
-    return lp;
+    communicator_->allgather(local_, gathered_);
+    const double* all = gathered_.data_ptr<double>();
+    const int64_t rank_size = count * point_size;
+    for (int64_t p = 0; p < count; ++p) {
+      double* g = gradient ? gradient + p * d : gradient_.data();
+      lp[p] = whole_(q + p * d, g, jacobian);
+      for (int r = 0; r < communicator_->size(); ++r) {  // block order
+        for (int i = 0; i < parts_->blocks_per_rank[r]; ++i) {
+          const double* row = all + r * rank_size + p * point_size + static_cast<int64_t>(i) * row_size;
+          lp[p] += row[0];
+          for (int64_t j = 0; j < d_; ++j) g[j] += row[1 + j];
+        }
+      }
+    }
   }
 
  private:
@@ -84,7 +100,7 @@ class ShardedEvaluator final : public PointEvaluator {
   PartEvaluator whole_;
   std::vector<PartEvaluator> blocks_;
   int64_t d_;
-  at::Tensor local_;
+  at::Tensor local_ = at::zeros({0}, at::kDouble);  // [points, blocks, 1 + d], sized on use
   at::Tensor gathered_;
   std::vector<double> gradient_;
 };

@@ -4,6 +4,7 @@
 /// UnconstrainedTarget that carries one uses it for every evaluation it can
 /// (unconstrained_target.h).
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,15 @@ class PointEvaluator {
   /// into `gradient` unless that is null. Not finite where the density vanishes or cannot
   /// be evaluated (the gradient is then unspecified).
   virtual double log_density(const double* q, double* gradient, bool jacobian) = 0;
+  /// The same for `count` points, q [count, d] row by row, into lp [count] and gradient
+  /// [count, d] (unless null). One at a time unless an evaluator does better (a sharded
+  /// one makes one collective for all of them).
+  virtual void log_densities(const double* q, int64_t count, int64_t d, double* lp, double* gradient,
+                             bool jacobian) {
+    for (int64_t i = 0; i < count; ++i) {
+      lp[i] = log_density(q + i * d, gradient ? gradient + i * d : nullptr, jacobian);
+    }
+  }
 };
 
 class PointDensity {

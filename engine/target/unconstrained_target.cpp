@@ -48,12 +48,8 @@ std::pair<at::Tensor, at::Tensor> evaluate_rows(const std::shared_ptr<const Poin
   at::Tensor lp = at::empty({b}, at::kDouble);
   at::Tensor gradient = with_gradient ? at::empty({b, d}, at::kDouble) : at::Tensor();
   PointEvaluator& evaluator = thread_evaluator(density);
-  const double* q = rows.data_ptr<double>();
-  double* values = lp.data_ptr<double>();
-  double* g = with_gradient ? gradient.data_ptr<double>() : nullptr;
-  for (int64_t i = 0; i < b; ++i) {
-    values[i] = evaluator.log_density(q + i * d, g ? g + i * d : nullptr, jacobian);
-  }
+  evaluator.log_densities(rows.data_ptr<double>(), b, d, lp.data_ptr<double>(),
+                          with_gradient ? gradient.data_ptr<double>() : nullptr, jacobian);
   if (theta.dim() == 1) return {lp.reshape({}), with_gradient ? gradient.reshape({d}) : gradient};
   return {lp, gradient};
 }
