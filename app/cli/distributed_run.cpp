@@ -3,7 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdlib>
-#include <ostream>
+#include <iostream>
 
 #include <variate/core/argument_error.h>
 #include <variate/core/threading.h>
@@ -23,6 +23,16 @@ void add_distributed_options(CLI::App& command, DistributedOptions& o) {
       ->capture_default_str()->check(CLI::IsMember({"rows", "none"}));
   command.add_option("--row-blocks", o.row_blocks, "Blocks the rows are cut into, whatever the number of processes (at most this many processes; the same blocks give the same draws on any number)")
       ->capture_default_str()->check(CLI::PositiveNumber);
+}
+
+bool start_distributed(const DistributedOptions& options, std::unique_ptr<DistributedRun>& run) {
+  try {
+    run = DistributedRun::start(options, std::cerr);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return false;
+  }
 }
 
 std::unique_ptr<DistributedRun> DistributedRun::start(const DistributedOptions& options, std::ostream& log) {
@@ -110,6 +120,12 @@ std::string DistributedRun::finish() {
   std::string failure = children_->wait(timeout);
   if (!failure.empty()) children_->stop();
   return failure;
+}
+
+std::string DistributedRun::failure(const std::exception& error, DistributedRun* run) {
+  std::string message = error.what();
+  if (const std::string children = run ? run->abort() : ""; !children.empty()) message += " (" + children + ")";
+  return message;
 }
 
 std::string DistributedRun::abort() {

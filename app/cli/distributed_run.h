@@ -37,6 +37,11 @@ struct DistributedOptions {
 
 void add_distributed_options(CLI::App& command, DistributedOptions& options);
 
+class DistributedRun;
+
+/// DistributedRun::start for a command: prints its error and returns false when it fails.
+bool start_distributed(const DistributedOptions& options, std::unique_ptr<DistributedRun>& run);
+
 class DistributedRun {
  public:
   /// nullptr for a run on one process, unless `--nproc 1` asks for one that evaluates
@@ -71,6 +76,9 @@ class DistributedRun {
   /// After a failure: stops the ranks it started; what their exits tell (a killed rank
   /// named with its PID and signal), or "".
   std::string abort();
+  /// After `error`: stops the ranks it started (`run` may be null) and returns the
+  /// message to report, with what their exits tell.
+  static std::string failure(const std::exception& error, DistributedRun* run);
 
  private:
   DistributedRun() = default;

@@ -150,18 +150,11 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
 
 int run_fit(const FitOptions& options, const ModelSource& source) {
   std::unique_ptr<DistributedRun> run;  // with several processes
-  try {
-    run = DistributedRun::start(options.distributed, std::cerr);
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
+  if (!start_distributed(options.distributed, run)) return 1;
   try {
     return fit_on(options, source, run.get());
   } catch (const distributed::DistributedError& e) {
-    std::string message = e.what();
-    if (const std::string children = run ? run->abort() : ""; !children.empty()) message += " (" + children + ")";
-    std::cerr << "error: " << message << "\n";
+    std::cerr << "error: " << DistributedRun::failure(e, run.get()) << "\n";
     return 1;
   }
 }

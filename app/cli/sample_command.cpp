@@ -48,12 +48,7 @@ std::ostream& discard() {  // what ranks other than 0 print to
 
 int run_sample(const SampleOptions& options, const ModelSource& source) {
   std::unique_ptr<DistributedRun> run;  // with several processes
-  try {
-    run = DistributedRun::start(options.distributed, std::cerr);
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  }
+  if (!start_distributed(options.distributed, run)) return 1;
   if (run && options.batched_chains) {
     std::cerr << "error: --batched-chains runs in one process; it cannot be combined with several\n";
     return 1;
@@ -145,10 +140,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
     if (recorder) recorder->finish(io::summary_json(summary.parameters, totals, target.backend(), ranks));
     return 0;
   } catch (const distributed::DistributedError& e) {
-    std::string message = e.what();
-    if (run) {
-      if (const std::string children = run->abort(); !children.empty()) message += " (" + children + ")";
-    }
+    const std::string message = DistributedRun::failure(e, run.get());
     if (recorder) recorder->fail(message);
     std::cerr << "error: " << message << "\n";
     return 1;

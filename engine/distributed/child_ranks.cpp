@@ -47,10 +47,8 @@ std::string own_executable() {
 
 ChildRanks::ChildRanks(int world_size, const std::string& rendezvous, std::string executable,
                        std::vector<std::string> arguments) {
-  if (executable.empty()) {
-    executable = own_executable();
-    arguments = own_arguments();
-  }
+  if (executable.empty()) executable = own_executable();
+  if (arguments.empty()) arguments = own_arguments();
   std::vector<std::string> environment;
   for (char** e = environ; *e; ++e) {
     const std::string entry(*e);

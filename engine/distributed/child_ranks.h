@@ -18,7 +18,7 @@ namespace variate::distributed {
 class ChildRanks {
  public:
   /// Starts ranks 1..world_size-1 at `rendezvous` ("tcp://127.0.0.1:PORT"): `executable`
-  /// with `arguments` (argv[0] first), or this program with its own when both are empty.
+  /// (empty: this program's) with `arguments` (argv[0] first; empty: this process's own).
   /// @throws DistributedError when a child cannot be started.
   ChildRanks(int world_size, const std::string& rendezvous, std::string executable = "",
              std::vector<std::string> arguments = {});

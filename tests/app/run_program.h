@@ -27,6 +27,20 @@ inline Outcome run_program(const QString& program, const QStringList& arguments,
           QString::fromUtf8(process.readAll())};
 }
 
+/// A chain file without the lines that record when and how long it ran, and where (its
+/// output path): what two runs that should draw the same must agree on.
+inline QStringList draws_of(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {"cannot open " + path};
+  QStringList lines;
+  for (const auto& line : QString::fromUtf8(file.readAll()).split('\n')) {
+    if (line.contains("start_datetime") || line.contains("Elapsed Time") || line.contains("seconds (")) continue;
+    if (line.contains("file = ")) continue;
+    lines << line;
+  }
+  return lines;
+}
+
 /// Runs the `variate` command line this build made.
 inline Outcome run(const QStringList& arguments, int timeout_ms = -1) {
   return run_program(VARIATE_EXECUTABLE, arguments, timeout_ms);

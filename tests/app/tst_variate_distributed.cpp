@@ -29,19 +29,6 @@ namespace {
 const QString kRadon = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../projects/radon/");
 constexpr int kTimeout = 300000;  // ms, for every process
 
-// A chain file without the lines that record when and how long it ran, and where.
-QStringList draws_of(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {"cannot open " + path};
-  QStringList lines;
-  for (const auto& line : QString::fromUtf8(file.readAll()).split('\n')) {
-    if (line.contains("start_datetime") || line.contains("Elapsed Time") || line.contains("seconds (")) continue;
-    if (line.contains("file = ")) continue;
-    lines << line;
-  }
-  return lines;
-}
-
 int draw_lines(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return 0;
@@ -105,6 +92,25 @@ QList<qint64> children_of(qint64 parent) {
     if (fields.size() > 1 && fields[1].toLongLong() == parent) children << pid;
   }
   return children;
+}
+
+// Starts `variate sample --nproc 2` on one chain of a million draws with `extra` options,
+// and returns once its CSV holds `draws` draws (or it ended, or two minutes passed).
+void start_long_run(QProcess& rank0, const QTemporaryDir& folder, const QTemporaryDir& out, int draws,
+                    const QStringList& extra) {
+  write_logistic(folder.path(), 2000, 4);
+  rank0.setProcessChannelMode(QProcess::MergedChannels);
+  rank0.start(VARIATE_EXECUTABLE,
+              QStringList{"sample", folder.filePath("logistic.vmod"), "--data", folder.filePath("data.json"), "--chains",
+                          "1", "--warmup", "20", "--draws", "1000000", "--seed", "2", "--quiet", "--output",
+                          out.path(), "--nproc", "2"}
+                  << extra);
+  if (!rank0.waitForStarted()) return;
+  QDeadlineTimer deadline(120000);
+  while (draw_lines(out.filePath("chain_1.csv")) < draws && !deadline.hasExpired() &&
+         rank0.state() == QProcess::Running) {
+    QTest::qWait(50);
+  }
 }
 
 bool alive(qint64 pid) { return ::kill(static_cast<pid_t>(pid), 0) == 0; }
@@ -273,21 +279,10 @@ class TestVariateDistributed : public QObject {
 
   void aKilledRankEndsTheRunAndLeavesReadableOutput() {
     QTemporaryDir folder, out;
-    write_logistic(folder.path(), 2000, 4);
     const QString project = folder.filePath("runs.variate");
     QProcess rank0;
-    rank0.setProcessChannelMode(QProcess::MergedChannels);
-    rank0.start(VARIATE_EXECUTABLE,
-                {"sample", folder.filePath("logistic.vmod"), "--data", folder.filePath("data.json"), "--chains", "1",
-                 "--warmup", "20", "--draws", "1000000", "--seed", "2", "--quiet", "--output", out.path(), "--nproc",
-                 "2", "--dist-timeout", "20", "--project", project});
-    QVERIFY(rank0.waitForStarted());
+    start_long_run(rank0, folder, out, 200, {"--dist-timeout", "20", "--project", project});
     const qint64 parent = rank0.processId();
-    QDeadlineTimer deadline(120000);
-    while (draw_lines(out.filePath("chain_1.csv")) < 200 && !deadline.hasExpired() &&
-           rank0.state() == QProcess::Running) {
-      QTest::qWait(50);
-    }
     QVERIFY2(draw_lines(out.filePath("chain_1.csv")) >= 200, qPrintable(QString::fromUtf8(rank0.readAll())));
     const QList<qint64> children = children_of(parent);
     QCOMPARE(children.size(), 1);
@@ -318,19 +313,8 @@ class TestVariateDistributed : public QObject {
 
   void aHungRankIsGivenUpAfterTheTimeout() {
     QTemporaryDir folder, out;
-    write_logistic(folder.path(), 2000, 4);
     QProcess rank0;
-    rank0.setProcessChannelMode(QProcess::MergedChannels);
-    rank0.start(VARIATE_EXECUTABLE,
-                {"sample", folder.filePath("logistic.vmod"), "--data", folder.filePath("data.json"), "--chains", "1",
-                 "--warmup", "20", "--draws", "1000000", "--seed", "2", "--quiet", "--output", out.path(), "--nproc",
-                 "2", "--dist-timeout", "3"});
-    QVERIFY(rank0.waitForStarted());
-    QDeadlineTimer deadline(120000);
-    while (draw_lines(out.filePath("chain_1.csv")) < 100 && !deadline.hasExpired() &&
-           rank0.state() == QProcess::Running) {
-      QTest::qWait(50);
-    }
+    start_long_run(rank0, folder, out, 100, {"--dist-timeout", "3"});
     const QList<qint64> children = children_of(rank0.processId());
     QCOMPARE(children.size(), 1);
     QCOMPARE(::kill(static_cast<pid_t>(children.front()), SIGSTOP), 0);

@@ -18,19 +18,6 @@ QStringList sample_arguments(const QString& output, const QString& seed, const Q
           "--output", output};
 }
 
-// A chain file without the lines that record when and how long it ran.
-QStringList draws_of(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {"cannot open " + path};
-  QStringList lines;
-  for (const auto& line : QString::fromUtf8(file.readAll()).split('\n')) {
-    if (line.contains("start_datetime") || line.contains("Elapsed Time") || line.contains("seconds (")) continue;
-    if (line.contains("file = ")) continue;  // output paths differ
-    lines << line;
-  }
-  return lines;
-}
-
 }  // namespace
 
 class TestVariateSample : public QObject {

@@ -12,6 +12,7 @@
 
 #include <QtTest/QtTest>
 
+#include "support/shipped_models.h"
 #include "variate/distributed/distributed_error.h"
 #include "variate/distributed/run_group.h"
 #include "variate/distributed/sharded_target.h"
@@ -25,25 +26,8 @@ namespace vm = variate::model;
 
 namespace {
 
-struct Case {
-  std::string model;
-  std::string data;
-};
-
-std::map<QString, Case> shipped_models() {
-  std::map<QString, Case> models;
-  const QString tests = QStringLiteral(QT_TESTCASE_SOURCEDIR);
-  for (const QString folder : {tests + "/data/reference", tests + "/data/export", tests + "/../projects"}) {
-    const QDir root(folder);
-    for (const auto& entry : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-      const QDir dir(root.filePath(entry));
-      const QStringList vmods = dir.entryList({"*.vmod"}, QDir::Files);
-      if (vmods.isEmpty()) continue;
-      models[entry] = {dir.filePath(vmods.front()).toStdString(), dir.filePath("data.json").toStdString()};
-    }
-  }
-  return models;
-}
+using Case = variate::testing::ShippedModel;
+using variate::testing::shipped_models;
 
 // The models whose rows split; the others name why not.
 const std::set<QString> kShardable = {"arK-arK", "diamonds-diamonds", "earnings-logearn_interaction",
@@ -138,7 +122,7 @@ class TestShardedTarget : public QObject {
     const vm::CompileResult compiled =
         vm::compile_model(vm::Source(files.model, variate::io::read_text_file(files.model)), &data);
     QVERIFY2(compiled.ok(), compiled.report().c_str());
-    if (!kShardable.count(name)) {
+    if (!kShardable.count(name.section('/', -1))) {
       try {
         vd::find_shardable_rows(*compiled.model);
         QFAIL("expected the model to be refused");

@@ -10,6 +10,7 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
+#include "support/shipped_models.h"
 #include "variate/io/data_file.h"
 #include "variate/model/compile.h"
 #include "variate/tape/select_target.h"
@@ -20,29 +21,8 @@ using json = nlohmann::json;
 
 namespace {
 
-struct ModelFiles {
-  std::string model;
-  std::string data;
-  std::string stan_points;  // "" when there are none
-};
-
-// name -> files, for every model under the three folders.
-std::map<QString, ModelFiles> shipped_models() {
-  std::map<QString, ModelFiles> models;
-  const QString tests = QStringLiteral(QT_TESTCASE_SOURCEDIR);
-  for (const QString folder : {tests + "/data/reference", tests + "/data/export", tests + "/../projects"}) {
-    const QDir root(folder);
-    for (const auto& entry : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-      const QDir dir(root.filePath(entry));
-      const QStringList vmods = dir.entryList({"*.vmod"}, QDir::Files);
-      if (vmods.isEmpty()) continue;
-      ModelFiles files{dir.filePath(vmods.front()).toStdString(), dir.filePath("data.json").toStdString(), ""};
-      if (dir.exists("stan_logdensity.json")) files.stan_points = dir.filePath("stan_logdensity.json").toStdString();
-      models[root.dirName() + "/" + entry] = files;
-    }
-  }
-  return models;
-}
+using ModelFiles = variate::testing::ShippedModel;
+using variate::testing::shipped_models;
 
 vm::CompileResult compile(const ModelFiles& files, bool fuse = true) {
   const auto data = variate::io::read_data_file(files.data);
