@@ -17,6 +17,12 @@
 
 #include "version.h"
 
+#ifdef VARIATE_WITH_REMOTE
+#include "app/remote/remote_commands.h"
+#include "app/remote/worker_command.h"
+#include "app/remote/worker_inference.h"
+#endif
+
 int main(int argc, char** argv) {
   namespace cli = variate::cli;
   CLI::App app{"Variate: Bayesian modeling with random variables on LibTorch", "variate"};
@@ -24,11 +30,19 @@ int main(int argc, char** argv) {
                        std::string("variate ") + VARIATE_VERSION + " (LibTorch " +
                            TORCH_VERSION + ")");
   int exit_code = 0;
+  std::shared_ptr<cli::RemoteInference> remote;  // sample and fit --worker
+#ifdef VARIATE_WITH_REMOTE
+  remote = std::make_shared<variate::remote::WorkerInference>();
+#endif
   cli::add_check_command(app, exit_code);
   cli::add_logp_command(app, exit_code, std::make_shared<cli::VmodSource>());
-  cli::add_sample_command(app, exit_code, std::make_shared<cli::VmodSource>());
-  cli::add_fit_command(app, exit_code, std::make_shared<cli::VmodSource>());
+  cli::add_sample_command(app, exit_code, std::make_shared<cli::VmodSource>(), remote);
+  cli::add_fit_command(app, exit_code, std::make_shared<cli::VmodSource>(), remote);
   cli::add_summary_command(app, exit_code);
   cli::add_export_command(app, exit_code);
+#ifdef VARIATE_WITH_REMOTE
+  variate::remote::add_worker_command(app, exit_code);
+  variate::remote::add_job_commands(app, exit_code, remote);
+#endif
   return cli::run_command_line(app, argc, argv, exit_code);
 }

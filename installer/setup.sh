@@ -8,6 +8,7 @@ packages=(
   libtorch-dev libgloo-dev libopenblas0-pthread
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqt6sql6-sqlite
   libsqlite3-dev nlohmann-json3-dev libcli11-dev
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libssl-dev openssl
   xvfb xauth fonts-dejavu-core imagemagick
   clang libclang-rt-14-dev
 )

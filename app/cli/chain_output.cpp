@@ -41,7 +41,7 @@ void ChainOutput::on_draws(const DrawBatch& batch) {
   const int step = std::max(1, total_iterations_ / 10);
   if (last / step == batch.first_iteration / step && last != total_iterations_) return;
   std::lock_guard<std::mutex> lock(progress_mutex_);
-  std::cerr << "Chain " << batch.chain + 1 << " Iteration: " << last << " / " << total_iterations_
+  *options_.progress_stream << "Chain " << batch.chain + 1 << " Iteration: " << last << " / " << total_iterations_
             << " [" << (100 * last / std::max(1, total_iterations_)) << "%]  ("
             << (last <= batch.warmup_iterations ? "Warmup" : "Sampling") << ")\n";
 }

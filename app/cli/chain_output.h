@@ -2,6 +2,7 @@
 // Streams a NUTS run to CmdStan-style CSV files (one per chain) while it samples, and
 // keeps every chain's output rows for the summary.
 
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,7 +19,8 @@ namespace variate::cli {
 struct ChainOutputOptions {
   std::optional<std::string> directory;  // CSV files go here when set
   io::SampleCsvInfo info;
-  bool progress = true;  // "Chain 1 Iteration: 200 / 2000 [ 10%] (Warmup)" on stderr
+  bool progress = true;  // "Chain 1 Iteration: 200 / 2000 [ 10%] (Warmup)"
+  std::ostream* progress_stream = &std::cerr;
 };
 
 class ChainOutput : public SampleObserver {

@@ -25,12 +25,13 @@ void add_distributed_options(CLI::App& command, DistributedOptions& o) {
       ->capture_default_str()->check(CLI::PositiveNumber);
 }
 
-bool start_distributed(const DistributedOptions& options, std::unique_ptr<DistributedRun>& run) {
+bool start_distributed(const DistributedOptions& options, std::unique_ptr<DistributedRun>& run,
+                       std::ostream& errors) {
   try {
-    run = DistributedRun::start(options, std::cerr);
+    run = DistributedRun::start(options, errors);
     return true;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    errors << "error: " << e.what() << "\n";
     return false;
   }
 }
@@ -80,7 +81,7 @@ std::unique_ptr<DistributedRun> DistributedRun::start(const DistributedOptions& 
     log << "rendezvous: rank 0 of " << spec->world_size << " serves " << run->address_ << "\n" << std::flush;
   }
   if (run->root() && !from_environment && !options.rendezvous && options.nproc > 1) {
-    run->children_ = std::make_unique<distributed::ChildRanks>(options.nproc, run->address_);
+    run->children_ = std::make_unique<distributed::ChildRanks>(options.nproc, run->address_, "", options.rank_arguments);
   }
   distributed::ChildRanks* children = run->children_.get();
   run->group_->join([children] {

@@ -10,9 +10,11 @@
 /// (distributed/rendezvous.h) and ignores --nproc. Rank 0 alone writes outputs.
 
 #include <chrono>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +35,9 @@ struct DistributedOptions {
   double timeout_seconds = 60;
   std::string shard = "rows";  // or "none": every rank evaluates the whole model
   int row_blocks = distributed::kDefaultRowBlocks;
+  /// Not an option: the command line of the ranks --nproc starts (argv[0] first); empty:
+  /// this process's own (a worker runs its jobs in-process and names theirs).
+  std::vector<std::string> rank_arguments;
 };
 
 void add_distributed_options(CLI::App& command, DistributedOptions& options);
@@ -40,7 +45,8 @@ void add_distributed_options(CLI::App& command, DistributedOptions& options);
 class DistributedRun;
 
 /// DistributedRun::start for a command: prints its error and returns false when it fails.
-bool start_distributed(const DistributedOptions& options, std::unique_ptr<DistributedRun>& run);
+bool start_distributed(const DistributedOptions& options, std::unique_ptr<DistributedRun>& run,
+                       std::ostream& errors = std::cerr);
 
 class DistributedRun {
  public:

@@ -20,10 +20,13 @@
 #include <variate/vi/advi.h>
 #include <variate/core/random_stream.h>
 #include <variate/vi/variational_draws.h>
+#include <variate/io/data_file.h>
 #include <variate/io/summary_report.h>
 #include <variate/io/variational_csv_writer.h>
 
 #include "variate/cli/distributed_run.h"
+#include "variate/cli/remote_inference.h"
+#include "variate/cli/run_hooks.h"
 #include "version.h"
 
 namespace variate::cli {
@@ -44,7 +47,10 @@ struct FitOptions {
   int eval_elbo = 100;
   int output_draws = 1000;
   bool quiet = false;
+  std::optional<std::string> data_name;  // as outputs name the data file (a worker's job)
   DistributedOptions distributed;
+  RemoteOptions remote;
+  std::vector<std::string> forwarded;  // the options a worker gets (--worker)
 };
 
 std::string number(const char* format, double value) {
@@ -56,18 +62,19 @@ std::string number(const char* format, double value) {
 // The ELBO trace on stderr, laid out as CmdStan prints it.
 class TracePrinter : public AdviObserver {
  public:
+  explicit TracePrinter(std::ostream& out) : out_(out) {}
   void on_eta_trial(const EtaTrial& trial) override {
-    if (first_trial_) std::cerr << "Begin eta adaptation.\n";
+    if (first_trial_) out_ << "Begin eta adaptation.\n";
     first_trial_ = false;
-    std::cerr << "  eta = " << trial.eta << ": ELBO " << number("%.6g", trial.elbo) << "\n";
+    out_ << "  eta = " << trial.eta << ": ELBO " << number("%.6g", trial.elbo) << "\n";
   }
   void on_eta_chosen(double eta, bool adapted) override {
-    if (adapted) std::cerr << "Success! Found best value [eta = " << eta << "].\n";
-    std::cerr << "\nBegin stochastic gradient ascent.\n"
+    if (adapted) out_ << "Success! Found best value [eta = " << eta << "].\n";
+    out_ << "\nBegin stochastic gradient ascent.\n"
               << "  iter             ELBO   delta_ELBO_mean   delta_ELBO_med   notes \n";
   }
   void on_evaluation(const ElboEvaluation& e) override {
-    std::cerr << std::string(std::max(0, 6 - static_cast<int>(std::to_string(e.iteration).size())), ' ')
+    out_ << std::string(std::max(0, 6 - static_cast<int>(std::to_string(e.iteration).size())), ' ')
               << e.iteration << number("  %15.3f", e.elbo)
               << number("  %16.3f", e.mean_relative_change)
               << number("  %15.3f", e.median_relative_change)
@@ -79,7 +86,34 @@ class TracePrinter : public AdviObserver {
   }
 
  private:
+  std::ostream& out_;
   bool first_trial_ = true;
+};
+
+// The trace printer and a hook's observer, in that order.
+class AdviObservers : public AdviObserver {
+ public:
+  explicit AdviObservers(std::vector<AdviObserver*> observers) {
+    for (AdviObserver* observer : observers) {
+      if (observer) observers_.push_back(observer);
+    }
+  }
+  bool empty() const { return observers_.empty(); }
+  void on_eta_trial(const EtaTrial& trial) override {
+    for (auto* o : observers_) o->on_eta_trial(trial);
+  }
+  void on_eta_chosen(double eta, bool adapted) override {
+    for (auto* o : observers_) o->on_eta_chosen(eta, adapted);
+  }
+  void on_iterations(const ElboIterations& batch) override {
+    for (auto* o : observers_) o->on_iterations(batch);
+  }
+  void on_evaluation(const ElboEvaluation& evaluation) override {
+    for (auto* o : observers_) o->on_evaluation(evaluation);
+  }
+
+ private:
+  std::vector<AdviObserver*> observers_;
 };
 
 // Statistics of independent draws: R-hat and ESS estimate nothing here (every draw is an
@@ -146,38 +180,54 @@ void write_summary(const std::string& path, const std::vector<io::SummaryRow>& r
   if (!file) throw ArgumentError("cannot write the summary to '" + path + "'");
 }
 
-int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun* run);
+int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun* run, RemoteInference* remote,
+           const RunHooks& hooks);
 
-int run_fit(const FitOptions& options, const ModelSource& source) {
-  std::unique_ptr<DistributedRun> run;  // with several processes
-  if (!start_distributed(options.distributed, run)) return 1;
+int run_fit(const FitOptions& options, const ModelSource& source, RemoteInference* remote, const RunHooks& hooks) {
+  std::ostream& err = *hooks.err;
+  const bool on_worker = options.remote.worker.has_value();
+  if (on_worker && !check_remote(options.remote, options.distributed, remote, err)) return 1;
+  std::unique_ptr<DistributedRun> run;  // with several processes on this host
+  if (!on_worker) {
+    DistributedOptions distributed = options.distributed;
+    distributed.rank_arguments = hooks.rank_arguments;
+    if (!start_distributed(distributed, run, err)) return 1;
+  }
   try {
-    return fit_on(options, source, run.get());
+    return fit_on(options, source, run.get(), remote, hooks);
   } catch (const distributed::DistributedError& e) {
-    std::cerr << "error: " << DistributedRun::failure(e, run.get()) << "\n";
+    err << "error: " << DistributedRun::failure(e, run.get()) << "\n";
+    return 1;
+  } catch (const RemoteError& e) {
+    err << "error: " << e.what() << "\n";
     return 1;
   }
 }
 
-// The fit, on this process's part of `run` (null: the only process).
-int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun* run) {
+// The fit, on this process's part of `run` (null: the only process, or a worker's run).
+int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun* run, RemoteInference* remote,
+           const RunHooks& hooks) {
+  const bool on_worker = options.remote.worker.has_value();
   const bool root = !run || run->root();  // rank 0 alone prints and writes
   static std::ostream discard(nullptr);
-  std::ostream& errors = root ? std::cerr : discard;
+  std::ostream& out = *hooks.out;
+  std::ostream& errors = root ? *hooks.err : discard;
   const std::optional<BoundModel> model =
-      run ? source.bind_distributed(options.data, errors, *run) : source.bind(options.data, std::cerr);
+      on_worker ? source.bind_here(options.data, errors)
+      : run     ? source.bind_distributed(options.data, errors, *run)
+                : source.bind(options.data, errors);
   if (!model) {
     if (run) run->abort();
     return 1;
   }
   // ADVI evaluates batches of points (the ELBO's Monte Carlo draws).
   const UnconstrainedTarget& target = model->batch_target;
-  if (!model->backend_note.empty()) errors << "note: the density runs on LibTorch: " << model->backend_note << "\n";
+  if (!on_worker && !model->backend_note.empty()) errors << "note: the density runs on LibTorch: " << model->backend_note << "\n";
   const uint64_t seed = run ? run->agree_on_seed(options.seed) : options.seed ? *options.seed : std::random_device{}();
   std::optional<IntraOpThreads> threads;
   if (run) {
     threads.emplace(run->threads(0));
-    if (root) std::cerr << "running on " << run->describe() << ", " << run->threads(0) << " thread(s) each\n";
+    if (root) errors << "running on " << run->describe() << ", " << run->threads(0) << " thread(s) each\n";
   }
   try {
     AdviOptions advi_options = AdviOptions()
@@ -190,9 +240,21 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
                                    .elbo_samples(options.elbo_samples)
                                    .eval_elbo(options.eval_elbo);
     if (options.eta) advi_options.eta(*options.eta).adapt_engaged(false);
-    TracePrinter printer;
-    const AdviFit fit = advi(target, advi_options, options.quiet || !root ? nullptr : &printer, nullptr,
-                             run ? &run->lockstep() : nullptr);
+    TracePrinter printer(errors);
+    AdviObservers observers({options.quiet || !root ? nullptr : &printer, hooks.advi_observer});
+    RunFacts facts{target.backend(), run ? run->size() : 1, seed, source.device()};
+    AdviFit fit;
+    if (on_worker) {
+      RemoteSubmission submission{"fit", source.name(), io::read_text_file(*source.model_file()), options.data,
+                                  options.forwarded};
+      submission.arguments.insert(submission.arguments.end(), {"--seed", std::to_string(seed)});
+      fit = remote->fit(options.remote, submission, errors, target, observers.empty() ? nullptr : &observers, facts);
+    } else {
+      if (hooks.started) hooks.started(facts);
+      fit = advi(target, advi_options, observers.empty() ? nullptr : &observers, hooks.stop,
+                 run ? &run->lockstep() : nullptr);
+      if (hooks.fitted) hooks.fitted(fit);
+    }
     const AdviResult& result = fit.result;
     if (result.status == AdviStatus::adaptation_failed) {
       errors << "error: every step size tried (eta = 100, 10, 1, 0.1, 0.01) made the ELBO "
@@ -232,7 +294,7 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
       std::filesystem::create_directories(*options.output);
       io::VariationalCsvInfo info;
       info.run.model = source.name();
-      info.run.data_file = options.data.value_or("");
+      info.run.data_file = options.data_name.value_or(options.data.value_or(""));
       info.run.seed = seed;
       info.run.variate_version = VARIATE_VERSION;
       info.algorithm = to_string(advi_options.method());
@@ -257,7 +319,7 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
     }
 
     const auto summary = summarize_draws(rows, columns.names(NameStyle::Bracketed));
-    std::cout << "Inference for " << source.name() << ": ADVI (" << options.method << "), "
+    out << "Inference for " << source.name() << ": ADVI (" << options.method << "), "
               << options.output_draws << " draws from the approximation; seed " << seed << "\n"
               << "eta = " << result.eta << (result.eta_adapted ? " (adapted)" : "") << "; "
               << to_string(result.status) << " after " << result.iterations
@@ -266,23 +328,24 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
               << "\nDraws are independent draws from the approximation: R-hat and ESS do not "
                  "apply.\n";
     if (result.status == AdviStatus::max_iterations) {
-      std::cout << "Warning: the maximum number of iterations (" << options.iter
+      out << "Warning: the maximum number of iterations (" << options.iter
                 << ") was reached before the ELBO converged.\n";
     }
     if (options.summary_json) {
       write_summary(*options.summary_json, summary, advi_options, result, options.output_draws,
-                    target.backend(), run ? run->size() : 1);
+                    facts.backend, facts.ranks);
     }
     return 0;
   } catch (const ArgumentError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    errors << "error: " << e.what() << "\n";
     return 1;
   }
 }
 
 }  // namespace
 
-void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source) {
+void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source,
+                     std::shared_ptr<RemoteInference> remote, RunHooks hooks) {
   auto o = std::make_shared<FitOptions>();
   CLI::App* command = app.add_subcommand("fit", "Fit a variational approximation with ADVI");
   source->add_arguments(*command, ModelCommand::fit);
@@ -301,7 +364,12 @@ void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource>
   command->add_option("--output-draws", o->output_draws, "Draws from the approximation")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_flag("--quiet", o->quiet, "No ELBO trace");
   add_distributed_options(*command, o->distributed);
-  command->callback([o, source, &exit_code] { exit_code = run_fit(*o, *source); });
+  if (source->model_file()) add_remote_options(*command, o->remote);  // a worker gets the model's text
+  command->add_option("--data-name", o->data_name, "How the outputs name the data file (default: as given)")->group("");
+  command->callback([o, source, remote, hooks, command, &exit_code] {
+    o->forwarded = forwarded_arguments(*command);
+    exit_code = run_fit(*o, *source, remote.get(), hooks);
+  });
 }
 
 }  // namespace variate::cli

@@ -8,9 +8,14 @@
 #include <CLI/CLI.hpp>
 
 #include "variate/cli/model_source.h"
+#include "variate/cli/remote_inference.h"
+#include "variate/cli/run_hooks.h"
 
 namespace variate::cli {
 
-void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source);
+/// With `remote`, `--worker` runs it there (a model with text only); `hooks` are for a
+/// program that runs the command in-process (a worker's jobs).
+void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source,
+                     std::shared_ptr<RemoteInference> remote = nullptr, RunHooks hooks = {});
 
 }  // namespace variate::cli

@@ -71,6 +71,14 @@ class ModelSource {
   virtual std::optional<BoundModel> bind(const std::optional<std::string>& data_path,
                                          std::ostream& errors) const = 0;
 
+  /// The model bound on this machine's CPU for a run a worker makes: the columns of its
+  /// outputs (and, for `fit`, the density of its output draws), whatever device the
+  /// worker computes on.
+  virtual std::optional<BoundModel> bind_here(const std::optional<std::string>& data_path,
+                                              std::ostream& errors) const {
+    return bind(data_path, errors);
+  }
+
   /// The model bound for this rank of `run`: the likelihood's rows split between the
   /// ranks (distributed/sharded_target.h), or, with `--shard none`, the whole model on
   /// each. A model without text can only run whole.

@@ -9,13 +9,16 @@
 #include <variate/core/checks.h>
 #include <variate/distributed/distributed_error.h>
 #include <variate/io/summary_report.h>
+#include <variate/io/data_file.h>
 #include <variate/io/summary_warnings.h>
 #include <variate/mcmc/observer_list.h>
 #include <variate/mcmc/sampler_columns.h>
 
 #include "variate/cli/chain_output.h"
 #include "variate/cli/distributed_run.h"
+#include "variate/cli/model_input.h"
 #include "variate/cli/project_output.h"
+#include "variate/cli/remote_inference.h"
 #include "version.h"
 
 namespace variate::cli {
@@ -38,7 +41,10 @@ struct SampleOptions {
   bool quiet = false;
   std::optional<std::string> project;
   std::optional<std::string> run_name;
+  std::optional<std::string> data_name;  // as outputs name the data file (a worker's job)
   DistributedOptions distributed;
+  RemoteOptions remote;
+  std::vector<std::string> forwarded;  // the options a worker gets (--worker)
 };
 
 std::ostream& discard() {  // what ranks other than 0 print to
@@ -46,32 +52,52 @@ std::ostream& discard() {  // what ranks other than 0 print to
   return stream;
 }
 
-int run_sample(const SampleOptions& options, const ModelSource& source) {
-  std::unique_ptr<DistributedRun> run;  // with several processes
-  if (!start_distributed(options.distributed, run)) return 1;
+// The model's text and the run's options for a worker (the seed drawn here when not given,
+// so a resubmission draws the same).
+RemoteSubmission submission_for(const SampleOptions& options, const ModelSource& source, uint64_t seed) {
+  RemoteSubmission submission{"sample", source.name(), io::read_text_file(*source.model_file()), options.data,
+                              options.forwarded};
+  submission.arguments.insert(submission.arguments.end(), {"--seed", std::to_string(seed)});
+  return submission;
+}
+
+int run_sample(const SampleOptions& options, const ModelSource& source, RemoteInference* remote,
+               const RunHooks& hooks) {
+  std::ostream& out = *hooks.out;
+  std::ostream& err = *hooks.err;
+  const bool on_worker = options.remote.worker.has_value();
+  if (on_worker && !check_remote(options.remote, options.distributed, remote, err)) return 1;
+  std::unique_ptr<DistributedRun> run;  // with several processes on this host
+  if (!on_worker) {
+    DistributedOptions distributed = options.distributed;
+    distributed.rank_arguments = hooks.rank_arguments;
+    if (!start_distributed(distributed, run, err)) return 1;
+  }
   if (run && options.batched_chains) {
-    std::cerr << "error: --batched-chains runs in one process; it cannot be combined with several\n";
+    err << "error: --batched-chains runs in one process; it cannot be combined with several\n";
     return 1;
   }
   const bool root = !run || run->root();  // rank 0 alone prints and writes
   std::unique_ptr<store::RunRecorder> recorder;  // with --project
   try {
+    // On a worker, the model is bound here for the columns of its outputs only.
     std::optional<BoundModel> model =
-        run ? source.bind_distributed(options.data, root ? std::cerr : discard(), *run) : source.bind(options.data, std::cerr);
+        on_worker ? source.bind_here(options.data, err)
+        : run     ? source.bind_distributed(options.data, root ? err : discard(), *run)
+                  : source.bind(options.data, err);
     if (!model) {
       if (run) run->abort();
       return 1;
     }
     // Batched chains are one LibTorch computation over all chains.
     const UnconstrainedTarget target = options.batched_chains ? model->batch_target.torch_only() : model->target;
-    if (root && !model->backend_note.empty() && !options.batched_chains) {
-      std::cerr << "note: the density runs on LibTorch: " << model->backend_note << "\n";
+    if (root && !on_worker && !model->backend_note.empty() && !options.batched_chains) {
+      err << "note: the density runs on LibTorch: " << model->backend_note << "\n";
     }
     const uint64_t seed = run ? run->agree_on_seed(options.seed)
                               : options.seed ? *options.seed : std::random_device{}();
-    const int ranks = run ? run->size() : 1;
     const int threads = run ? run->threads(options.threads) : options.threads;
-    if (run && root) std::cerr << "running on " << run->describe() << ", " << threads << " thread(s) each\n";
+    if (run && root) err << "running on " << run->describe() << ", " << threads << " thread(s) each\n";
     const NutsOptions nuts = NutsOptions()
                                  .chains(options.chains)
                                  .warmup(options.warmup)
@@ -83,11 +109,13 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
                                  .metric(options.metric == "dense" ? MetricKind::dense : MetricKind::diagonal)
                                  .batched_chains(options.batched_chains);
     const DrawColumns& columns = model->columns;
+    const std::string data_name = options.data_name.value_or(options.data.value_or(""));
     ChainOutputOptions output;
     if (root) output.directory = options.output;
     output.progress = root && !options.quiet;
+    output.progress_stream = &err;
     output.info.run.model = source.name();
-    output.info.run.data_file = options.data.value_or("");
+    output.info.run.data_file = data_name;
     output.info.run.seed = seed;
     output.info.run.variate_version = VARIATE_VERSION;
     output.info.num_samples = options.draws;
@@ -98,23 +126,38 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
     output.info.metric = options.metric == "dense" ? "dense_e" : "diag_e";
     output.info.num_chains = options.chains;
     ChainOutput observer(columns, options.chains, output);
-    if (root && options.project) {  // only offered for a model with text (a .vmod file)
-      const nlohmann::json config = {
-          {"chains", options.chains}, {"warmup", options.warmup}, {"draws", options.draws},
-          {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
-          {"metric", options.metric}, {"threads", threads},
-          {"batched_chains", options.batched_chains}, {"device", source.device()},
-          {"backend_used", target.backend()}, {"ranks", ranks},
-          {"model_file", *source.model_file()}, {"data_file", options.data.value_or("")}};
-      recorder = start_project_run({*options.project, options.run_name, *source.model_file(), options.data,
-                                    config, seed, nuts.metric()},
-                                   columns);
-    }
-    ObserverList observers(recorder ? std::vector<SampleObserver*>{&observer, recorder.get()}
-                                    : std::vector<SampleObserver*>{&observer});
 
-    const auto chains = sample_nuts(target, nuts, root ? &observers : nullptr, nullptr,
-                                    run ? &run->lockstep() : nullptr);
+    // What the run decided (here, or on the worker) goes into the project's record.
+    RunFacts facts{target.backend(), run ? run->size() : 1, seed, source.device()};
+    std::unique_ptr<ObserverList> observers;
+    const auto begin = [&](const RunFacts& decided) -> SampleObserver& {
+      facts = decided;
+      if (hooks.started) hooks.started(facts);
+      if (root && options.project) {  // only offered for a model with text (a .vmod file)
+        nlohmann::json config = {
+            {"chains", options.chains}, {"warmup", options.warmup}, {"draws", options.draws},
+            {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
+            {"metric", options.metric}, {"threads", threads},
+            {"batched_chains", options.batched_chains}, {"device", facts.device},
+            {"backend_used", facts.backend}, {"ranks", facts.ranks},
+            {"model_file", source.name()}, {"data_file", data_name}};
+        if (on_worker) config["worker"] = *options.remote.worker;
+        recorder = start_project_run({*options.project, options.run_name, *source.model_file(), options.data,
+                                      config, seed, nuts.metric()},
+                                     columns);
+      }
+      observers = std::make_unique<ObserverList>(
+          std::vector<SampleObserver*>{&observer, recorder.get(), hooks.sample_observer});
+      return *observers;
+    };
+
+    std::vector<ChainResult> chains;
+    if (on_worker) {
+      chains = remote->sample(options.remote, submission_for(options, source, seed), err, begin);
+    } else {
+      SampleObserver& observing = begin(facts);
+      chains = sample_nuts(target, nuts, root ? &observing : nullptr, hooks.stop, run ? &run->lockstep() : nullptr);
+    }
     if (run) {
       if (const std::string failure = run->finish(); !failure.empty()) {
         throw distributed::DistributedError(failure + " after the run");
@@ -125,41 +168,46 @@ int run_sample(const SampleOptions& options, const ModelSource& source) {
     std::vector<std::string> names = sampler_column_names();
     for (const auto& name : columns.names(NameStyle::StanCsv)) names.push_back(name);
     const io::ChainsSummary summary = io::summarize_chains(observer.draws(), names);
-    std::cout << "Inference for " << source.name() << ": " << options.chains << " chains, each with "
+    out << "Inference for " << source.name() << ": " << options.chains << " chains, each with "
         << options.warmup << " warmup and " << options.draws << " draws; seed " << seed << "\n\n";
-    std::cout << io::format_summary_table(summary.parameters, summary.sampler_rows);
+    out << io::format_summary_table(summary.parameters, summary.sampler_rows);
     const io::SamplerTotals totals = io::sampler_totals(chains);
-    std::cout << "\nWarmup took " << totals.seconds_warmup << " s and sampling "
+    out << "\nWarmup took " << totals.seconds_warmup << " s and sampling "
         << totals.seconds_sampling << " s (the slowest chain); "
         << totals.leapfrog_steps << " leapfrog steps.\n";
     const io::SamplerChecks checks = io::sampler_checks(observer.draws(), options.max_depth);
-    for (const auto& line : io::summary_warnings(checks, summary.parameters)) std::cout << line << "\n";
+    for (const auto& line : io::summary_warnings(checks, summary.parameters)) out << line << "\n";
     if (options.summary_json) {
-      io::write_summary_json(*options.summary_json, summary.parameters, totals, target.backend(), ranks);
+      io::write_summary_json(*options.summary_json, summary.parameters, totals, facts.backend, facts.ranks);
     }
-    if (recorder) recorder->finish(io::summary_json(summary.parameters, totals, target.backend(), ranks));
+    if (recorder) recorder->finish(io::summary_json(summary.parameters, totals, facts.backend, facts.ranks));
     return 0;
   } catch (const distributed::DistributedError& e) {
     const std::string message = DistributedRun::failure(e, run.get());
     if (recorder) recorder->fail(message);
-    std::cerr << "error: " << message << "\n";
+    err << "error: " << message << "\n";
+    return 1;
+  } catch (const RemoteError& e) {  // what was received is kept
+    if (recorder) recorder->fail(e.what());
+    err << "error: " << e.what() << "\n";
     return 1;
   } catch (const ArgumentError& e) {
     if (run) run->abort();
     if (recorder) recorder->fail(e.what());
-    std::cerr << "error: " << e.what() << "\n";
+    err << "error: " << e.what() << "\n";
     return 1;
   } catch (const store::ProjectError& e) {
     if (run) run->abort();
     if (recorder) recorder->fail(e.what());
-    std::cerr << "error: " << e.what() << "\n";
+    err << "error: " << e.what() << "\n";
     return 1;
   }
 }
 
 }  // namespace
 
-void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source) {
+void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source,
+                        std::shared_ptr<RemoteInference> remote, RunHooks hooks) {
   auto o = std::make_shared<SampleOptions>();
   CLI::App* command = app.add_subcommand("sample", "Sample the posterior with NUTS (Stan's warmup)");
   command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV)");
@@ -181,8 +229,13 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
   if (source->model_file()) {  // a project records the model's text
     command->add_option("--project", o->project, "Record the run into this project file (*.variate; created if absent)");
     command->add_option("--run-name", o->run_name, "Name of the run in the project (default: run N)");
+    add_remote_options(*command, o->remote);
   }
-  command->callback([o, source, &exit_code] { exit_code = run_sample(*o, *source); });
+  command->add_option("--data-name", o->data_name, "How the outputs name the data file (default: as given)")->group("");
+  command->callback([o, source, remote, hooks, command, &exit_code] {
+    o->forwarded = forwarded_arguments(*command);
+    exit_code = run_sample(*o, *source, remote.get(), hooks);
+  });
 }
 
 }  // namespace variate::cli

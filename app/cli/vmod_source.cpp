@@ -14,6 +14,7 @@ namespace variate::cli {
 
 void VmodSource::add_arguments(CLI::App& command, ModelCommand which) {
   command.add_option("model", path_, "The model (.vmod)")->required();
+  command.add_option("--model-name", name_, "How the outputs name the model (default: its path)")->group("");
   command.add_option("--backend", backend_, "What evaluates the density: auto (the tape on the CPU in float64 when every op of the model has a kernel, else LibTorch), tape, or torch")
       ->capture_default_str()->check(CLI::IsMember({"auto", "tape", "torch"}));
   if (which != ModelCommand::logp) {
@@ -48,6 +49,19 @@ std::optional<BoundModel> VmodSource::bind(const std::optional<std::string>& dat
     errors << "error: " << e.what() << "\n";
     return std::nullopt;
   }
+  return bind_on(options, data_path, errors);
+}
+
+std::optional<BoundModel> VmodSource::bind_here(const std::optional<std::string>& data_path,
+                                                std::ostream& errors) const {
+  model::CompileOptions options;  // on the CPU, whatever --device says
+  options.dtype = dtype_ == "float32" ? at::kFloat : at::kDouble;
+  return bind_on(options, data_path, errors);
+}
+
+std::optional<BoundModel> VmodSource::bind_on(const model::CompileOptions& options,
+                                              const std::optional<std::string>& data_path,
+                                              std::ostream& errors) const {
   const auto compiled = load_model(path_, data_path, errors, options);
   if (!compiled) return std::nullopt;
   if (!compiled->model) {

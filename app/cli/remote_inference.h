@@ -1,0 +1,85 @@
+#pragma once
+/// `sample` and `fit` on a worker (`--worker HOST:PORT --token-file F`): the command binds
+/// the model here for its outputs' columns, the worker runs the inference, and its events
+/// are replayed into the same observers a local run feeds, so the outputs (CSV files,
+/// summary, project) are what a local run writes. The gRPC client that does it lives in
+/// app/remote (the command-line library does not depend on gRPC); `variate` hands it in.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include <variate/mcmc/sample.h>
+#include <variate/target/unconstrained_target.h>
+#include <variate/vi/advi.h>
+#include <variate/vi/advi_observer.h>
+
+#include "variate/cli/distributed_run.h"
+#include "variate/cli/run_hooks.h"
+
+namespace variate::cli {
+
+struct RemoteOptions {
+  std::optional<std::string> worker;      // HOST:PORT
+  std::optional<std::string> token_file;
+  std::optional<std::string> tls_ca;      // the worker's CA certificate: TLS
+  std::optional<std::string> job;         // attach to this job instead of submitting one
+  double heartbeat_timeout = 15;          // seconds without a word before the worker counts as gone
+};
+
+/// Declares --worker, --token-file, --tls-ca and --heartbeat-timeout on `command`.
+void add_remote_options(CLI::App& command, RemoteOptions& options);
+
+/// A run for a worker: the model's text and name, the data file, and the options the
+/// worker parses as `variate sample|fit` does.
+struct RemoteSubmission {
+  std::string command;  // "sample" or "fit"
+  std::string model_name;
+  std::string model_text;
+  std::optional<std::string> data_path;
+  std::vector<std::string> arguments;
+};
+
+class RemoteInference;
+
+/// Whether a run can go to a worker as asked; prints why not to `errors`.
+bool check_remote(const RemoteOptions& options, const DistributedOptions& distributed,
+                  const RemoteInference* remote, std::ostream& errors);
+
+/// The options given to `command`, as arguments, leaving out the ones that stay on this
+/// side: the model and data files, outputs, the worker's address and credentials, --quiet.
+std::vector<std::string> forwarded_arguments(const CLI::App& command);
+
+/// A failure of the remote run itself (unreachable, refused, gone, failed on the worker).
+class RemoteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class RemoteInference {
+ public:
+  virtual ~RemoteInference() = default;
+
+  /// Submits `submission` (or attaches to options.job), then replays the job's events:
+  /// its messages to `log`, and, after `started` (called once with the worker's facts,
+  /// returning the observer to feed), every draw, adaptation and chain end in order.
+  /// Returns the chains as sample_nuts() does. Ctrl-C detaches and throws.
+  /// @throws RemoteError
+  virtual std::vector<ChainResult> sample(const RemoteOptions& options, const RemoteSubmission& submission,
+                                          std::ostream& log,
+                                          const std::function<SampleObserver&(const RunFacts&)>& started) = 0;
+
+  /// As sample() for ADVI: the ELBO trace goes to `observer` (may be null), and the fit
+  /// comes back with its family rebuilt on `target`'s layout.
+  /// @throws RemoteError
+  virtual AdviFit fit(const RemoteOptions& options, const RemoteSubmission& submission, std::ostream& log,
+                      const UnconstrainedTarget& target, AdviObserver* observer, RunFacts& facts) = 0;
+};
+
+}  // namespace variate::cli
