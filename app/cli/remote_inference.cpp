@@ -35,7 +35,7 @@ std::vector<std::string> forwarded_arguments(const CLI::App& command) {
   static const std::set<std::string> local = {
       "--data", "--output", "--summary-json", "--project", "--run-name", "--quiet", "--help",
       "--worker", "--token-file", "--tls-ca", "--heartbeat-timeout", "--seed", "--job", "--model-name",
-      "--data-name"};
+      "--data-name", "--resume-from"};
   std::vector<std::string> arguments;
   for (const CLI::Option* option : command.get_options()) {
     if (option->get_lnames().empty() || option->count() == 0) continue;  // the model file; not given

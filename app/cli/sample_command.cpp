@@ -42,6 +42,7 @@ struct SampleOptions {
   std::optional<std::string> project;
   std::optional<std::string> run_name;
   std::optional<std::string> data_name;  // as outputs name the data file (a worker's job)
+  std::optional<std::string> resume_from;  // chain starts (JSON) for more draws, no warmup
   DistributedOptions distributed;
   RemoteOptions remote;
   std::vector<std::string> forwarded;  // the options a worker gets (--worker)
@@ -50,6 +51,20 @@ struct SampleOptions {
 std::ostream& discard() {  // what ranks other than 0 print to
   static std::ostream stream(nullptr);
   return stream;
+}
+
+// [{"position": [...], "step_size": h, "inverse_metric": [...]}, ...], one per chain.
+std::vector<ChainStart> read_chain_starts(const std::string& path) {
+  try {
+    std::vector<ChainStart> starts;
+    for (const auto& chain : nlohmann::json::parse(io::read_text_file(path))) {
+      starts.push_back({chain.at("position").get<std::vector<double>>(), chain.at("step_size").get<double>(),
+                        chain.at("inverse_metric").get<std::vector<double>>()});
+    }
+    return starts;
+  } catch (const nlohmann::json::exception& e) {
+    throw ArgumentError("--resume-from " + path + ": " + e.what());
+  }
 }
 
 // The model's text and the run's options for a worker (the seed drawn here when not given,
@@ -98,7 +113,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
                               : options.seed ? *options.seed : std::random_device{}();
     const int threads = run ? run->threads(options.threads) : options.threads;
     if (run && root) err << "running on " << run->describe() << ", " << threads << " thread(s) each\n";
-    const NutsOptions nuts = NutsOptions()
+    NutsOptions nuts = NutsOptions()
                                  .chains(options.chains)
                                  .warmup(options.warmup)
                                  .draws(options.draws)
@@ -108,6 +123,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
                                  .target_accept(options.adapt_delta)
                                  .metric(options.metric == "dense" ? MetricKind::dense : MetricKind::diagonal)
                                  .batched_chains(options.batched_chains);
+    if (options.resume_from) nuts.warmup(0).resume_from(read_chain_starts(*options.resume_from));
     const DrawColumns& columns = model->columns;
     const std::string data_name = options.data_name.value_or(options.data.value_or(""));
     ChainOutputOptions output;
@@ -232,6 +248,7 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
     add_remote_options(*command, o->remote);
   }
   command->add_option("--data-name", o->data_name, "How the outputs name the data file (default: as given)")->group("");
+  command->add_option("--resume-from", o->resume_from, "Chain starts (JSON: [{position, step_size, inverse_metric}]) to draw more from, without warmup")->group("");
   command->callback([o, source, remote, hooks, command, &exit_code] {
     o->forwarded = forwarded_arguments(*command);
     exit_code = run_sample(*o, *source, remote.get(), hooks);

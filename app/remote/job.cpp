@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <variate/cli/fit_command.h>
 #include <variate/cli/sample_command.h>
@@ -87,6 +88,20 @@ std::string read_file(const std::filesystem::path& path) {
   if (!file) throw std::runtime_error("cannot read '" + path.string() + "'");
   return bytes.str();
 }
+
+}  // namespace
+
+std::string chain_starts_json(const google::protobuf::RepeatedPtrField<v1::ChainStart>& starts) {
+  nlohmann::json chains = nlohmann::json::array();
+  for (const v1::ChainStart& start : starts) {
+    chains.push_back({{"position", std::vector<double>(start.position().begin(), start.position().end())},
+                      {"step_size", start.step_size()},
+                      {"inverse_metric", std::vector<double>(start.inverse_metric().begin(), start.inverse_metric().end())}});
+  }
+  return chains.dump();
+}
+
+namespace {
 
 bool is_end(v1::JobState state) {
   return state == v1::FINISHED || state == v1::STOPPED || state == v1::FAILED || state == v1::INTERRUPTED;
@@ -235,6 +250,11 @@ void Job::run() {
   arguments.insert(arguments.end(), {"--output", output.string(), "--summary-json", (folder_ / "summary.json").string(),
                                      "--quiet"});
   if (info.command() == "sample") arguments.insert(arguments.end(), {"--project", (folder_ / "job.variate").string()});
+  if (info.resume_size() > 0) {
+    const std::filesystem::path starts = folder_ / "resume.json";
+    write_file(starts, chain_starts_json(info.resume()));
+    arguments.insert(arguments.end(), {"--resume-from", starts.string()});
+  }
 
   std::string last_error;
   LineStream errors([this, &last_error](const std::string& line) {

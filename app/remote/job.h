@@ -20,6 +20,9 @@
 
 namespace variate::remote {
 
+/// Chain starts as `variate sample --resume-from` reads them (doubles written exactly).
+std::string chain_starts_json(const google::protobuf::RepeatedPtrField<v1::ChainStart>& starts);
+
 class Job {
  public:
   /// A new job (queued) in `folder`, created with its model and job.pb. `data_path` is the

@@ -290,7 +290,9 @@ bool RemoteClient::follow(const std::string& id, uint64_t from_seq,
                         std::to_string(static_cast<int>(options.heartbeat_timeout)) + " s (" + last_problem +
                         "); job " + id + " may still run there; " + std::to_string(next) + " events received");
     }
-    std::this_thread::sleep_for(pause);
+    // Growing pauses between tries, but none past the moment the worker counts as gone.
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(last_word + patience - Clock::now());
+    std::this_thread::sleep_for(std::max(std::chrono::milliseconds(10), std::min(pause, left + std::chrono::milliseconds(10))));
     pause = std::min(pause * 2, std::chrono::milliseconds(2000));
   }
 }

@@ -10,6 +10,7 @@
 #include <variate/cli/sample_command.h>
 #include <variate/cli/vmod_source.h>
 
+#include "app/remote/job.h"
 #include "app/remote/remote_client.h"
 
 namespace variate::remote {
@@ -81,6 +82,11 @@ int attach(const AttachOptions& options, const std::shared_ptr<cli::RemoteInfere
     arguments.insert(arguments.end(), {"--data", data.string(), "--data-name", job.data_name()});
   }
   arguments.insert(arguments.end(), job.arguments().begin(), job.arguments().end());
+  if (job.resume_size() > 0) {
+    const std::filesystem::path starts = folder / "resume.json";
+    std::ofstream(starts) << chain_starts_json(job.resume());
+    arguments.insert(arguments.end(), {"--resume-from", starts.string()});
+  }
   arguments.insert(arguments.end(), {"--worker", options.access.worker, "--token-file", options.access.token_file,
                                      "--job", job.job_id(), "--heartbeat-timeout",
                                      std::to_string(options.heartbeat_timeout)});

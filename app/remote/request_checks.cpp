@@ -76,6 +76,11 @@ std::string check_submit(const v1::SubmitRequest& request, int max_ranks) {
       if (ranks > max_ranks) return "--nproc " + std::to_string(ranks) + ": this worker runs at most " + std::to_string(max_ranks) + " processes per job";
     }
   }
+  if (request.resume_size() > 0 && request.command() != "sample") return "only NUTS runs resume from chain starts";
+  for (const v1::ChainStart& start : request.resume()) {
+    if (!(start.step_size() > 0)) return "a chain start needs a positive step size";
+    if (start.position_size() == 0) return "a chain start needs a position";
+  }
   if (request.has_data()) return check_data_ref(request.data(), INT64_MAX);
   return "";
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include <google/protobuf/stubs/logging.h>
 #include <grpcpp/grpcpp.h>
 
 #include <variate/core/threading.h>
@@ -85,6 +86,10 @@ int run_worker(const WorkerOptions& options) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  // A malformed request is answered with an error status; protobuf would also log each
+  // one, which lets any client fill the worker's log.
+  google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char*, int, const std::string&) {});
 
   std::unique_ptr<WorkerService> service;
   try {

@@ -206,6 +206,7 @@ grpc::Status WorkerService::Submit(grpc::ServerContext* context, const v1::Submi
   *info.mutable_arguments() = request->arguments();
   info.set_submitted_unix_ms(unix_ms());
   info.set_client_label(request->client_label());
+  *info.mutable_resume() = request->resume();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return {grpc::StatusCode::UNAVAILABLE, "the worker is stopping"};

@@ -1,0 +1,290 @@
+// `variate sample|fit --worker`, `attach`, `jobs` and `cancel` against a `variate worker` on
+// 127.0.0.1 (port chosen by the system), as a user runs them: a remote run writes the files
+// a local run writes; a killed client reattaches and gets every draw once, in order; a
+// killed worker is reported within the heartbeat timeout with the draws received kept;
+// TLS with a certificate made at test time; a worker that refuses to listen in the clear
+// on another address. Every process runs under a timeout and only the test's own
+// processes are signalled, by PID.
+
+#include <signal.h>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest/QtTest>
+
+#include "../app/run_program.h"
+#include "loopback_worker.h"
+#include "variate/store/project.h"
+
+using namespace app_test;
+using remote_test::LoopbackWorker;
+namespace store = variate::store;
+
+namespace {
+
+const QString kRadon = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../projects/radon/");
+constexpr int kTimeout = 300000;  // ms, for every process
+
+QStringList eight_schools(const QString& seed = "11") {
+  return {kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json", "--chains", "2",
+          "--warmup", "150", "--draws", "200", "--seed", seed};
+}
+
+// A radon run that lasts a few seconds: long enough to kill something in the middle.
+QStringList long_radon() {
+  return {kRadon + "radon.vmod", "--data", kRadon + "data.json", "--chains", "2", "--warmup", "1000",
+          "--draws", "4000", "--seed", "5"};
+}
+
+int draw_lines(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return 0;
+  int count = 0;
+  for (const auto& line : QString::fromUtf8(file.readAll()).split('\n')) {
+    if (!line.isEmpty() && !line.startsWith('#') && !line.startsWith("lp__")) ++count;
+  }
+  return count;
+}
+
+QJsonObject read_json(const QString& path) {
+  QFile file(path);
+  file.open(QIODevice::ReadOnly);
+  return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// Waits (at most a minute) until `path` holds at least `rows` draws.
+bool wait_for_rows(const QString& path, int rows, QProcess& process) {
+  QElapsedTimer timer;
+  timer.start();
+  while (timer.elapsed() < 60000 && process.state() != QProcess::NotRunning) {
+    if (draw_lines(path) >= rows) return true;
+    QTest::qWait(50);
+  }
+  return draw_lines(path) >= rows;
+}
+
+QString job_id_in(const QString& output) {
+  return QRegularExpression("job ([0-9a-f]{16}) on").match(output).captured(1);
+}
+
+}  // namespace
+
+class TestVariateRemote : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(folder_.isValid());
+    worker_ = std::make_unique<LoopbackWorker>(VARIATE_EXECUTABLE, folder_.path());
+    QVERIFY2(!worker_->address().isEmpty(), qPrintable(worker_->errors()));
+  }
+  void cleanupTestCase() { worker_.reset(); }
+
+  void remoteSampleWritesWhatALocalRunWrites() {
+    const QString local = folder_.path() + "/local", remote = folder_.path() + "/remote";
+    const Outcome here = run(QStringList{"sample"} + eight_schools() +
+                                 QStringList{"--output", local, "--summary-json", local + ".json", "--project", local + ".variate"},
+                             kTimeout);
+    QCOMPARE(here.exit_code, 0);
+    const Outcome there = run(QStringList{"sample"} + eight_schools() +
+                                  QStringList{"--output", remote, "--summary-json", remote + ".json", "--project",
+                                              remote + ".variate", "--worker", worker_->address(), "--token-file",
+                                              worker_->token_file()},
+                              kTimeout);
+    QVERIFY2(there.exit_code == 0, qPrintable(there.output));
+    QVERIFY(!job_id_in(there.output).isEmpty());
+    for (const QString chain : {"/chain_1.csv", "/chain_2.csv"}) {
+      QCOMPARE(draws_of(remote + chain), draws_of(local + chain));
+      QCOMPARE(draw_lines(remote + chain), 200);
+    }
+    QCOMPARE(read_json(remote + ".json")["parameters"], read_json(local + ".json")["parameters"]);
+    // The project records the same run: the same draws, and where it ran.
+    store::Project a(local.toStdString() + ".variate"), b(remote.toStdString() + ".variate");
+    const auto run_a = a.runs().back().id, run_b = b.runs().back().id;
+    const auto draws_a = a.draws(run_a), draws_b = b.draws(run_b);
+    QCOMPARE(draws_b.size(), draws_a.size());
+    for (size_t chain = 0; chain < draws_a.size(); ++chain) {
+      QCOMPARE(draws_b[chain].rows, draws_a[chain].rows);
+      QVERIFY(draws_b[chain].values == draws_a[chain].values);
+    }
+    QVERIFY(b.run(run_b).config_json.find("\"worker\"") != std::string::npos);
+  }
+
+  // A worker runs a job's --nproc ranks on its host: the same files as --nproc 2 here.
+  void remoteRunOnSeveralProcesses() {
+    const QString local = folder_.path() + "/ranks_local", remote = folder_.path() + "/ranks_remote";
+    const QStringList radon = {"sample", kRadon + "radon.vmod", "--data", kRadon + "data.json", "--chains", "1",
+                               "--warmup", "100", "--draws", "100", "--seed", "2", "--nproc", "2", "--quiet"};
+    QCOMPARE(run(radon + QStringList{"--output", local}, kTimeout).exit_code, 0);
+    const Outcome there = run(radon + QStringList{"--output", remote, "--summary-json", remote + ".json", "--worker",
+                                                  worker_->address(), "--token-file", worker_->token_file()},
+                              kTimeout);
+    QVERIFY2(there.exit_code == 0, qPrintable(there.output));
+    QVERIFY2(there.output.contains("running on 2 processes"), qPrintable(there.output));
+    QCOMPARE(draws_of(remote + "/chain_1.csv"), draws_of(local + "/chain_1.csv"));
+    QCOMPARE(read_json(remote + ".json")["ranks"].toInt(), 2);
+  }
+
+  void remoteFitGivesTheSameElboTrace() {
+    const QString local = folder_.path() + "/fit_local", remote = folder_.path() + "/fit_remote";
+    const QStringList fit = {"fit", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",
+                             "--seed", "3", "--output-draws", "300"};
+    const Outcome here = run(fit + QStringList{"--output", local, "--summary-json", local + ".json"}, kTimeout);
+    QCOMPARE(here.exit_code, 0);
+    const Outcome there = run(fit + QStringList{"--output", remote, "--summary-json", remote + ".json", "--worker",
+                                                worker_->address(), "--token-file", worker_->token_file()},
+                              kTimeout);
+    QVERIFY2(there.exit_code == 0, qPrintable(there.output));
+    const auto trace = [](const QString& output) {
+      QStringList lines;
+      for (const QString& line : output.split('\n')) {
+        if (line.contains("ELBO") || line.contains("eta =") || QRegularExpression("^\\s+\\d+\\s+-?\\d").match(line).hasMatch()) lines << line;
+      }
+      return lines;
+    };
+    QVERIFY(trace(here.output).size() > 3);
+    QCOMPARE(trace(there.output), trace(here.output));
+    QCOMPARE(draws_of(remote + "/variational.csv"), draws_of(local + "/variational.csv"));
+    QCOMPARE(read_json(remote + ".json")["variational"].toObject()["elbo"],
+             read_json(local + ".json")["variational"].toObject()["elbo"]);
+  }
+
+  // Kill -9 of the client mid-run; the job goes on; `attach` gets every draw once, in order.
+  void attachAfterTheClientWasKilled() {
+    const QString local = folder_.path() + "/long_local", first = folder_.path() + "/long_first",
+                  again = folder_.path() + "/long_again";
+    QCOMPARE(run(QStringList{"sample"} + long_radon() + QStringList{"--output", local, "--quiet"}, kTimeout).exit_code, 0);
+    QProcess client;
+    client.setProcessChannelMode(QProcess::MergedChannels);
+    client.start(VARIATE_EXECUTABLE, QStringList{"sample"} + long_radon() +
+                                         QStringList{"--output", first, "--worker", worker_->address(), "--token-file",
+                                                     worker_->token_file()});
+    QVERIFY(wait_for_rows(first + "/chain_1.csv", 50, client));
+    ::kill(static_cast<pid_t>(client.processId()), SIGKILL);
+    client.waitForFinished(10000);
+    const QString job = job_id_in(QString::fromUtf8(client.readAll()));
+    QVERIFY(!job.isEmpty());
+    QVERIFY(draw_lines(first + "/chain_1.csv") < 4000);  // killed mid-run
+
+    const Outcome attached = run({"attach", job, "--worker", worker_->address(), "--token-file", worker_->token_file(),
+                                  "--output", again, "--quiet"},
+                                 kTimeout);
+    QVERIFY2(attached.exit_code == 0, qPrintable(attached.output));
+    for (const QString chain : {"/chain_1.csv", "/chain_2.csv"}) {
+      QCOMPARE(draw_lines(again + chain), 4000);
+      QCOMPARE(draws_of(again + chain), draws_of(local + chain));
+    }
+    const Outcome jobs = run({"jobs", "--worker", worker_->address(), "--token-file", worker_->token_file()}, kTimeout);
+    QVERIFY(jobs.output.contains(QRegularExpression(job + "\\s+finished")));
+  }
+
+  void cancelStopsAJobKeepingItsDraws() {
+    const QString out = folder_.path() + "/cancelled";
+    QProcess client;
+    client.setProcessChannelMode(QProcess::MergedChannels);
+    client.start(VARIATE_EXECUTABLE, QStringList{"sample"} + long_radon() +
+                                         QStringList{"--output", out, "--worker", worker_->address(), "--token-file",
+                                                     worker_->token_file()});
+    QVERIFY(wait_for_rows(out + "/chain_1.csv", 20, client));
+    const QString job = job_id_in(QString::fromUtf8(client.readAll()));
+    const Outcome cancelled = run({"cancel", job, "--worker", worker_->address(), "--token-file", worker_->token_file()}, kTimeout);
+    QVERIFY2(cancelled.exit_code == 0, qPrintable(cancelled.output));
+    QVERIFY(client.waitForFinished(kTimeout));
+    QCOMPARE(client.exitCode(), 0);  // a stopped run still reports its draws
+    QVERIFY(draw_lines(out + "/chain_1.csv") > 0);
+    QVERIFY(draw_lines(out + "/chain_1.csv") < 4000);
+  }
+
+  void badCredentialsRunNothing() {
+    const QString wrong = remote_test::write_token(folder_.path(), "wrong.token", "not-the-token");
+    const int before = jobCount();
+    const Outcome refused = run(QStringList{"sample"} + eight_schools() +
+                                    QStringList{"--worker", worker_->address(), "--token-file", wrong},
+                                kTimeout);
+    QVERIFY(refused.exit_code != 0);
+    QVERIFY2(refused.output.contains("refused the token"), qPrintable(refused.output));
+    // A token file others can read is refused before anything is sent.
+    QFile::setPermissions(wrong, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther);
+    const Outcome open = run(QStringList{"sample"} + eight_schools() +
+                                 QStringList{"--worker", worker_->address(), "--token-file", wrong},
+                             kTimeout);
+    QVERIFY(open.exit_code != 0);
+    QVERIFY2(open.output.contains("readable or writable by others"), qPrintable(open.output));
+    QCOMPARE(jobCount(), before);
+  }
+
+  void tlsWorker() {
+    QVERIFY(remote_test::make_certificate(folder_.path()));
+    QTemporaryDir jobs;
+    LoopbackWorker secure(VARIATE_EXECUTABLE, jobs.path(),
+                          {"--tls-cert", folder_.path() + "/cert.pem", "--tls-key", folder_.path() + "/key.pem"});
+    QVERIFY2(!secure.address().isEmpty(), qPrintable(secure.errors()));
+    const QString out = folder_.path() + "/tls";
+    const Outcome over_tls = run(QStringList{"sample"} + eight_schools() +
+                                     QStringList{"--output", out, "--worker", secure.address(), "--token-file",
+                                                 secure.token_file(), "--tls-ca", folder_.path() + "/cert.pem"},
+                                 kTimeout);
+    QVERIFY2(over_tls.exit_code == 0, qPrintable(over_tls.output));
+    QCOMPARE(draw_lines(out + "/chain_1.csv"), 200);
+    // In the clear to a TLS worker: refused, and nothing runs.
+    const Outcome plain = run(QStringList{"sample"} + eight_schools() +
+                                  QStringList{"--worker", secure.address(), "--token-file", secure.token_file(),
+                                              "--heartbeat-timeout", "2"},
+                              kTimeout);
+    QVERIFY(plain.exit_code != 0);
+    QVERIFY2(plain.output.contains("cannot reach"), qPrintable(plain.output));
+    const Outcome jobs_there = run({"jobs", "--worker", secure.address(), "--token-file", secure.token_file(),
+                                    "--tls-ca", folder_.path() + "/cert.pem"},
+                                   kTimeout);
+    QCOMPARE(jobs_there.output.count(" finished "), 1);
+  }
+
+  void noCleartextOnOtherAddresses() {
+    const QString token = remote_test::write_token(folder_.path(), "listen.token", "t");
+    const Outcome refused = run({"worker", "--listen", "0.0.0.0:0", "--token-file", token}, kTimeout);
+    QCOMPARE(refused.exit_code, 1);
+    QVERIFY(refused.output.contains("--tls-cert"));
+  }
+
+  // Kill -9 of the worker mid-run: the client says so within its heartbeat timeout and
+  // keeps what it received (CSV rows, the project's draws).
+  void killedWorkerIsReported() {
+    QTemporaryDir jobs;
+    LoopbackWorker doomed(VARIATE_EXECUTABLE, jobs.path());
+    QVERIFY(!doomed.address().isEmpty());
+    const QString out = folder_.path() + "/orphan";
+    QProcess client;
+    client.setProcessChannelMode(QProcess::MergedChannels);
+    client.start(VARIATE_EXECUTABLE, QStringList{"sample"} + long_radon() +
+                                         QStringList{"--output", out, "--project", out + ".variate", "--worker",
+                                                     doomed.address(), "--token-file", doomed.token_file(),
+                                                     "--heartbeat-timeout", "3"});
+    QVERIFY(wait_for_rows(out + "/chain_1.csv", 50, client));
+    QElapsedTimer since_kill;
+    doomed.kill();
+    since_kill.start();
+    QVERIFY(client.waitForFinished(kTimeout));
+    qInfo("the client reported the killed worker after %lld ms (heartbeat timeout 3 s)", since_kill.elapsed());
+    const QString output = QString::fromUtf8(client.readAll());
+    QVERIFY(client.exitCode() != 0);
+    QVERIFY2(output.contains("is gone"), qPrintable(output));
+    const int rows = draw_lines(out + "/chain_1.csv");
+    QVERIFY(rows >= 50);
+    store::Project project(out.toStdString() + ".variate");
+    const auto id = project.runs().back().id;
+    QCOMPARE(project.run(id).status, store::RunStatus::failed);
+    QVERIFY(project.chain_draws(id, 0).rows >= 50);
+  }
+
+ private:
+  int jobCount() {
+    const Outcome jobs = run({"jobs", "--worker", worker_->address(), "--token-file", worker_->token_file()}, kTimeout);
+    return jobs.output.count(QRegularExpression("\\n[0-9a-f]{16} "));
+  }
+
+  QTemporaryDir folder_;
+  std::unique_ptr<LoopbackWorker> worker_;
+};
+
+QTEST_GUILESS_MAIN(TestVariateRemote)
+#include "tst_variate_remote.moc"
