@@ -194,6 +194,15 @@ int run_fit(const FitOptions& options, const ModelSource& source, RemoteInferenc
     if (!start_distributed(distributed, run, err)) return 1;
   }
   try {
+    if (on_worker && !options.remote.job) {  // the job starts before the model is bound here
+      FitOptions submitted = options;
+      submitted.seed = options.seed ? *options.seed : std::random_device{}();
+      RemoteSubmission submission{"fit", source.name(), io::read_text_file(*source.model_file()), options.data,
+                                  options.forwarded};
+      submission.arguments.insert(submission.arguments.end(), {"--seed", std::to_string(*submitted.seed)});
+      submitted.remote.job = remote->submit(options.remote, submission, err);
+      return fit_on(submitted, source, nullptr, remote, hooks);
+    }
     return fit_on(options, source, run.get(), remote, hooks);
   } catch (const distributed::DistributedError& e) {
     err << "error: " << DistributedRun::failure(e, run.get()) << "\n";
@@ -218,6 +227,7 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
                 : source.bind(options.data, errors);
   if (!model) {
     if (run) run->abort();
+    if (on_worker) remote->cancel(options.remote);
     return 1;
   }
   // ADVI evaluates batches of points (the ELBO's Monte Carlo draws).
@@ -245,15 +255,14 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
     RunFacts facts{target.backend(), run ? run->size() : 1, seed, source.device()};
     AdviFit fit;
     if (on_worker) {
-      RemoteSubmission submission{"fit", source.name(), io::read_text_file(*source.model_file()), options.data,
-                                  options.forwarded};
-      submission.arguments.insert(submission.arguments.end(), {"--seed", std::to_string(seed)});
-      fit = remote->fit(options.remote, submission, errors, target, observers.empty() ? nullptr : &observers, facts);
+      fit = remote->fit(options.remote, errors, target, observers.empty() ? nullptr : &observers, facts);
     } else {
       if (hooks.started) hooks.started(facts);
       fit = advi(target, advi_options, observers.empty() ? nullptr : &observers, hooks.stop,
                  run ? &run->lockstep() : nullptr);
       if (hooks.fitted) hooks.fitted(fit);
+      if (!hooks.writes_outputs) return fit.result.status == AdviStatus::adaptation_failed ||
+                                        fit.result.status == AdviStatus::diverged ? 1 : 0;
     }
     const AdviResult& result = fit.result;
     if (result.status == AdviStatus::adaptation_failed) {

@@ -66,20 +66,26 @@ class RemoteInference {
  public:
   virtual ~RemoteInference() = default;
 
-  /// Submits `submission` (or attaches to options.job), then replays the job's events:
-  /// its messages to `log`, and, after `started` (called once with the worker's facts,
-  /// returning the observer to feed), every draw, adaptation and chain end in order.
-  /// Returns the chains as sample_nuts() does. Ctrl-C detaches and throws.
+  /// Starts `submission` on options.worker (uploading its data unless the worker holds
+  /// it); prints the job's id and how to reattach to `log`; returns the id.
   /// @throws RemoteError
-  virtual std::vector<ChainResult> sample(const RemoteOptions& options, const RemoteSubmission& submission,
-                                          std::ostream& log,
+  virtual std::string submit(const RemoteOptions& options, const RemoteSubmission& submission, std::ostream& log) = 0;
+  /// Stops options.job, if it can (a job the client will not follow); never throws.
+  virtual void cancel(const RemoteOptions& options) noexcept = 0;
+
+  /// Follows options.job, replaying its events: its messages to `log`, and, after
+  /// `started` (called once with the worker's facts, returning the observer to feed), every
+  /// draw, adaptation and chain end in order. Returns the chains as sample_nuts() does.
+  /// Ctrl-C detaches (the job goes on) and throws.
+  /// @throws RemoteError
+  virtual std::vector<ChainResult> sample(const RemoteOptions& options, std::ostream& log,
                                           const std::function<SampleObserver&(const RunFacts&)>& started) = 0;
 
   /// As sample() for ADVI: the ELBO trace goes to `observer` (may be null), and the fit
   /// comes back with its family rebuilt on `target`'s layout.
   /// @throws RemoteError
-  virtual AdviFit fit(const RemoteOptions& options, const RemoteSubmission& submission, std::ostream& log,
-                      const UnconstrainedTarget& target, AdviObserver* observer, RunFacts& facts) = 0;
+  virtual AdviFit fit(const RemoteOptions& options, std::ostream& log, const UnconstrainedTarget& target,
+                      AdviObserver* observer, RunFacts& facts) = 0;
 };
 
 }  // namespace variate::cli

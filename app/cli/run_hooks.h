@@ -33,6 +33,10 @@ struct RunHooks {
   const std::atomic<bool>* stop = nullptr;  // ends the run early, keeping its draws
   std::function<void(const RunFacts&)> started;  // before the first draw
   std::function<void(const AdviFit&)> fitted;    // after ADVI, before the output draws
+  /// Whether this process writes the run's outputs (CSV, summary, output draws). A
+  /// worker's job does not: its client does, from the events; the job keeps its draws in
+  /// its project (--project) and its events.
+  bool writes_outputs = true;
   /// The command line of the ranks --nproc starts (argv[0] first); empty: this process's.
   std::vector<std::string> rank_arguments;
 };

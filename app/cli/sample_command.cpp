@@ -93,15 +93,27 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     return 1;
   }
   const bool root = !run || run->root();  // rank 0 alone prints and writes
+  // On a worker, the job starts before the model is bound here (for the columns of the
+  // outputs only), so the two compilations overlap.
+  RemoteOptions remote_job = options.remote;
+  const uint64_t remote_seed = options.seed ? *options.seed : std::random_device{}();
+  if (on_worker && !remote_job.job) {
+    try {
+      remote_job.job = remote->submit(remote_job, submission_for(options, source, remote_seed), err);
+    } catch (const RemoteError& e) {
+      err << "error: " << e.what() << "\n";
+      return 1;
+    }
+  }
   std::unique_ptr<store::RunRecorder> recorder;  // with --project
   try {
-    // On a worker, the model is bound here for the columns of its outputs only.
     std::optional<BoundModel> model =
         on_worker ? source.bind_here(options.data, err)
         : run     ? source.bind_distributed(options.data, root ? err : discard(), *run)
                   : source.bind(options.data, err);
     if (!model) {
       if (run) run->abort();
+      if (on_worker && !options.remote.job) remote->cancel(remote_job);
       return 1;
     }
     // Batched chains are one LibTorch computation over all chains.
@@ -109,8 +121,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     if (root && !on_worker && !model->backend_note.empty() && !options.batched_chains) {
       err << "note: the density runs on LibTorch: " << model->backend_note << "\n";
     }
-    const uint64_t seed = run ? run->agree_on_seed(options.seed)
-                              : options.seed ? *options.seed : std::random_device{}();
+    const uint64_t seed = run ? run->agree_on_seed(options.seed) : remote_seed;
     const int threads = run ? run->threads(options.threads) : options.threads;
     if (run && root) err << "running on " << run->describe() << ", " << threads << " thread(s) each\n";
     NutsOptions nuts = NutsOptions()
@@ -162,14 +173,14 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
                                       config, seed, nuts.metric()},
                                      columns);
       }
-      observers = std::make_unique<ObserverList>(
-          std::vector<SampleObserver*>{&observer, recorder.get(), hooks.sample_observer});
+      observers = std::make_unique<ObserverList>(std::vector<SampleObserver*>{
+          hooks.writes_outputs ? &observer : nullptr, recorder.get(), hooks.sample_observer});
       return *observers;
     };
 
     std::vector<ChainResult> chains;
     if (on_worker) {
-      chains = remote->sample(options.remote, submission_for(options, source, seed), err, begin);
+      chains = remote->sample(remote_job, err, begin);
     } else {
       SampleObserver& observing = begin(facts);
       chains = sample_nuts(target, nuts, root ? &observing : nullptr, hooks.stop, run ? &run->lockstep() : nullptr);
@@ -180,6 +191,10 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
       }
     }
     if (!root) return 0;
+    if (!hooks.writes_outputs) {
+      if (recorder) recorder->finish();
+      return 0;
+    }
 
     std::vector<std::string> names = sampler_column_names();
     for (const auto& name : columns.names(NameStyle::StanCsv)) names.push_back(name);

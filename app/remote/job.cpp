@@ -239,16 +239,16 @@ void Job::finish(v1::JobState state, int exit_code, const std::string& message) 
 }
 
 // The run, as `variate sample|fit` would make it with the job's files; its messages become
-// log events, its summary text goes to summary.txt.
+// log events.
 void Job::run() {
   v1::JobInfo info = this->info(true);
-  const std::filesystem::path output = folder_ / "output";
   std::vector<std::string> arguments = {"variate", info.command(), (folder_ / "model.vmod").string(),
                                         "--model-name", info.model_name()};
   if (!data_path_.empty()) arguments.insert(arguments.end(), {"--data", data_path_, "--data-name", info.data_name()});
   arguments.insert(arguments.end(), info.arguments().begin(), info.arguments().end());
-  arguments.insert(arguments.end(), {"--output", output.string(), "--summary-json", (folder_ / "summary.json").string(),
-                                     "--quiet"});
+  // The client writes the outputs from the events; the job keeps its draws in the project
+  // file (NUTS) and the event log, and its cores for the chains.
+  arguments.push_back("--quiet");
   if (info.command() == "sample") arguments.insert(arguments.end(), {"--project", (folder_ / "job.variate").string()});
   if (info.resume_size() > 0) {
     const std::filesystem::path starts = folder_ / "resume.json";
@@ -263,10 +263,10 @@ void Job::run() {
     event.mutable_log()->set_text(line);
     log_.append(std::move(event));
   });
-  std::ofstream summary(folder_ / "summary.txt");
   Events events(*this);
   cli::RunHooks hooks;
-  hooks.out = &summary;
+  hooks.out = &errors;  // nothing: the job writes no summary
+  hooks.writes_outputs = false;
   hooks.err = &errors;
   hooks.sample_observer = &events;
   hooks.advi_observer = &events;

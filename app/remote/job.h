@@ -1,10 +1,10 @@
 #pragma once
 /// One job of a worker: a `variate sample|fit` run made in-process on its own thread, into
-/// its folder (the model, the run's outputs, a project file for NUTS, job.pb and the event
-/// log). It runs whatever happens to the clients that follow it; pause holds its chains,
+/// its folder (the model, job.pb, the event log, and for NUTS a project file with every
+/// draw); its clients write the run's outputs from the events. It runs whatever happens to the clients that follow it; pause holds its chains,
 /// cancel stops them keeping their draws.
 ///
-///   jobs-dir/<job>/model.vmod  job.pb  events.log  output/chain_1.csv ...  summary.json  job.variate
+///   jobs-dir/<job>/model.vmod  job.pb  events.log  job.variate
 
 #include <atomic>
 #include <condition_variable>

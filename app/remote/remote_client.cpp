@@ -274,7 +274,7 @@ bool RemoteClient::follow(const std::string& id, uint64_t from_seq,
     if (ended) return true;
     if (detached) return false;
     if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED || status.error_code() == grpc::StatusCode::NOT_FOUND ||
-        status.error_code() == grpc::StatusCode::INVALID_ARGUMENT) {
+        status.error_code() == grpc::StatusCode::INVALID_ARGUMENT || status.error_code() == grpc::StatusCode::OUT_OF_RANGE) {
       fail(status, "follow job " + id);
     }
     if (status.ok() && !silent) {

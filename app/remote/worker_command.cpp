@@ -145,7 +145,7 @@ void add_worker_command(CLI::App& app, int& exit_code) {
       "Limits: messages of at most 4 MiB, data uploaded in 1 MiB chunks up to --max-data-bytes, a "
       "model text of at most 1 MiB, at most 256 run options; a request over them is refused and the "
       "worker goes on serving.\n"
-      "Jobs: each keeps its model, events, CSV files, summary and (NUTS) a project file in "
+      "Jobs: each keeps its model, events and (NUTS) a project file with every draw in "
       "JOBS-DIR/<job>; a job goes on when its clients leave, and a restarted worker serves the jobs "
       "it finds there (those that were running end interrupted).");
   command->add_option("--listen", o->listen, "HOST:PORT to listen on (port 0: one the system picks, printed)")->capture_default_str();

@@ -36,27 +36,8 @@ std::string reattach_hint(const cli::RemoteOptions& options, const std::string& 
   return hint;
 }
 
-// The job to follow: options.job, or a new one made from `submission`.
-std::string job_for(const RemoteClient& client, const cli::RemoteOptions& options,
-                    const cli::RemoteSubmission& submission, std::ostream& log) {
-  client.hello();
-  if (options.job) return *options.job;
-  v1::SubmitRequest request;
-  request.set_command(submission.command);
-  request.set_model_text(submission.model_text);
-  request.set_model_name(submission.model_name);
-  if (submission.data_path) {
-    *request.mutable_data() = client.put_data(*submission.data_path);
-    request.set_data_name(*submission.data_path);
-  }
-  for (const std::string& argument : submission.arguments) request.add_arguments(argument);
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  request.set_client_label(std::string(getenv("USER") ? getenv("USER") : "someone") + "@" + host);
-  const std::string job = client.submit(request);
-  log << "job " << job << " on " << *options.worker << " (reattach: " << reattach_hint(options, job) << ")\n"
-      << std::flush;
-  return job;
+RemoteClient client_for(const cli::RemoteOptions& options) {
+  return RemoteClient(WorkerEndpoint::from_files(*options.worker, *options.token_file, options.tls_ca));
 }
 
 cli::RunFacts facts_of(const v1::RunStarted& started) {
@@ -92,11 +73,40 @@ void follow_job(const RemoteClient& client, const cli::RemoteOptions& options, c
 
 }  // namespace
 
-std::vector<ChainResult> WorkerInference::sample(const cli::RemoteOptions& options,
-                                                 const cli::RemoteSubmission& submission, std::ostream& log,
+std::string WorkerInference::submit(const cli::RemoteOptions& options, const cli::RemoteSubmission& submission,
+                                    std::ostream& log) {
+  const RemoteClient client = client_for(options);
+  client.hello();
+  v1::SubmitRequest request;
+  request.set_command(submission.command);
+  request.set_model_text(submission.model_text);
+  request.set_model_name(submission.model_name);
+  if (submission.data_path) {
+    *request.mutable_data() = client.put_data(*submission.data_path);
+    request.set_data_name(*submission.data_path);
+  }
+  for (const std::string& argument : submission.arguments) request.add_arguments(argument);
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  request.set_client_label(std::string(getenv("USER") ? getenv("USER") : "someone") + "@" + host);
+  const std::string job = client.submit(request);
+  log << "job " << job << " on " << *options.worker << " (reattach: " << reattach_hint(options, job) << ")\n"
+      << std::flush;
+  return job;
+}
+
+void WorkerInference::cancel(const cli::RemoteOptions& options) noexcept {
+  try {
+    if (options.job) client_for(options).cancel(*options.job);
+  } catch (const std::exception&) {
+    // the job ends on its own (it fails as the local binding did)
+  }
+}
+
+std::vector<ChainResult> WorkerInference::sample(const cli::RemoteOptions& options, std::ostream& log,
                                                  const std::function<SampleObserver&(const cli::RunFacts&)>& started) {
-  const RemoteClient client(WorkerEndpoint::from_files(*options.worker, *options.token_file, options.tls_ca));
-  const std::string job = job_for(client, options, submission, log);
+  const RemoteClient client = client_for(options);
+  const std::string job = *options.job;
   SampleObserver* observer = nullptr;
   std::map<int, ChainResult> chains;
   follow_job(client, options, job, log, [&](const v1::RunEvent& event) {
@@ -122,11 +132,10 @@ std::vector<ChainResult> WorkerInference::sample(const cli::RemoteOptions& optio
   return results;
 }
 
-AdviFit WorkerInference::fit(const cli::RemoteOptions& options, const cli::RemoteSubmission& submission,
-                             std::ostream& log, const UnconstrainedTarget& target, AdviObserver* observer,
-                             cli::RunFacts& facts) {
-  const RemoteClient client(WorkerEndpoint::from_files(*options.worker, *options.token_file, options.tls_ca));
-  const std::string job = job_for(client, options, submission, log);
+AdviFit WorkerInference::fit(const cli::RemoteOptions& options, std::ostream& log, const UnconstrainedTarget& target,
+                             AdviObserver* observer, cli::RunFacts& facts) {
+  const RemoteClient client = client_for(options);
+  const std::string job = *options.job;
   std::optional<AdviFit> fit;
   follow_job(client, options, job, log, [&](const v1::RunEvent& event) {
     if (event.has_started()) facts = facts_of(event.started());

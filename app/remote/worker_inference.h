@@ -10,11 +10,13 @@ namespace variate::remote {
 
 class WorkerInference : public cli::RemoteInference {
  public:
-  std::vector<ChainResult> sample(const cli::RemoteOptions& options, const cli::RemoteSubmission& submission,
-                                  std::ostream& log,
+  std::string submit(const cli::RemoteOptions& options, const cli::RemoteSubmission& submission,
+                     std::ostream& log) override;
+  void cancel(const cli::RemoteOptions& options) noexcept override;
+  std::vector<ChainResult> sample(const cli::RemoteOptions& options, std::ostream& log,
                                   const std::function<SampleObserver&(const cli::RunFacts&)>& started) override;
-  AdviFit fit(const cli::RemoteOptions& options, const cli::RemoteSubmission& submission, std::ostream& log,
-              const UnconstrainedTarget& target, AdviObserver* observer, cli::RunFacts& facts) override;
+  AdviFit fit(const cli::RemoteOptions& options, std::ostream& log, const UnconstrainedTarget& target,
+              AdviObserver* observer, cli::RunFacts& facts) override;
 };
 
 }  // namespace variate::remote

@@ -229,6 +229,9 @@ grpc::Status WorkerService::Attach(grpc::ServerContext* context, const v1::Attac
   std::shared_ptr<Job> job;
   if (grpc::Status status = find(request->job_id(), job); !status.ok()) return status;
   const JobLog& log = job->log();
+  if (request->from_seq() > log.size() && log.closed()) {
+    return {grpc::StatusCode::OUT_OF_RANGE, "job " + request->job_id() + " has " + std::to_string(log.size()) + " events"};
+  }
   const auto beat = std::chrono::milliseconds(static_cast<int64_t>(settings_.heartbeat_seconds * 1000));
   uint64_t seq = request->from_seq();
   while (!context->IsCancelled()) {
