@@ -20,8 +20,10 @@
 #include "ui/docks/density_panel.h"
 #include "ui/docks/elbo_panel.h"
 #include "ui/docks/log_panel.h"
+#include "ui/docks/run_config_panel.h"
 #include "ui/docks/runs_panel.h"
 #include "ui/docks/trace_panel.h"
+#include "ui/docks/workers_panel.h"
 #include "ui/document/project_document.h"
 #include "ui/engine/cpp_export.h"
 #include "ui/engine/engine_controller.h"
@@ -123,6 +125,13 @@ void MainWindow::connectActions() {
   connect(docks_.runs, &RunsPanel::runMoreRequested, this, &MainWindow::runMore);
   connect(docks_.runs, &RunsPanel::deleteRequested, this, &MainWindow::deleteRun);
   connect(docks_.data, &DataPanel::importRequested, this, &MainWindow::chooseImportData);
+  connect(docks_.workers, &WorkersPanel::workersChanged, docks_.runConfig, &RunConfigPanel::refreshWorkers);
+  connect(engine_, &EngineController::linkChanged, this, [this](const QString& state) {
+    docks_.workers->showLink(engine_->workerAddress(), state);
+  });
+  connect(engine_, &EngineController::runEnded, this, [this](const RunOutcome& outcome) {
+    if (outcome.status != RunStatus::Interrupted) docks_.workers->showLink(QString(), QString());  // keep "worker gone"
+  });
 }
 
 void MainWindow::setDocument(std::unique_ptr<ProjectDocument> document) {
@@ -385,7 +394,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
-  coordinator_->stop();  // the draws so far are kept; the controller waits for the thread
+  coordinator_->leave();  // a local run's draws so far are kept; a worker's job goes on
   saveLayout();
   event->accept();
 }

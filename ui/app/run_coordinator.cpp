@@ -52,6 +52,10 @@ void RunCoordinator::setDocument(ProjectDocument* document) {
   connections_ << connect(runs, &RunList::currentChanged, this, &RunCoordinator::ensureLoaded);
   connections_ << connect(runs, &RunList::comparisonChanged, this, &RunCoordinator::ensureLoaded);
   ensureLoaded(runs->currentId());
+  if (const auto id = document->runToReattach(); id && !engine_->isRunning()) {
+    QString error;
+    if (!reattach(*id, &error)) document->log(error);
+  }
 }
 
 bool RunCoordinator::isRunning() const { return engine_->isRunning(); }
@@ -65,6 +69,7 @@ bool RunCoordinator::start(const RunRequest& request, QString* error) {
   }
   pendingConfig_ = request.config;
   pendingContinues_ = request.continues;
+  pendingReattach_ = request.reattach;
   pendingDataSet_ = request.dataSetId.value_or(-1);
   emit runningChanged(true);
   return true;
@@ -89,15 +94,31 @@ bool RunCoordinator::runMore(qint64 runId, QString* error) {
   return start(request, error);
 }
 
+bool RunCoordinator::reattach(qint64 runId, QString* error) {
+  if (!document_) return false;
+  RunRequest request;
+  if (!document_->prepareReattach(runId, &request, error)) return false;
+  document_->log(tr("Reattaching %1 to job %2 on %3")
+                     .arg(document_->runs()->run(runId)->name, request.config.worker.job, request.config.worker.address));
+  return start(request, error);
+}
+
 void RunCoordinator::pause() {
   if (canPause()) engine_->pause();
 }
 void RunCoordinator::resume() { engine_->resume(); }
 void RunCoordinator::stop() { engine_->stop(); }
+void RunCoordinator::leave() { engine_->leave(); }
 
 void RunCoordinator::onStarted(const RunStart& start) {
   if (!document_) return;
   RunList* runs = document_->runs();
+  if (pendingReattach_ && runs->run(start.runId)) {  // the job's events replay from its first draw
+    runs->setDraws(start.runId, {}, {}, {});
+    runs->continueRun(start.runId, 0);
+    runs->setCurrent(start.runId);
+    return;
+  }
   if (pendingContinues_ >= 0 && runs->run(start.runId)) {  // the run grows: its chains get the new draws
     runs->continueRun(start.runId, pendingConfig_.draws);
     runs->setCurrent(start.runId);

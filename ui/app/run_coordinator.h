@@ -41,9 +41,14 @@ class RunCoordinator : public QObject {
   /// Continues a finished NUTS run from where its chains ended, with their adapted step
   /// sizes and metrics, for the configured number of draws; false with a message.
   bool runMore(qint64 runId, QString* error);
+  /// Follows again the worker's job of an interrupted run (reopening a project does this
+  /// for its latest one): the draws the project lacks are filled in; false with a message.
+  bool reattach(qint64 runId, QString* error);
   void pause();
   void resume();
   void stop();
+  /// The studio closes: a worker's job goes on (to reattach), a local run stops.
+  void leave();
 
  signals:
   void runningChanged(bool running);
@@ -63,6 +68,7 @@ class RunCoordinator : public QObject {
   RunLoader* loader_;
   QString pendingName_;
   qint64 pendingContinues_ = -1;
+  bool pendingReattach_ = false;
   qint64 pendingDataSet_ = -1;
   RunConfig pendingConfig_;
   QSet<qint64> requested_;  // runs whose draws were asked of the loader

@@ -15,6 +15,7 @@
 #include "ui/docks/runs_panel.h"
 #include "ui/docks/sampler_stats_panel.h"
 #include "ui/docks/trace_panel.h"
+#include "ui/docks/workers_panel.h"
 #include "ui/plots/run_plot_panel.h"
 
 namespace variate::ui {
@@ -53,6 +54,7 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
   d.sampler = new SamplerStatsPanel;
   d.log = new LogPanel;
   d.canvas = new CanvasPanel;
+  d.workers = new WorkersPanel;
   const auto key = [](int n) { return QKeySequence(Qt::ALT | Qt::Key(Qt::Key_0 + n)); };
   d.docks = {wrap(window, d.model, QObject::tr("Model"), "modelDock", view, key(1)),
              wrap(window, d.runConfig, QObject::tr("Run"), "runConfigDock", view, key(2)),
@@ -64,7 +66,8 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
              wrap(window, d.diagnostics, QObject::tr("Diagnostics"), "diagnosticsDock", view, key(8)),
              wrap(window, d.sampler, QObject::tr("Sampler"), "samplerDock", view, key(9)),
              wrap(window, d.log, QObject::tr("Log"), "logDock", view, QKeySequence()),
-             wrap(window, d.canvas, QObject::tr("Model canvas"), "canvasDock", view, QKeySequence())};
+             wrap(window, d.canvas, QObject::tr("Model canvas"), "canvasDock", view, QKeySequence()),
+             wrap(window, d.workers, QObject::tr("Workers"), "workersDock", view, QKeySequence())};
   return d;
 }
 
@@ -89,6 +92,7 @@ void StudioDocks::applyDefaultLayout(QMainWindow* window) const {
   window->splitDockWidget(modelDock, runDock, Qt::Vertical);
   window->tabifyDockWidget(runDock, runsDock);
   window->tabifyDockWidget(runsDock, dataDock);
+  window->tabifyDockWidget(dataDock, dock("workersDock"));
   window->splitDockWidget(traceDock, diagnosticsDock, Qt::Vertical);
   window->tabifyDockWidget(traceDock, densityDock);
   window->tabifyDockWidget(densityDock, elboDock);

@@ -23,6 +23,7 @@ class RunConfigPanel;
 class RunsPanel;
 class SamplerStatsPanel;
 class TracePanel;
+class WorkersPanel;
 
 struct StudioDocks {
   ModelPanel* model;
@@ -36,6 +37,7 @@ struct StudioDocks {
   SamplerStatsPanel* sampler;
   LogPanel* log;
   CanvasPanel* canvas;
+  WorkersPanel* workers;
   QList<QDockWidget*> docks;
 
   /// Creates every panel in a dock of `window` and lists the docks' toggles in `viewMenu`.

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "ui/document/project_document.h"
+#include "ui/docks/known_workers.h"
 #include "ui/engine/devices.h"
 
 namespace variate::ui {
@@ -22,6 +23,21 @@ class CompactDoubleSpinBox : public QDoubleSpinBox {
  public:
   QString textFromValue(double value) const override { return locale().toString(value, 'g', 6); }
 };
+
+// Selects `worker` in the "Run on" box; a worker the project names but this user has not
+// added is listed too.
+void showWorker(QComboBox* box, const WorkerRef& worker) {
+  if (!worker.isRemote()) {
+    box->setCurrentIndex(0);
+    return;
+  }
+  int index = box->findText(worker.address);
+  if (index < 0) {
+    box->addItem(worker.address, QStringList{worker.address, worker.tokenFile, worker.caFile});
+    index = box->count() - 1;
+  }
+  box->setCurrentIndex(index);
+}
 
 void prepare(QAbstractSpinBox* box, const QString& tip) {
   box->setToolTip(tip);
@@ -96,6 +112,11 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
                       tr("What evaluates the density: auto takes the tape (fast, CPU, float64) when every "
                          "op of the model has a kernel, else LibTorch; batched chains run on LibTorch"));
 
+  runOn_ = addCombo("run_on", tr("Run on"), Shown::Nuts, {}, tr("This computer, or a worker added in the Workers "
+                    "panel: the run's draws come back live; closing the studio leaves the job running, and "
+                    "reopening the project reattaches to it"));
+  refreshWorkers();
+
   model_->setWordWrap(true);
   model_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   auto* content = new QWidget;
@@ -114,7 +135,7 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   for (const auto& field : ints_) connect(field.box, &QSpinBox::valueChanged, this, &RunConfigPanel::edited);
   for (const auto& field : doubles_) connect(field.box, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
   connect(eta_, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
-  for (QComboBox* box : {method_, metric_, family_, dtype_, device_, backend_}) {
+  for (QComboBox* box : {method_, metric_, family_, dtype_, device_, backend_, runOn_}) {
     connect(box, &QComboBox::currentIndexChanged, this, &RunConfigPanel::edited);
   }
   connect(batched_, &QCheckBox::toggled, this, &RunConfigPanel::edited);
@@ -193,10 +214,29 @@ void RunConfigPanel::show(const RunConfig& config) {
   dtype_->setCurrentIndex(config.dtype == Dtype::Float32 ? 1 : 0);
   device_->setCurrentText(config.device);
   backend_->setCurrentText(tape::backend_name(config.backend));
+  showWorker(runOn_, config.worker);
   processes_->setEnabled(!advi);
   processes_->setToolTip(advi ? tr("ADVI runs on one process; Processes applies to NUTS") : processesTip());
   for (const auto& [field, shown] : rows_) form_->setRowVisible(field, shown == Shown::Always || (shown == Shown::Advi) == advi);
   showing_ = false;
+}
+
+void RunConfigPanel::refreshWorkers() {
+  const bool wasShowing = showing_;
+  showing_ = true;  // listing is no edit
+  const QString current = runOn_->currentData().toStringList().value(0);
+  runOn_->clear();
+  runOn_->addItem(tr("This computer"), QStringList());
+  for (const WorkerRef& worker : knownWorkers()) {
+    runOn_->addItem(worker.address, QStringList{worker.address, worker.tokenFile, worker.caFile});
+  }
+  if (document_) {
+    showWorker(runOn_, document_->runConfig().worker);
+  } else {
+    const int index = runOn_->findText(current);
+    runOn_->setCurrentIndex(index < 0 ? 0 : index);
+  }
+  showing_ = wasShowing;
 }
 
 void RunConfigPanel::showModel(const ModelCheck& check) {
@@ -225,6 +265,10 @@ void RunConfigPanel::edited() {
   config.dtype = dtype_->currentIndex() == 1 ? Dtype::Float32 : Dtype::Float64;
   config.device = device_->currentText();
   config.backend = tape::parse_backend(backend_->currentText().toStdString()).value_or(tape::Backend::automatic);
+  const QStringList worker = runOn_->currentData().toStringList();
+  if (worker.value(0) != config.worker.address) {  // the same worker keeps the recorded job
+    config.worker = worker.size() == 3 ? WorkerRef{worker[0], worker[1], worker[2], QString()} : WorkerRef();
+  }
   document_->setRunConfig(config);
 }
 

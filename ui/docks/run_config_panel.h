@@ -4,7 +4,8 @@
 /// ADVI, which runs on one), metric, maximum tree depth, adapt delta and batched chains;
 /// for ADVI family, iterations, tol_rel_obj, eta (adapted or given), adaptation
 /// iterations, gradient and ELBO draws, the ELBO's evaluation interval and output draws;
-/// for both seed, dtype, device and backend. Every change is an undoable edit of the
+/// for both seed, dtype, device and backend, and where the run goes ("Run on": this
+/// computer or a worker, NUTS only). Every change is an undoable edit of the
 /// document (consecutive changes of one field merge into one step).
 /// Each field's object name is its key in the configuration's JSON ("max_depth").
 /// Below: the model's parameters as the checker sees them.
@@ -39,6 +40,10 @@ class RunConfigPanel : public QWidget {
   QSpinBox* drawsBox() const { return draws_; }
   QSpinBox* warmupBox() const { return warmup_; }
   QSpinBox* processesBox() const { return processes_; }
+  /// "This computer", then the known workers (Workers panel).
+  QComboBox* runOnBox() const { return runOn_; }
+  /// Lists the known workers again (they changed in the Workers panel).
+  void refreshWorkers();
 
  private:
   // A field bound to one member of RunConfig, shown for one method or both.
@@ -80,6 +85,7 @@ class RunConfigPanel : public QWidget {
   QComboBox* dtype_;
   QComboBox* device_;
   QComboBox* backend_;
+  QComboBox* runOn_;
   QLabel* model_;
   bool showing_ = false;
   QList<QMetaObject::Connection> connections_;

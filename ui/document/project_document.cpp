@@ -253,22 +253,8 @@ bool ProjectDocument::prepareRunMore(qint64 id, RunRequest* request, QString* er
     *error = tr("%1 has no chains to continue (its draws are not read yet).").arg(run->name);
     return false;
   }
-  try {  // the chains continue in the model version and data they were sampled with
-    const auto version = project_->model_version(run->modelVersion);
-    request->projectPath = path_;
-    request->modelName = QString::fromStdString(version.model_name);
-    request->modelText = QString::fromStdString(version.text);
-    request->modelVersionId = version.id;
-    if (run->dataSetId >= 0) {
-      const auto data = project_->data_set(run->dataSetId);
-      request->dataSetName = QString::fromStdString(data.name);
-      request->dataJson = QString::fromStdString(data.json_text);
-      request->dataSetId = data.id;
-    }
-  } catch (const std::exception& e) {
-    *error = QString::fromStdString(e.what());
-    return false;
-  }
+  // The chains continue in the model version and data they were sampled with.
+  if (!fillFromRecord(*run, request, error)) return false;
   request->config = run->config;
   request->config.chains = static_cast<int>(request->resume.size());
   request->config.warmup = 0;
@@ -280,6 +266,48 @@ bool ProjectDocument::prepareRunMore(qint64 id, RunRequest* request, QString* er
   // the first run's): the seed moves on with the draws already made.
   request->config.seed = run->config.seed + static_cast<quint64>(run->chains.front().iterations());
   return true;
+}
+
+bool ProjectDocument::fillFromRecord(const RunData& run, RunRequest* request, QString* error) const {
+  try {
+    const auto version = project_->model_version(run.modelVersion);
+    request->projectPath = path_;
+    request->modelName = QString::fromStdString(version.model_name);
+    request->modelText = QString::fromStdString(version.text);
+    request->modelVersionId = version.id;
+    if (run.dataSetId >= 0) {
+      const auto data = project_->data_set(run.dataSetId);
+      request->dataSetName = QString::fromStdString(data.name);
+      request->dataJson = QString::fromStdString(data.json_text);
+      request->dataSetId = data.id;
+    }
+  } catch (const std::exception& e) {
+    *error = QString::fromStdString(e.what());
+    return false;
+  }
+  return true;
+}
+
+bool ProjectDocument::prepareReattach(qint64 id, RunRequest* request, QString* error) {
+  const RunPtr run = runs_.run(id);
+  if (!run || run->isActive() || !run->config.worker.isRemote() || run->config.worker.job.isEmpty()) {
+    *error = tr("Only a run made on a worker can be reattached.");
+    return false;
+  }
+  if (!fillFromRecord(*run, request, error)) return false;
+  request->config = run->config;
+  request->continues = id;
+  request->reattach = true;
+  return true;
+}
+
+std::optional<qint64> ProjectDocument::runToReattach() const {
+  std::optional<qint64> found;
+  for (const qint64 id : runs_.ids()) {
+    const RunPtr run = runs_.run(id);
+    if (run && run->status == RunStatus::Interrupted && !run->config.worker.job.isEmpty()) found = run->id;
+  }
+  return found;
 }
 
 void ProjectDocument::addStartedRun(RunData run) {

@@ -8,6 +8,7 @@
 ///   if (!document) showError(error);
 
 #include <memory>
+#include <optional>
 
 #include <QObject>
 #include <QTextDocument>
@@ -78,6 +79,11 @@ class ProjectDocument : public QObject {
   /// their adapted step sizes and metrics, in the model version and data it was sampled
   /// with, for the configured number of draws; false with a message.
   bool prepareRunMore(qint64 id, RunRequest* request, QString* error);
+  /// Fills `request` to follow again the worker's job of run `id`, left interrupted when
+  /// the studio that followed it closed; false with a message.
+  bool prepareReattach(qint64 id, RunRequest* request, QString* error);
+  /// The latest interrupted run whose job on a worker may still go on, if any.
+  std::optional<qint64> runToReattach() const;
   /// A run the engine started (it is in the file now): adds it with the name and model
   /// version the file gave it, and makes it current.
   void addStartedRun(RunData run);
@@ -123,6 +129,8 @@ class ProjectDocument : public QObject {
 
  private:
   explicit ProjectDocument(std::unique_ptr<store::Project> project);
+  /// The model version and data set `run` was sampled with, into `request`.
+  bool fillFromRecord(const RunData& run, RunRequest* request, QString* error) const;
   void load();
   void loadDataSets();
   void onTextCommandAdded();

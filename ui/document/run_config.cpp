@@ -61,6 +61,12 @@ QJsonObject RunConfig::toJson() const {
   json["elbo_samples"] = elboSamples;
   json["eval_elbo"] = evalElbo;
   json["output_draws"] = outputDraws;
+  if (worker.isRemote()) {
+    QJsonObject remote{{"address", worker.address}, {"token_file", worker.tokenFile}};
+    if (!worker.caFile.isEmpty()) remote["ca_file"] = worker.caFile;
+    if (!worker.job.isEmpty()) remote["job"] = worker.job;
+    json["worker"] = remote;
+  }
   return json;
 }
 
@@ -91,6 +97,9 @@ RunConfig RunConfig::fromJson(const QJsonObject& json) {
   config.elboSamples = json["elbo_samples"].toInt(config.elboSamples);
   config.evalElbo = json["eval_elbo"].toInt(config.evalElbo);
   config.outputDraws = json["output_draws"].toInt(config.outputDraws);
+  const QJsonObject remote = json["worker"].toObject();
+  config.worker = {remote["address"].toString(), remote["token_file"].toString(), remote["ca_file"].toString(),
+                   remote["job"].toString()};
   return config;
 }
 

@@ -34,6 +34,18 @@ QString dtypeName(Dtype dtype);
 /// "diag" or "dense", as `variate sample --metric` spells them.
 QString metricName(MetricKind metric);
 
+/// The `variate worker` a run goes to instead of this computer (an empty address: here).
+/// The token and the CA stay in their files; only the paths are recorded. A recorded run
+/// also holds its job, which is what reopening the project reattaches to.
+struct WorkerRef {
+  QString address;  // HOST:PORT
+  QString tokenFile;
+  QString caFile;   // empty: no TLS
+  QString job;      // set on the run's record once the worker accepted it
+
+  bool isRemote() const { return !address.isEmpty(); }
+};
+
 struct RunConfig {
   InferenceMethod method = InferenceMethod::Nuts;
   quint64 seed = 1;
@@ -63,6 +75,8 @@ struct RunConfig {
   int elboSamples = AdviOptions().elbo_samples();
   int evalElbo = AdviOptions().eval_elbo();
   int outputDraws = 1000;  // approximate-posterior draws recorded at the end
+  /// Where the run goes: this computer, or a worker ("worker": {...} in the JSON).
+  WorkerRef worker;
 
   /// Keys as `variate sample --project` writes them where the CLI has the setting
   /// ("max_depth", "adapt_delta", "metric": "diag"), so either's runs read back alike.

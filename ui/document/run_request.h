@@ -35,6 +35,9 @@ struct RunRequest {
   /// chain (warmup is skipped).
   qint64 continues = -1;
   std::vector<ChainResume> resume;
+  /// Reattaching to `continues`, a run whose job (config.worker.job) went on on its worker
+  /// while no studio followed it: its missing draws are filled in.
+  bool reattach = false;
 };
 
 }  // namespace variate::ui

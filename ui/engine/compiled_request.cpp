@@ -63,7 +63,8 @@ store::RunSpec runSpec(const RunRequest& request, const CompiledRequest& compile
                                                                 : store::RunMethod::nuts;
   // What the run uses, every setting (the stored summary reads max_depth from it).
   QJsonObject config = request.config.toJson();
-  config["backend_used"] = QString::fromStdString(compiled.target->backend());
+  // A worker's run evaluates its density there: it has none here.
+  if (compiled.target) config["backend_used"] = QString::fromStdString(compiled.target->backend());
   if (!compiled.backendNote.empty()) config["backend_note"] = QString::fromStdString(compiled.backendNote);
   spec.config_json = QJsonDocument(config).toJson(QJsonDocument::Compact).toStdString();
   spec.model_version_id = request.modelVersionId;

@@ -20,10 +20,12 @@ EngineController::EngineController(QObject* parent)
   connect(worker_, &InferenceWorker::started, this, &EngineController::onStarted);
   connect(worker_, &InferenceWorker::ended, this, &EngineController::onEnded);
   connect(worker_, &InferenceWorker::logged, this, &EngineController::logMessage);
+  connect(worker_, &InferenceWorker::linkChanged, this, &EngineController::linkChanged);
   thread_.start();
 }
 
 EngineController::~EngineController() {
+  control_.requestDetach();
   control_.requestStop();
   thread_.quit();
   thread_.wait();
@@ -34,6 +36,7 @@ bool EngineController::start(const RunRequest& request) {
   control_.reset();
   mailbox_.take();  // nothing of an earlier run may leak into this one
   running_ = true;
+  workerAddress_ = request.config.method == InferenceMethod::Nuts ? request.config.worker.address : QString();
   currentRun_ = -1;
   QMetaObject::invokeMethod(worker_, [worker = worker_, request] { worker->run(request); }, Qt::QueuedConnection);
   return true;
@@ -56,6 +59,12 @@ void EngineController::stop() {
   const bool wasPaused = control_.paused();
   control_.requestStop();
   if (wasPaused) emit pausedChanged(false);
+}
+
+void EngineController::leave() {
+  if (!running_) return;
+  control_.requestDetach();  // before the stop: a remote run then detaches instead
+  stop();
 }
 
 void EngineController::drain() {

@@ -21,7 +21,7 @@ class EngineController : public QObject {
 
  public:
   explicit EngineController(QObject* parent = nullptr);
-  /// Stops a running run (keeping its draws), then quits and waits for the thread.
+  /// Leaves a running run (leave()), then quits and waits for the thread.
   ~EngineController() override;
 
   bool isRunning() const { return running_; }
@@ -34,6 +34,13 @@ class EngineController : public QObject {
   void resume();
   /// Ends the run at the chains' next iteration, keeping every draw made so far.
   void stop();
+  /// For the studio closing: a remote run's job goes on on its worker (the run is left
+  /// interrupted, to reattach); a local run stops as stop() stops it.
+  void leave();
+  /// Whether the current run is a worker's job.
+  bool isRemote() const { return running_ && !workerAddress_.isEmpty(); }
+  /// The current run's worker; empty for a local run.
+  QString workerAddress() const { return workerAddress_; }
 
  signals:
   void runStarted(const variate::ui::RunStart& start);
@@ -42,6 +49,8 @@ class EngineController : public QObject {
   void runEnded(const variate::ui::RunOutcome& outcome);
   void pausedChanged(bool paused);
   void logMessage(const QString& message);
+  /// A remote run's connection to its worker: "connected", "reconnecting", "worker gone".
+  void linkChanged(const QString& state);
 
  private:
   void drain();
@@ -53,6 +62,7 @@ class EngineController : public QObject {
   LiveMailbox mailbox_;
   InferenceWorker* worker_ = nullptr;  // lives on thread_
   bool running_ = false;
+  QString workerAddress_;
   qint64 currentRun_ = -1;
 };
 

@@ -1,14 +1,26 @@
 #include "ui/engine/inference_worker.h"
 
+#include <stdexcept>
+
 namespace variate::ui {
 
 void InferenceWorker::run(const RunRequest& request) {
   RunContext context{control_, mailbox_, [this](const RunStart& start) { emit started(start); },
-                     [this](const QString& message) { emit logged(message); }};
+                     [this](const QString& message) { emit logged(message); },
+                     [this](const QString& state) { emit linkChanged(state); }};
   RunOutcome outcome;
   try {
-    outcome = request.config.method == InferenceMethod::Advi ? runAdvi(request, context)
-                                                             : runNuts(request, context);
+    if (request.config.method == InferenceMethod::Advi) {
+      outcome = runAdvi(request, context);
+    } else if (request.config.worker.isRemote()) {
+#ifdef VARIATE_WITH_REMOTE
+      outcome = runRemoteNuts(request, context);
+#else
+      throw std::runtime_error("this studio was built without remote workers (gRPC was not found)");
+#endif
+    } else {
+      outcome = runNuts(request, context);
+    }
   } catch (const std::exception& e) {  // the run functions catch their own; this is a backstop
     outcome.status = RunStatus::Failed;
     outcome.message = QString::fromStdString(e.what());

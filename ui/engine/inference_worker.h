@@ -22,6 +22,7 @@ class InferenceWorker : public QObject {
   void started(const variate::ui::RunStart& start);
   void ended(const variate::ui::RunOutcome& outcome);
   void logged(const QString& message);
+  void linkChanged(const QString& state);
 
  private:
   RunControl& control_;

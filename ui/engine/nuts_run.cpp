@@ -89,8 +89,9 @@ int threadsPerProcess(const RunConfig& config) {
   return config.threads > 0 ? config.threads : std::max(1, hardware_threads() / config.processes);
 }
 
-// The summary `variate sample` prints, stored with the run; a run stopped before its
-// first draws has none.
+}  // namespace
+
+// A run stopped before its first draws has no summary.
 void storeSummary(const RunRequest& request, qint64 runId, RunContext& context) {
   try {
     store::Project project(request.projectPath.toStdString());
@@ -101,8 +102,6 @@ void storeSummary(const RunRequest& request, qint64 runId, RunContext& context) 
     context.log(QString("No summary stored: %1").arg(e.what()));
   }
 }
-
-}  // namespace
 
 RunOutcome runNuts(const RunRequest& request, RunContext& context) {
   RunOutcome outcome;

@@ -7,6 +7,7 @@
 #include <variate/core/argument_error.h>
 #include <variate/distributed/distributed_error.h>
 
+#include "ui/engine/sample_arguments.h"
 #include "ui/engine/variate_program.h"
 
 namespace variate::ui {
@@ -30,24 +31,10 @@ QString writeFile(const QTemporaryDir& folder, const QString& name, const QStrin
 // (the NUTS options; the seed is rank 0's anyway, agree_on_seed).
 std::vector<std::string> rankArguments(const QString& program, const RunConfig& config, const QString& model,
                                        const QString& data, int threads) {
-  const QStringList arguments{program,
-                              "sample",
-                              model,
-                              "--data", data,
-                              "--chains", QString::number(config.chains),
-                              "--warmup", QString::number(config.warmup),
-                              "--draws", QString::number(config.draws),
-                              "--seed", QString::number(config.seed),
-                              "--threads", QString::number(threads),
-                              "--max-depth", QString::number(config.maxTreeDepth),
-                              "--adapt-delta", QString::number(config.adaptDelta, 'g', 17),
-                              "--metric", metricName(config.metric),
-                              "--backend", tape::backend_name(config.backend),
-                              "--dtype", dtypeName(config.dtype),
-                              "--device", config.device,  // each rank its GPU (cuda:local rank)
-                              "--row-blocks", QString::number(RankProcesses::kRowBlocks),
-                              "--dist-timeout", QString::number(kTimeout.count()),
-                              "--quiet"};
+  QStringList arguments{program, "sample", model, "--data", data};
+  arguments << sampleOptionArguments(config, threads)  // each rank its GPU (cuda:local rank)
+            << "--row-blocks" << QString::number(RankProcesses::kRowBlocks)
+            << "--dist-timeout" << QString::number(kTimeout.count()) << "--quiet";
   std::vector<std::string> argv;
   for (const QString& argument : arguments) argv.push_back(argument.toStdString());
   return argv;

@@ -32,12 +32,20 @@ struct RunContext {
   LiveMailbox& mailbox;
   std::function<void(const RunStart&)> started;
   std::function<void(const QString&)> log;
+  /// A remote run's connection: "connected", "reconnecting" or "worker gone".
+  std::function<void(const QString&)> link = [](const QString&) {};
 };
 
 /// Samples with NUTS, recording into the project; never throws (failures are outcomes).
 RunOutcome runNuts(const RunRequest& request, RunContext& context);
 /// Fits ADVI, recording into the project; never throws.
 RunOutcome runAdvi(const RunRequest& request, RunContext& context);
+/// Samples with NUTS as a job of request.config.worker, or reattaches to one
+/// (request.reattach), recording its events into the project; never throws.
+RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context);
+
+/// Stores the summary `variate sample` prints with run `runId`; logs why when it cannot.
+void storeSummary(const RunRequest& request, qint64 runId, RunContext& context);
 
 }  // namespace variate::ui
 

@@ -31,6 +31,7 @@ void RunControl::waitWhilePaused() {
 
 void RunControl::reset() {
   stop_.store(false);
+  detach_.store(false);
   std::lock_guard<std::mutex> lock(mutex_);
   paused_ = false;
 }

@@ -1,0 +1,231 @@
+// Runs on a worker as a user makes them: eight schools on a loopback `variate worker`,
+// added in the Workers panel and chosen in the Run panel's "Run on". The traces grow from
+// the job's events, Pause and Resume hold the job on the worker, closing the window mid-run
+// leaves the job running, and reopening the project reattaches: the run completes with
+// every draw stored once, the same draws `variate sample` makes with those settings.
+// Stop cancels the worker's job and keeps its draws.
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QToolBar>
+#include <QTreeWidget>
+#include <QtTest/QtTest>
+
+#include <variate/store/project.h>
+
+#include "studio_test_support.h"
+#include "support/loopback_worker.h"
+#include "ui/app/main_window.h"
+#include "ui/app/run_coordinator.h"
+#include "ui/docks/run_config_panel.h"
+#include "ui/docks/trace_panel.h"
+#include "ui/docks/workers_panel.h"
+#include "ui/document/project_document.h"
+
+#ifdef VARIATE_WITH_REMOTE
+#include "app/remote/remote_client.h"
+#endif
+
+using namespace variate::ui;
+
+namespace {
+
+constexpr int kChains = 4, kWarmup = 1000, kDraws = 3000;
+
+void click(MainWindow& window, QAction* action) {
+  QWidget* button = window.actions().toolBar->widgetForAction(action);
+  QVERIFY(button);
+  QVERIFY(button->isEnabled());
+  QTest::mouseClick(button, Qt::LeftButton);
+}
+
+// The Workers panel as a user fills it, until the worker shows as reachable.
+void addWorker(MainWindow& window, const remote_test::LoopbackWorker& worker) {
+  WorkersPanel* panel = window.docks().workers;
+  auto* address = panel->findChild<QLineEdit*>("workerAddress");
+  auto* token = panel->findChild<QLineEdit*>("workerTokenFile");
+  QVERIFY(address && token);
+  QTest::keyClicks(address, worker.address());
+  QTest::keyClicks(token, worker.token_file());
+  QTest::mouseClick(panel->findChild<QPushButton*>("addWorker"), Qt::LeftButton);
+  const auto state = [&] {
+    const auto items = panel->list()->findItems(worker.address(), Qt::MatchExactly, 0);
+    return items.isEmpty() ? QString() : items.front()->text(1);
+  };
+  QVERIFY2(studio_test::waitFor([&] { return state() == "reachable"; }, 20000), qPrintable(state()));
+}
+
+// NUTS with kChains chains of kWarmup + kDraws, seed 5, on the worker.
+void configure(MainWindow& window, const QString& address) {
+  QWidget* panel = window.docks().runConfig;
+  QVERIFY(studio_test::choose(panel, "run_on", address));
+  QVERIFY(studio_test::typeInto(panel, "chains", QString::number(kChains)));
+  QVERIFY(studio_test::typeInto(panel, "warmup", QString::number(kWarmup)));
+  QVERIFY(studio_test::typeInto(panel, "draws", QString::number(kDraws)));
+  auto* seed = panel->findChild<QLineEdit*>("seed");
+  seed->selectAll();
+  QTest::keyClicks(seed, "5");
+  QTest::keyClick(seed, Qt::Key_Return);
+  const RunConfig& config = window.document()->runConfig();
+  QCOMPARE(config.worker.address, address);
+  QCOMPARE(config.draws, kDraws);
+}
+
+QJsonObject recordedConfig(const QString& projectPath, qint64 run) {
+  variate::store::Project project(projectPath.toStdString());
+  return QJsonDocument::fromJson(QByteArray::fromStdString(project.run(run).config_json)).object();
+}
+
+}  // namespace
+
+class TestStudioRemote : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    Q_INIT_RESOURCE(studio);
+    studio_test::isolateSettings();
+#ifndef VARIATE_WITH_REMOTE
+    QSKIP("built without remote workers (gRPC was not found)");
+#endif
+  }
+
+#ifdef VARIATE_WITH_REMOTE
+  void closingLeavesTheJobAndReopeningFillsItIn() {
+    QTemporaryDir dir;
+    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    const variate::remote::RemoteClient client(
+        variate::remote::WorkerEndpoint::from_files(worker.address().toStdString(), worker.token_file().toStdString(),
+                                                    std::nullopt));
+
+    QString projectPath;
+    qint64 runId = -1;
+    std::string job;
+    {
+      MainWindow window;
+      window.setQuietErrors(true);
+      window.show();
+      QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+      projectPath = window.document()->filePath();
+      addWorker(window, worker);
+      configure(window, worker.address());
+
+      click(window, window.actions().run);
+      TracePanel* traces = window.docks().traces;
+      QVERIFY(studio_test::waitFor([&] { return traces->plottedIterations(0) > 0; }, 30000));
+      const int first = traces->plottedIterations(0);
+      QVERIFY2(studio_test::waitFor([&] { return traces->plottedIterations(0) > first; }, 30000),
+               "the trace of chain 1 grows with the job's draws");
+      auto* link = window.docks().workers->findChild<QLabel*>("workerLink");
+      QVERIFY2(link->text().contains("connected"), qPrintable(link->text()));
+
+      // The run's record says where its job is.
+      runId = window.document()->runs()->current()->id;
+      const QJsonObject remote = recordedConfig(projectPath, runId)["worker"].toObject();
+      QCOMPARE(remote["address"].toString(), worker.address());
+      QCOMPARE(remote["token_file"].toString(), worker.token_file());
+      job = remote["job"].toString().toStdString();
+      QVERIFY(!job.empty());
+
+      // Pause holds the job on the worker; Resume lets it go on.
+      window.actions().pause->trigger();
+      QVERIFY(studio_test::waitFor([&] { return client.job(job).state() == variate::remote::v1::PAUSED; }, 10000));
+      window.actions().pause->trigger();
+      QVERIFY(studio_test::waitFor([&] { return client.job(job).state() == variate::remote::v1::RUNNING; }, 10000));
+
+      // Mid-run, the Workers panel lists the job.
+      QVERIFY(studio_test::waitFor([&] {
+        const auto items = window.docks().workers->list()->findItems(worker.address(), Qt::MatchExactly, 0);
+        return !items.isEmpty() && items.front()->childCount() == 1 &&
+               items.front()->child(0)->text(0).contains("eight_schools");
+      }, 10000));
+      window.close();
+    }
+    // The job goes on without the studio; the run waits, interrupted, with part of its draws.
+    QCOMPARE(client.job(job).state(), variate::remote::v1::RUNNING);
+    {
+      variate::store::Project project(projectPath.toStdString());
+      QCOMPARE(project.run(runId).status, variate::store::RunStatus::interrupted);
+      int64_t stored = 0;
+      for (const auto& chain : project.chains(runId)) stored += chain.rows;
+      QVERIFY2(stored < kChains * (kWarmup + kDraws), "the window closed before the job ended");
+      qInfo("%lld of %d draws stored when the window closed", static_cast<long long>(stored), kChains * (kWarmup + kDraws));
+    }
+
+    MainWindow reopened;
+    reopened.setQuietErrors(true);
+    QSignalSpy ended(reopened.coordinator(), &RunCoordinator::runEnded);
+    QVERIFY2(reopened.openPath(projectPath), qPrintable(reopened.lastError()));
+    QVERIFY2(reopened.coordinator()->isRunning(), "reopening the project reattaches to the job");
+    QVERIFY(ended.wait(60000));
+    const RunPtr run = reopened.document()->runs()->run(runId);
+    QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+    QCOMPARE(client.job(job).state(), variate::remote::v1::FINISHED);
+    QCOMPARE(reopened.docks().traces->plottedIterations(0), kWarmup + kDraws);
+
+    // Every draw once, in order: the bits `variate sample` records with these settings.
+    variate::store::Project project(projectPath.toStdString());
+    QCOMPARE(project.run(runId).status, variate::store::RunStatus::finished);
+    const auto draws = project.draws(runId);
+    QCOMPARE(int(draws.size()), kChains);
+    const QString cliProject = dir.filePath("cli.variate");
+    QProcess cli;
+    cli.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    cli.start(VARIATE_PROGRAM, {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--chains",
+                                QString::number(kChains), "--warmup", QString::number(kWarmup), "--draws",
+                                QString::number(kDraws), "--seed", "5", "--quiet", "--project", cliProject});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    variate::store::Project other(cliProject.toStdString());
+    const auto reference = other.draws(other.runs().front().id);
+    for (int c = 0; c < kChains; ++c) {
+      QCOMPARE(int(draws[c].rows), kWarmup + kDraws);
+      QCOMPARE(draws[c].warmup_iterations, kWarmup);
+      QCOMPARE(draws[c].columns, reference[c].columns);
+      for (size_t i = 0; i < draws[c].rows; ++i) {
+        for (size_t k = 0; k < draws[c].columns.size(); ++k) {
+          QVERIFY2(draws[c].at(i, k) == reference[c].at(i, k),
+                   qPrintable(QString("chain %1, %2, row %3").arg(c + 1).arg(draws[c].columns[k].c_str()).arg(i)));
+        }
+      }
+    }
+  }
+
+  void stopCancelsTheJobAndKeepsItsDraws() {
+    QTemporaryDir dir;
+    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+    addWorker(window, worker);
+    configure(window, worker.address());
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    click(window, window.actions().run);
+    QVERIFY(studio_test::waitFor([&] { return window.docks().traces->plottedIterations(0) > 0; }, 30000));
+    click(window, window.actions().stop);
+    QVERIFY(ended.wait(30000));
+    const RunPtr run = window.document()->runs()->current();
+    QVERIFY2(run->status == RunStatus::Stopped, qPrintable(run->message));
+    const std::string job = recordedConfig(window.document()->filePath(), run->id)["worker"].toObject()["job"]
+                                .toString().toStdString();
+    const variate::remote::RemoteClient client(
+        variate::remote::WorkerEndpoint::from_files(worker.address().toStdString(), worker.token_file().toStdString(),
+                                                    std::nullopt));
+    QCOMPARE(client.job(job).state(), variate::remote::v1::STOPPED);
+    variate::store::Project project(window.document()->filePath().toStdString());
+    for (const auto& chain : project.draws(run->id)) {
+      QVERIFY(chain.rows > 0);
+      QVERIFY(int(chain.rows) < kWarmup + kDraws);
+    }
+  }
+#endif
+};
+
+QTEST_MAIN(TestStudioRemote)
+#include "tst_studio_remote.moc"
