@@ -1,8 +1,9 @@
 // Runs on a worker as a user makes them: eight schools on a loopback `variate worker`,
 // added in the Workers panel and chosen in the Run panel's "Run on". The traces grow from
 // the job's events, Pause and Resume hold the job on the worker, closing the window mid-run
-// leaves the job running, and reopening the project reattaches: the run completes with
-// every draw stored once, the same draws `variate sample` makes with those settings.
+// leaves the job on the worker (held, so that it is surely part-way), and reopening the
+// project reattaches, shows it held and, resumed, completes the run with every draw
+// stored once: the same draws `variate sample` makes with those settings.
 // Stop cancels the worker's job and keeps its draws.
 
 #include <QLabel>
@@ -31,7 +32,7 @@ using namespace variate::ui;
 
 namespace {
 
-constexpr int kChains = 4, kWarmup = 1000, kDraws = 3000;
+constexpr int kChains = 4, kWarmup = 1000, kDraws = 9000;
 
 void click(MainWindow& window, QAction* action) {
   QWidget* button = window.actions().toolBar->widgetForAction(action);
@@ -136,16 +137,20 @@ class TestStudioRemote : public QObject {
       window.actions().pause->trigger();
       QVERIFY(studio_test::waitFor([&] { return client.job(job).state() == variate::remote::v1::RUNNING; }, 10000));
 
-      // Mid-run, the Workers panel lists the job.
+      // Mid-run, the Workers panel lists the job; it is held while the window closes,
+      // so that the run is sure to be part-way.
       QVERIFY(studio_test::waitFor([&] {
         const auto items = window.docks().workers->list()->findItems(worker.address(), Qt::MatchExactly, 0);
         return !items.isEmpty() && items.front()->childCount() == 1 &&
                items.front()->child(0)->text(0).contains("eight_schools");
       }, 10000));
+      window.actions().pause->trigger();
+      QVERIFY(studio_test::waitFor([&] { return client.job(job).state() == variate::remote::v1::PAUSED; }, 10000));
       window.close();
     }
-    // The job goes on without the studio; the run waits, interrupted, with part of its draws.
-    QCOMPARE(client.job(job).state(), variate::remote::v1::RUNNING);
+    // The job stays on the worker without the studio; the run waits, interrupted, with
+    // part of its draws.
+    QCOMPARE(client.job(job).state(), variate::remote::v1::PAUSED);
     {
       variate::store::Project project(projectPath.toStdString());
       QCOMPARE(project.run(runId).status, variate::store::RunStatus::interrupted);
@@ -160,6 +165,10 @@ class TestStudioRemote : public QObject {
     QSignalSpy ended(reopened.coordinator(), &RunCoordinator::runEnded);
     QVERIFY2(reopened.openPath(projectPath), qPrintable(reopened.lastError()));
     QVERIFY2(reopened.coordinator()->isRunning(), "reopening the project reattaches to the job");
+    // It shows the job held, and Resume lets it go on to its end.
+    QVERIFY(studio_test::waitFor([&] { return reopened.actions().pause->isChecked(); }, 10000));
+    QVERIFY(studio_test::waitFor([&] { return reopened.docks().traces->plottedIterations(0) > 0; }, 30000));
+    reopened.actions().pause->trigger();
     QVERIFY(ended.wait(60000));
     const RunPtr run = reopened.document()->runs()->run(runId);
     QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));

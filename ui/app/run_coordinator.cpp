@@ -28,7 +28,8 @@ RunCoordinator::RunCoordinator(EngineController* engine, QObject* parent)
     // A read for a project closed meanwhile does not belong to this one, even with the same id.
     if (!document_ || loaded->projectPath != document_->filePath()) return;
     const RunPtr run = document_->runs()->run(loaded->runId);
-    if (!run) return;
+    // A run followed meanwhile (a reattached job replays every draw) gets its draws live.
+    if (!run || run->isActive()) return;
     if (!loaded->error.isEmpty()) {
       document_->log(tr("Could not read the draws of %1: %2").arg(run->name, loaded->error));
       return;

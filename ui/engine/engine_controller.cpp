@@ -21,6 +21,8 @@ EngineController::EngineController(QObject* parent)
   connect(worker_, &InferenceWorker::ended, this, &EngineController::onEnded);
   connect(worker_, &InferenceWorker::logged, this, &EngineController::logMessage);
   connect(worker_, &InferenceWorker::linkChanged, this, &EngineController::linkChanged);
+  // The engine thread paused the control already (a reattached job that is held).
+  connect(worker_, &InferenceWorker::foundPaused, this, [this] { emit pausedChanged(true); });
   thread_.start();
 }
 

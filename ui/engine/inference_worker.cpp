@@ -7,7 +7,8 @@ namespace variate::ui {
 void InferenceWorker::run(const RunRequest& request) {
   RunContext context{control_, mailbox_, [this](const RunStart& start) { emit started(start); },
                      [this](const QString& message) { emit logged(message); },
-                     [this](const QString& state) { emit linkChanged(state); }};
+                     [this](const QString& state) { emit linkChanged(state); },
+                     [this] { emit foundPaused(); }};
   RunOutcome outcome;
   try {
     if (request.config.method == InferenceMethod::Advi) {

@@ -23,6 +23,7 @@ class InferenceWorker : public QObject {
   void ended(const variate::ui::RunOutcome& outcome);
   void logged(const QString& message);
   void linkChanged(const QString& state);
+  void foundPaused();
 
  private:
   RunControl& control_;

@@ -151,9 +151,11 @@ QString linkName(remote::LinkState state) {
 }
 
 // Follows `job` to its end (true) or until a detach (false). The stream is read on a
-// thread of its own while this one turns the UI's pause, stop and detach into calls.
+// thread of its own while this one turns the UI's pause, stop and detach into calls;
+// `paused`: the job is held on the worker as following starts.
 // @throws RemoteError when the worker is gone; what the replay throws.
-bool follow(const RemoteClient& client, const std::string& job, EventReplay& replay, RunContext& context) {
+bool follow(const RemoteClient& client, const std::string& job, EventReplay& replay, RunContext& context,
+            bool paused) {
   std::atomic<bool> detach{false}, done{false};
   std::exception_ptr failure;
   bool ended = false;
@@ -169,7 +171,7 @@ bool follow(const RemoteClient& client, const std::string& job, EventReplay& rep
     done = true;
   });
   context.link("connected");
-  bool paused = false, cancelled = false;
+  bool cancelled = false;
   while (!done) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     try {
@@ -237,9 +239,15 @@ RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context) {
     RunControl neverPaused;  // the worker holds a paused job, not this observer
     LiveObserver live(output, neverPaused, context.mailbox, offsets, warmups);
     EventReplay replay(*recorder, live, std::move(stored), context);
+    // A job reattached to may be held on the worker: the run shows paused, to resume.
+    const bool paused = request.reattach && client->job(job).state() == v1::PAUSED;
+    if (paused) {
+      context.control.setPaused(true);
+      context.foundPaused();
+    }
     bool ended = false;
     try {
-      ended = follow(*client, job, replay, context);
+      ended = follow(*client, job, replay, context, paused);
     } catch (const RemoteError& e) {  // the job may go on: the run stays interrupted, to reattach
       context.link("worker gone");
       recorder.reset();

@@ -34,6 +34,9 @@ struct RunContext {
   std::function<void(const QString&)> log;
   /// A remote run's connection: "connected", "reconnecting" or "worker gone".
   std::function<void(const QString&)> link = [](const QString&) {};
+  /// A reattached job was found paused on its worker: control is paused already; the UI
+  /// is to show it.
+  std::function<void()> foundPaused = [] {};
 };
 
 /// Samples with NUTS, recording into the project; never throws (failures are outcomes).
