@@ -9,6 +9,8 @@
 
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
+#include "ui/docks/known_workers.h"
+#include "ui/docks/workers_panel.h"
 #include "ui/document/project_document.h"
 
 namespace variate::studio {
@@ -33,6 +35,7 @@ void StudioAutomation::start() {
   if (options_.threads >= 0) config.threads = options_.threads;
   if (options_.processes > 0) config.processes = options_.processes;
   if (options_.seed >= 0) config.seed = static_cast<quint64>(options_.seed);
+  if (!options_.runOn.isEmpty() && !chooseWorker(config)) return;
   document->applyRunConfig(config);  // command-line settings are not an edit to undo
 
   connect(document->runs(), &ui::RunList::drawsAppended, this, &StudioAutomation::onDraws);
@@ -45,6 +48,26 @@ void StudioAutomation::start() {
     startedMs_ = QDateTime::currentMSecsSinceEpoch();
     window_->actions().run->trigger();
   }
+}
+
+bool StudioAutomation::chooseWorker(ui::RunConfig& config) {
+  QString error;
+  if (!options_.workerTokenFile.isEmpty() &&
+      !window_->docks().workers->addWorker({options_.runOn, options_.workerTokenFile, {}, {}}, &error)) {
+    std::fprintf(stderr, "error: %s\n", qPrintable(error));
+    if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [] { QApplication::exit(1); });
+    return false;
+  }
+  for (const ui::WorkerRef& worker : ui::knownWorkers()) {
+    if (worker.address == options_.runOn) {
+      config.worker = worker;
+      return true;
+    }
+  }
+  std::fprintf(stderr, "error: no worker %s in the Workers panel (add it, or give --worker-token-file)\n",
+               qPrintable(options_.runOn));
+  if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [] { QApplication::exit(1); });
+  return false;
 }
 
 void StudioAutomation::onDraws() {

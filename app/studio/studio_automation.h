@@ -8,6 +8,7 @@
 
 namespace variate::ui {
 class MainWindow;
+struct RunConfig;
 }
 
 namespace variate::studio {
@@ -22,6 +23,8 @@ struct AutomationOptions {
   QString screenshot;          // PNG of the window
   int screenshotAfter = -1;    // ... once every chain made this many iterations; -1: at the end
   QStringList raise;           // docks to bring to the front (object names, e.g. elboDock)
+  QString runOn;               // a worker's HOST:PORT the run goes to; empty: as configured
+  QString workerTokenFile;     // adds runOn to the Workers panel with this token file
 };
 
 class StudioAutomation : public QObject {
@@ -33,6 +36,9 @@ class StudioAutomation : public QObject {
   void start();
 
  private:
+  /// Sets config.worker to options_.runOn (added first with its token file, if given);
+  /// false with a message on stderr when there is no such worker.
+  bool chooseWorker(ui::RunConfig& config);
   void onDraws();
   void onEnded(qint64 runId);
   void takeScreenshot();

@@ -38,8 +38,10 @@ int main(int argc, char** argv) {
   const QCommandLineOption screenshot("screenshot", "Save a PNG of the window while or after the run.", "file");
   const QCommandLineOption screenshotAfter("screenshot-after", "Take it once every chain made N iterations.", "n");
   const QCommandLineOption raise("raise", "Bring a panel to the front (e.g. elboDock); repeatable.", "dock");
+  const QCommandLineOption runOn("run-on", "Run on the worker at HOST:PORT (one the Workers panel lists).", "address");
+  const QCommandLineOption workerToken("worker-token-file", "Add the --run-on worker with this token file.", "file");
   parser.addOptions({runOnOpen, method, chains, warmup, draws, iterations, seed, threads, processes, progress, quit,
-                     screenshot, screenshotAfter, raise});
+                     screenshot, screenshotAfter, raise, runOn, workerToken});
   parser.process(app);
 
   variate::ui::MainWindow window;
@@ -67,6 +69,8 @@ int main(int argc, char** argv) {
   options.screenshot = parser.value(screenshot);
   options.screenshotAfter = number(screenshotAfter, -1);
   options.raise = parser.values(raise);
+  options.runOn = parser.value(runOn);
+  options.workerTokenFile = parser.value(workerToken);
   auto* automation = new variate::studio::StudioAutomation(&window, options);
   QTimer::singleShot(0, automation, &variate::studio::StudioAutomation::start);
   return app.exec();

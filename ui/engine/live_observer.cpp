@@ -15,19 +15,22 @@ SamplerRow samplerRow(const NutsResult& stats) {
 }
 
 void LiveObserver::on_draws(const DrawBatch& batch) {
+  post(batch, columns_.rows(batch.positions));
+  control_.waitWhilePaused();
+}
+
+void LiveObserver::post(const DrawBatch& batch, const std::vector<std::vector<double>>& rows) {
   auto block = std::make_shared<DrawBlock>();
   block->chain = batch.chain;
   const auto chain = static_cast<size_t>(batch.chain);
   block->firstIteration = batch.first_iteration + (chain < offsets_.size() ? offsets_[chain] : 0);
   block->warmupIterations = chain < warmups_.size() ? warmups_[chain] : batch.warmup_iterations;
   block->columns = static_cast<int>(columns_.size());
-  const auto rows = columns_.rows(batch.positions);
   block->values.reserve(rows.size() * columns_.size());
   for (const auto& row : rows) block->values.insert(block->values.end(), row.begin(), row.end());
   block->stats.reserve(batch.stats.size());
   for (const auto& stats : batch.stats) block->stats.push_back(samplerRow(stats));
   mailbox_.post(DrawBlockPtr(std::move(block)));
-  control_.waitWhilePaused();
 }
 
 void LiveObserver::on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) {

@@ -22,6 +22,9 @@ class LiveObserver : public SampleObserver {
         warmups_(std::move(warmups)) {}
 
   void on_draws(const DrawBatch& batch) override;
+  /// Posts `batch` with its output rows computed already (a replayed run computes them
+  /// once for the recorder and the live view); never holds the caller.
+  void post(const DrawBatch& batch, const std::vector<std::vector<double>>& rows);
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;
 

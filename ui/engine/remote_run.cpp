@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <thread>
@@ -76,35 +77,47 @@ v1::SubmitRequest submission(const RunRequest& request, const RemoteClient& clie
   return submit;
 }
 
-// Hands each event to the observers. `stored` holds each chain's rows already in the
+using Rows = std::vector<std::vector<double>>;
+
+// Hands each event to the observers, on the one thread that reads the stream: a batch's
+// output rows are computed once, for the live view and for the recorder (whose OutputRows
+// is rowsFor(), handing over those rows). `stored` holds each chain's rows already in the
 // project (a reattached run): the recorder gets only the iterations after them, shifted
 // back by as many (it appends after its stored rows); the live view gets them all.
 class EventReplay {
  public:
-  EventReplay(SampleObserver& recorder, SampleObserver& live, std::vector<store::ChainRecord> stored,
+  EventReplay(const DrawColumns& columns, LiveObserver& live, std::vector<store::ChainRecord> stored,
               RunContext& context)
-      : recorder_(recorder), live_(live), stored_(std::move(stored)), context_(context) {}
+      : columns_(columns), live_(live), stored_(std::move(stored)), context_(context) {}
+
+  void setRecorder(SampleObserver* recorder) { recorder_ = recorder; }
+  /// The recorder's OutputRows: the rows of the batch being handed to it.
+  Rows rowsFor(const Rows& positions) {
+    if (positions.size() != next_.size()) throw std::logic_error("EventReplay: rows asked out of turn");
+    return std::move(next_);
+  }
 
   void apply(const v1::RunEvent& event) {
     if (event.has_draws()) {
       const DrawBatch batch = remote::decode_draws(event.draws());
-      live_.on_draws(batch);
+      Rows rows = columns_.rows(batch.positions);
+      live_.post(batch, rows);
       const store::ChainRecord* base = storedChain(batch.chain);
-      const int skip = base ? static_cast<int>(base->rows) - batch.first_iteration : 0;
-      if (skip <= 0) {
-        recorder_.on_draws(shifted(batch, 0, base));
-      } else if (skip < static_cast<int>(batch.positions.size())) {
-        recorder_.on_draws(shifted(batch, skip, base));
+      const int skip = std::max(0, base ? static_cast<int>(base->rows) - batch.first_iteration : 0);
+      if (skip < static_cast<int>(batch.positions.size())) {
+        rows.erase(rows.begin(), rows.begin() + skip);
+        next_ = std::move(rows);
+        recorder_->on_draws(shifted(batch, skip, base));
       }
     } else if (event.has_adapted()) {
       const v1::Adapted& a = event.adapted();
       const std::vector<double> metric(a.inverse_metric().begin(), a.inverse_metric().end());
-      recorder_.on_adapted(a.chain(), a.step_size(), metric);
+      recorder_->on_adapted(a.chain(), a.step_size(), metric);
       live_.on_adapted(a.chain(), a.step_size(), metric);
     } else if (event.has_chain_finished()) {
       const ChainResult end = remote::decode_chain_end(event.chain_finished());
       const store::ChainRecord* base = storedChain(end.chain);
-      if (!base || !base->ended) recorder_.on_chain_finished(end);  // an ended chain's times are stored
+      if (!base || !base->ended) recorder_->on_chain_finished(end);  // an ended chain's times are stored
       live_.on_chain_finished(end);
     } else if (event.has_started()) {
       const v1::RunStarted& s = event.started();
@@ -134,8 +147,10 @@ class EventReplay {
     return rest;
   }
 
-  SampleObserver& recorder_;
-  SampleObserver& live_;
+  const DrawColumns& columns_;
+  SampleObserver* recorder_ = nullptr;
+  LiveObserver& live_;
+  Rows next_;
   std::vector<store::ChainRecord> stored_;
   RunContext& context_;
   v1::RunFinished finished_;
@@ -216,19 +231,22 @@ RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context) {
     std::vector<std::string> columns = sampler_column_names();
     columns.insert(columns.end(), compiled.stanNames.begin(), compiled.stanNames.end());
     const DrawColumns& output = *compiled.columns;
-    const auto rows = [&output](const std::vector<std::vector<double>>& positions) { return output.rows(positions); };
+    RunControl neverPaused;  // the worker holds a paused job, not this observer
+    std::vector<int> offsets, warmups;
+    for (const auto& resume : request.resume) {  // more draws: the live view appends them
+      offsets.push_back(resume.iterations);
+      warmups.push_back(resume.warmup);
+    }
+    LiveObserver live(output, neverPaused, context.mailbox, offsets, warmups);
+    std::vector<store::ChainRecord> stored;
+    if (request.reattach) stored = store::Project(request.projectPath.toStdString()).chains(request.continues);
+    EventReplay replay(output, live, std::move(stored), context);
+    const auto rows = [&replay](const Rows& positions) { return replay.rowsFor(positions); };
     store::RunRecorderOptions recording;
     recording.metric = request.config.metric;
-    std::vector<int> offsets, warmups;
-    std::vector<store::ChainRecord> stored;
     if (request.continues >= 0) {
-      if (request.reattach) stored = store::Project(request.projectPath.toStdString()).chains(request.continues);
       recorder = std::make_unique<store::RunRecorder>(request.projectPath.toStdString(), request.continues, rows,
                                                       recording);
-      for (const auto& resume : request.resume) {  // more draws: the live view appends them
-        offsets.push_back(resume.iterations);
-        warmups.push_back(resume.warmup);
-      }
     } else {
       recorder = std::make_unique<store::RunRecorder>(request.projectPath.toStdString(),
                                                       runSpec(recorded, compiled, std::move(columns)), rows, recording);
@@ -236,9 +254,7 @@ RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context) {
     outcome.runId = recorder->run_id();
     context.started(RunStart{outcome.runId, compiled.bracketedNames, compiled.parameterColumns});
 
-    RunControl neverPaused;  // the worker holds a paused job, not this observer
-    LiveObserver live(output, neverPaused, context.mailbox, offsets, warmups);
-    EventReplay replay(*recorder, live, std::move(stored), context);
+    replay.setRecorder(recorder.get());
     // A job reattached to may be held on the worker: the run shows paused, to resume.
     const bool paused = request.reattach && client->job(job).state() == v1::PAUSED;
     if (paused) {
