@@ -50,11 +50,10 @@ void addWorker(MainWindow& window, const remote_test::LoopbackWorker& worker) {
   QTest::keyClicks(address, worker.address());
   QTest::keyClicks(token, worker.token_file());
   QTest::mouseClick(panel->findChild<QPushButton*>("addWorker"), Qt::LeftButton);
-  const auto state = [&] {
-    const auto items = panel->list()->findItems(worker.address(), Qt::MatchExactly, 0);
-    return items.isEmpty() ? QString() : items.front()->text(1);
-  };
-  QVERIFY2(studio_test::waitFor([&] { return state() == "reachable"; }, 20000), qPrintable(state()));
+  const auto line = [&] { return panel->itemOf(worker.address()) ? panel->itemOf(worker.address())->text(0) : QString(); };
+  QVERIFY2(studio_test::waitFor([&] { return line().startsWith(worker.address() + ": reachable"); }, 20000),
+           qPrintable(line()));
+  QVERIFY2(line().contains(QRegularExpression("\\d+ cores · cpu")), qPrintable(line()));
 }
 
 // NUTS with kChains chains of kWarmup + kDraws, seed 5, on the worker.
@@ -115,15 +114,8 @@ class TestStudioRemote : public QObject {
       configure(window, worker.address());
 
       click(window, window.actions().run);
-      TracePanel* traces = window.docks().traces;
-      QVERIFY(studio_test::waitFor([&] { return traces->plottedIterations(0) > 0; }, 30000));
-      const int first = traces->plottedIterations(0);
-      QVERIFY2(studio_test::waitFor([&] { return traces->plottedIterations(0) > first; }, 30000),
-               "the trace of chain 1 grows with the job's draws");
-      auto* link = window.docks().workers->findChild<QLabel*>("workerLink");
-      QVERIFY2(link->text().contains("connected"), qPrintable(link->text()));
-
-      // The run's record says where its job is.
+      // The run is recorded once the worker took the job; the record says where it is.
+      QVERIFY(studio_test::waitFor([&] { return window.document()->runs()->current() != nullptr; }, 30000));
       runId = window.document()->runs()->current()->id;
       const QJsonObject remote = recordedConfig(projectPath, runId)["worker"].toObject();
       QCOMPARE(remote["address"].toString(), worker.address());
@@ -131,21 +123,28 @@ class TestStudioRemote : public QObject {
       job = remote["job"].toString().toStdString();
       QVERIFY(!job.empty());
 
-      // Pause holds the job on the worker; Resume lets it go on.
+      // Pause holds the job on the worker (at once: it must not end before the window
+      // closes); Resume lets it go on, and the traces grow from its draws.
       window.actions().pause->trigger();
       QVERIFY(studio_test::waitFor([&] { return client.job(job).state() == variate::remote::v1::PAUSED; }, 10000));
+      TracePanel* traces = window.docks().traces;
+      QVERIFY(studio_test::waitFor([&] { return traces->plottedIterations(0) > 0; }, 30000));
+      const int first = traces->plottedIterations(0);
       window.actions().pause->trigger();
-      QVERIFY(studio_test::waitFor([&] { return client.job(job).state() == variate::remote::v1::RUNNING; }, 10000));
+      QVERIFY(studio_test::waitFor([&] { return client.job(job).state() != variate::remote::v1::PAUSED; }, 10000));
+      QVERIFY2(studio_test::waitFor([&] { return traces->plottedIterations(0) > first; }, 30000),
+               "the trace of chain 1 grows with the job's draws");
+      auto* link = window.docks().workers->findChild<QLabel*>("workerLink");
+      QVERIFY2(link->text().contains("connected"), qPrintable(link->text()));
 
-      // Mid-run, the Workers panel lists the job; it is held while the window closes,
-      // so that the run is sure to be part-way.
-      QVERIFY(studio_test::waitFor([&] {
-        const auto items = window.docks().workers->list()->findItems(worker.address(), Qt::MatchExactly, 0);
-        return !items.isEmpty() && items.front()->childCount() == 1 &&
-               items.front()->child(0)->text(0).contains("eight_schools");
-      }, 10000));
+      // The job is held while the window closes, so that the run is surely part-way; the
+      // Workers panel lists it so.
       window.actions().pause->trigger();
       QVERIFY(studio_test::waitFor([&] { return client.job(job).state() == variate::remote::v1::PAUSED; }, 10000));
+      QVERIFY(studio_test::waitFor([&] {
+        const QTreeWidgetItem* item = window.docks().workers->itemOf(worker.address());
+        return item && item->childCount() == 1 && item->child(0)->text(0).contains("paused eight_schools");
+      }, 10000));
       window.close();
     }
     // The job stays on the worker without the studio; the run waits, interrupted, with
@@ -216,6 +215,9 @@ class TestStudioRemote : public QObject {
     configure(window, worker.address());
     QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
     click(window, window.actions().run);
+    // Held at once, so that the job is surely part-way when Stop comes.
+    QVERIFY(studio_test::waitFor([&] { return window.document()->runs()->current() != nullptr; }, 30000));
+    window.actions().pause->trigger();
     QVERIFY(studio_test::waitFor([&] { return window.docks().traces->plottedIterations(0) > 0; }, 30000));
     click(window, window.actions().stop);
     QVERIFY(ended.wait(30000));

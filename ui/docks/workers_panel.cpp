@@ -2,7 +2,6 @@
 
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -17,7 +16,6 @@
 namespace variate::ui {
 namespace {
 
-enum Column { Address, State, Cores, Devices, Jobs };
 constexpr int kPollMs = 3000;
 
 }  // namespace
@@ -35,8 +33,8 @@ WorkersPanel::WorkersPanel(QWidget* parent)
   add_->setObjectName("addWorker");
   remove_->setObjectName("removeWorker");
   list_->setObjectName("workerList");
-  list_->setHeaderLabels({tr("Worker"), tr("State"), tr("Cores"), tr("Devices"), tr("Jobs")});
-  list_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // One column: a worker's line says all it answered, its jobs below it (a dock is narrow).
+  list_->setHeaderHidden(true);
   list_->setRootIsDecorated(true);
   link_->setObjectName("workerLink");
   link_->setWordWrap(true);
@@ -98,7 +96,7 @@ void WorkersPanel::removeSelected() {
   while (item && item->parent()) item = item->parent();
   if (!item) return;
   QList<WorkerRef> workers = knownWorkers();
-  workers.removeIf([&](const WorkerRef& known) { return known.address == item->text(Address); });
+  workers.removeIf([&](const WorkerRef& known) { return known.address == item->data(0, Qt::UserRole).toString(); });
   setKnownWorkers(workers);
   rebuild();
   emit workersChanged();
@@ -121,31 +119,39 @@ void WorkersPanel::poll() {
 void WorkersPanel::rebuild() {
   list_->clear();
   for (const WorkerRef& worker : knownWorkers()) {
-    auto* item = new QTreeWidgetItem(list_, {worker.address, tr("asking…")});
-    item->setToolTip(Address, tr("token: %1%2").arg(worker.tokenFile, worker.caFile.isEmpty() ? QString() : tr("; CA: ") + worker.caFile));
+    auto* item = new QTreeWidgetItem(list_, {tr("%1: asking…").arg(worker.address)});
+    item->setData(0, Qt::UserRole, worker.address);
+    item->setToolTip(0, tr("token file: %1%2").arg(worker.tokenFile, worker.caFile.isEmpty() ? QString() : tr("; CA: ") + worker.caFile));
   }
 }
 
 void WorkersPanel::showStatus(const WorkerStatus& status) {
-  const auto items = list_->findItems(status.address, Qt::MatchExactly, Address);
-  if (items.isEmpty()) return;  // removed meanwhile
-  QTreeWidgetItem* item = items.front();
+  QTreeWidgetItem* item = itemOf(status.address);
+  if (!item) return;  // removed meanwhile
   qDeleteAll(item->takeChildren());
   if (!status.reachable) {
-    item->setText(State, tr("unreachable"));
-    item->setToolTip(State, status.error);
-    item->setForeground(State, QColor("#c62828"));
-    for (int c : {Cores, Devices, Jobs}) item->setText(c, QString());
+    item->setText(0, tr("%1: unreachable").arg(status.address));
+    new QTreeWidgetItem(item, {status.error});
+    item->setForeground(0, QColor("#c62828"));
+    item->setExpanded(true);
     return;
   }
-  item->setText(State, tr("reachable"));
-  item->setToolTip(State, QString());
-  item->setForeground(State, QColor("#2e7d32"));
-  item->setText(Cores, QString::number(status.cores));
-  item->setText(Devices, status.devices.join(", "));
-  item->setText(Jobs, tr("%1 running (at most %2 at once)").arg(status.runningJobs).arg(status.maxJobs));
+  item->setText(0, tr("%1: reachable · %2 cores · %3 · %4 of %5 job(s) running")
+                       .arg(status.address)
+                       .arg(status.cores)
+                       .arg(status.devices.join(", "))
+                       .arg(status.runningJobs)
+                       .arg(status.maxJobs));
+  item->setForeground(0, QColor("#2e7d32"));
   for (const QString& job : status.jobs) new QTreeWidgetItem(item, {job});
   item->setExpanded(true);
+}
+
+QTreeWidgetItem* WorkersPanel::itemOf(const QString& address) const {
+  for (int i = 0; i < list_->topLevelItemCount(); ++i) {
+    if (list_->topLevelItem(i)->data(0, Qt::UserRole).toString() == address) return list_->topLevelItem(i);
+  }
+  return nullptr;
 }
 
 }  // namespace variate::ui

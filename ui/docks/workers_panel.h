@@ -14,6 +14,7 @@ class QLineEdit;
 class QPushButton;
 class QTimer;
 class QTreeWidget;
+class QTreeWidgetItem;
 
 namespace variate::ui {
 
@@ -30,6 +31,8 @@ class WorkersPanel : public QWidget {
   /// the address is not HOST:PORT or the token file is not given.
   bool addWorker(const WorkerRef& worker, QString* error);
   QTreeWidget* list() const { return list_; }
+  /// The list's line of the worker at `address` (its jobs are its children); nullptr if none.
+  QTreeWidgetItem* itemOf(const QString& address) const;
   /// "connected", "reconnecting", "worker gone" for the run at `address`; empty: none.
   void showLink(const QString& address, const QString& state);
 
