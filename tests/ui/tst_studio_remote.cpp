@@ -4,7 +4,8 @@
 // leaves the job on the worker (held, so that it is surely part-way), and reopening the
 // project reattaches, shows it held and, resumed, completes the run with every draw
 // stored once: the same draws `variate sample` makes with those settings.
-// Stop cancels the worker's job and keeps its draws.
+// Stop cancels the worker's job and keeps its draws. Run More Draws on the worker appends
+// the bits the studio's own Run More Draws appends.
 
 #include <QLabel>
 #include <QLineEdit>
@@ -19,6 +20,7 @@
 #include "support/loopback_worker.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
+#include "ui/docks/log_panel.h"
 #include "ui/docks/run_config_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/docks/workers_panel.h"
@@ -233,6 +235,57 @@ class TestStudioRemote : public QObject {
     for (const auto& chain : project.draws(run->id)) {
       QVERIFY(chain.rows > 0);
       QVERIFY(int(chain.rows) < kWarmup + kDraws);
+    }
+  }
+
+  void moreDrawsOnTheWorkerAreTheLocalOnes() {
+    QTemporaryDir dir;
+    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
+    std::vector<std::vector<variate::store::ChainDraws>> made;
+    for (const bool remote : {true, false}) {
+      const QString folder = studio_test::copyProject("eight_schools", dir) + (remote ? "" : "/local");
+      if (!remote) {
+        QDir().mkpath(folder);
+        for (const char* file : {"eight_schools.vmod", "data.json"}) {
+          QFile::copy(studio_test::kProjects + "eight_schools/" + file, folder + "/" + file);
+        }
+      }
+      MainWindow window;
+      window.setQuietErrors(true);
+      window.show();
+      QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+      if (remote) addWorker(window, worker);
+      QWidget* panel = window.docks().runConfig;
+      QVERIFY(studio_test::choose(panel, "run_on", remote ? worker.address() : "This computer"));
+      QVERIFY(studio_test::typeInto(panel, "chains", "2"));
+      QVERIFY(studio_test::typeInto(panel, "warmup", "200"));
+      QVERIFY(studio_test::typeInto(panel, "draws", "300"));
+      QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+      click(window, window.actions().run);
+      QVERIFY(ended.wait(60000));
+      const qint64 id = window.document()->runs()->current()->id;
+      QVERIFY2(window.document()->runs()->run(id)->status == RunStatus::Finished,
+               qPrintable(window.document()->runs()->run(id)->message));
+      click(window, window.actions().runMore);
+      QVERIFY2(ended.wait(60000), qPrintable(window.docks().log->toPlainText()));
+      const RunPtr run = window.document()->runs()->run(id);
+      QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+      QCOMPARE(window.docks().traces->plottedIterations(1), 800);
+      variate::store::Project project(window.document()->filePath().toStdString());
+      made.push_back(project.draws(id));
+    }
+    for (int c = 0; c < 2; ++c) {
+      const auto &remote = made[0][c], &local = made[1][c];
+      QCOMPARE(int(remote.rows), 800);
+      QCOMPARE(remote.warmup_iterations, 200);
+      QCOMPARE(remote.columns, local.columns);
+      for (size_t i = 0; i < remote.rows; ++i) {
+        for (size_t k = 0; k < remote.columns.size(); ++k) {
+          QVERIFY2(remote.at(i, k) == local.at(i, k),
+                   qPrintable(QString("chain %1, %2, row %3").arg(c + 1).arg(remote.columns[k].c_str()).arg(i)));
+        }
+      }
     }
   }
 #endif

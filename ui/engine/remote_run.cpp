@@ -14,6 +14,7 @@
 #include <atomic>
 #include <algorithm>
 #include <exception>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -100,6 +101,7 @@ class EventReplay {
   void apply(const v1::RunEvent& event) {
     if (event.has_draws()) {
       const DrawBatch batch = remote::decode_draws(event.draws());
+      if (!batch.positions.empty()) lastPositions_[batch.chain] = batch.positions.back();
       Rows rows = columns_.rows(batch.positions);
       live_.post(batch, rows);
       const store::ChainRecord* base = storedChain(batch.chain);
@@ -115,7 +117,11 @@ class EventReplay {
       recorder_->on_adapted(a.chain(), a.step_size(), metric);
       live_.on_adapted(a.chain(), a.step_size(), metric);
     } else if (event.has_chain_finished()) {
-      const ChainResult end = remote::decode_chain_end(event.chain_finished());
+      ChainResult end = remote::decode_chain_end(event.chain_finished());
+      // The message leaves positions out; "run more draws" starts from the last one.
+      if (const auto last = lastPositions_.find(end.chain); last != lastPositions_.end()) {
+        end.positions.push_back(last->second);
+      }
       const store::ChainRecord* base = storedChain(end.chain);
       if (!base || !base->ended) recorder_->on_chain_finished(end);  // an ended chain's times are stored
       live_.on_chain_finished(end);
@@ -151,6 +157,7 @@ class EventReplay {
   SampleObserver* recorder_ = nullptr;
   LiveObserver& live_;
   Rows next_;
+  std::map<int, std::vector<double>> lastPositions_;
   std::vector<store::ChainRecord> stored_;
   RunContext& context_;
   v1::RunFinished finished_;
