@@ -77,6 +77,23 @@ class TestRunConfig : public QObject {
     QVERIFY(back != config);
   }
 
+  // A run's record holds what reattaching to its job needs: the worker's address, the
+  // paths of its token and CA files (never the token), and the job.
+  void workerRoundTrip() {
+    RunConfig config;
+    QVERIFY(!config.toJson().contains("worker"));  // this computer
+    config.worker = {"gpu1:7070", "/home/me/.variate/gpu1.token", "/home/me/ca.pem", "0123abcd"};
+    const QJsonObject json = config.toJson();
+    QCOMPARE(json["worker"].toObject()["address"].toString(), QString("gpu1:7070"));
+    QCOMPARE(json["worker"].toObject()["token_file"].toString(), QString("/home/me/.variate/gpu1.token"));
+    const RunConfig back = RunConfig::fromJson(json);
+    QVERIFY(back.worker.isRemote());
+    QCOMPARE(back.worker.caFile, QString("/home/me/ca.pem"));
+    QCOMPARE(back.worker.job, QString("0123abcd"));
+    QVERIFY(back == config);
+    QVERIFY(!RunConfig::fromJson(RunConfig().toJson()).worker.isRemote());
+  }
+
   void olderFilesStillLoad_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("expected");  // the keys whose values differ from the defaults, sorted
