@@ -3,7 +3,8 @@
 // the job's events, Pause and Resume hold the job on the worker, closing the window mid-run
 // leaves the job on the worker (held, so that it is surely part-way), and reopening the
 // project reattaches, shows it held and, resumed, completes the run with every draw
-// stored once: the same draws `variate sample` makes with those settings.
+// stored once: the same draws `variate sample` makes with those settings. A variate-studio
+// killed mid-run leaves the job too, and reopening its project fills the run in.
 // Stop cancels the worker's job and keeps its draws. Run More Draws on the worker appends
 // the bits the studio's own Run More Draws appends.
 
@@ -202,6 +203,50 @@ class TestStudioRemote : public QObject {
         }
       }
     }
+  }
+
+  // variate-studio killed mid-run: the job is the worker's, and the run, left "running"
+  // by a process that is gone, is reattached to when the project opens again.
+  void killingTheStudioLeavesTheJob() {
+    QTemporaryDir dir;
+    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    QProcess studio;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("XDG_CONFIG_HOME", dir.filePath("config"));  // its settings, not the user's
+    environment.insert("QT_QPA_PLATFORM", "offscreen");
+    studio.setProcessEnvironment(environment);
+    studio.start(VARIATE_STUDIO_EXECUTABLE,
+                 {folder + "/eight_schools.vmod", "--run-on-open", "--run-on", worker.address(), "--worker-token-file",
+                  worker.token_file(), "--chains", QString::number(kChains), "--warmup", QString::number(kWarmup),
+                  "--draws", QString::number(kDraws), "--seed", "5", "--progress"});
+    QString output;
+    QVERIFY2(studio_test::waitFor([&] {
+      output += QString::fromUtf8(studio.readAllStandardOutput());
+      return output.contains(QRegularExpression("progress 0 [1-9]\\d{3}\\n")) || studio.state() == QProcess::NotRunning;
+    }, 60000), qPrintable(output));
+    QVERIFY2(studio.state() == QProcess::Running, qPrintable(output + studio.readAllStandardError()));
+    studio.kill();
+    QVERIFY(studio.waitForFinished(10000));
+    const QString projectPath = folder + "/eight_schools.variate";
+    {
+      variate::store::Project project(projectPath.toStdString());  // marks the run interrupted
+      int64_t stored = 0;
+      for (const auto& chain : project.chains(1)) stored += chain.rows;
+      QVERIFY2(stored < kChains * (kWarmup + kDraws), "the studio was killed before it had every draw");
+    }
+
+    MainWindow reopened;
+    reopened.setQuietErrors(true);
+    QSignalSpy ended(reopened.coordinator(), &RunCoordinator::runEnded);
+    QVERIFY2(reopened.openPath(projectPath), qPrintable(reopened.lastError()));
+    QVERIFY2(reopened.coordinator()->isRunning(), "reopening the project reattaches to the job");
+    QVERIFY(ended.wait(60000));
+    const RunPtr run = reopened.document()->runs()->run(1);
+    QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+    variate::store::Project project(projectPath.toStdString());
+    for (const auto& chain : project.draws(1)) QCOMPARE(int(chain.rows), kWarmup + kDraws);
   }
 
   void stopCancelsTheJobAndKeepsItsDraws() {
