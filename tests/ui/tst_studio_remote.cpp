@@ -4,7 +4,8 @@
 // leaves the job on the worker (held, so that it is surely part-way), and reopening the
 // project reattaches, shows it held and, resumed, completes the run with every draw
 // stored once: the same draws `variate sample` makes with those settings. A variate-studio
-// killed mid-run leaves the job too, and reopening its project fills the run in.
+// killed mid-run leaves the job too, and reopening its project fills the run in. A worker
+// killed mid-run shows as reconnecting, then gone.
 // Stop cancels the worker's job and keeps its draws. Run More Draws on the worker appends
 // the bits the studio's own Run More Draws appends.
 
@@ -247,6 +248,38 @@ class TestStudioRemote : public QObject {
     QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
     variate::store::Project project(projectPath.toStdString());
     for (const auto& chain : project.draws(1)) QCOMPARE(int(chain.rows), kWarmup + kDraws);
+  }
+
+  // A worker killed mid-run: the Workers panel says the link is reconnecting, then that
+  // the worker is gone (once its heartbeats stop for the timeout); the run is left
+  // interrupted with its draws, to reattach when the worker is back.
+  void aGoneWorkerIsShown() {
+    QTemporaryDir dir;
+    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+    addWorker(window, worker);
+    configure(window, worker.address());
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    click(window, window.actions().run);
+    QVERIFY(studio_test::waitFor([&] { return window.document()->runs()->current() != nullptr; }, 30000));
+    window.actions().pause->trigger();  // it must not end before the worker does
+    QVERIFY(studio_test::waitFor([&] { return window.docks().traces->plottedIterations(0) > 0; }, 30000));
+    worker.kill();
+    auto* link = window.docks().workers->findChild<QLabel*>("workerLink");
+    QVERIFY2(studio_test::waitFor([&] { return link->text().contains("reconnecting"); }, 10000), qPrintable(link->text()));
+    QVERIFY(ended.wait(60000));
+    QVERIFY2(link->text().contains("worker gone"), qPrintable(link->text()));
+    const RunPtr run = window.document()->runs()->current();
+    QVERIFY2(run->status == RunStatus::Interrupted, qPrintable(statusName(run->status) + ": " + run->message));
+    QVERIFY(window.docks().workers->itemOf(worker.address()));
+    QVERIFY(studio_test::waitFor([&] {
+      return window.docks().workers->itemOf(worker.address())->text(0).contains("unreachable");
+    }, 10000));
   }
 
   void stopCancelsTheJobAndKeepsItsDraws() {
