@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache git
   libtorch-dev libgloo-dev libopenblas0-pthread
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqt6sql6-sqlite
-  libsqlite3-dev nlohmann-json3-dev libcli11-dev
+  libsqlite3-dev nlohmann-json3-dev libcli11-dev zlib1g-dev dataset-fashion-mnist
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libssl-dev openssl
   xvfb xauth fonts-dejavu-core imagemagick
   clang libclang-rt-14-dev
