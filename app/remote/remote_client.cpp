@@ -203,7 +203,13 @@ bool RemoteClient::follow(const std::string& id, uint64_t from_seq,
                           const std::function<void(const v1::RunEvent&)>& on_event,
                           const FollowOptions& options) const {
   using Clock = std::chrono::steady_clock;
-  const auto patience = std::chrono::milliseconds(static_cast<int64_t>(options.heartbeat_timeout * 1000));
+  double timeout = options.heartbeat_timeout;
+  try {  // a worker with slow heartbeats gets three of them
+    timeout = std::max(timeout, 3 * hello(std::chrono::seconds(5)).heartbeat_seconds());
+  } catch (const RemoteError&) {
+    // unreachable now: the loop below retries until the timeout
+  }
+  const auto patience = std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
   uint64_t next = from_seq;
   Clock::time_point last_word = Clock::now();
   std::chrono::milliseconds pause{100};
@@ -287,7 +293,7 @@ bool RemoteClient::follow(const std::string& id, uint64_t from_seq,
     if (Clock::now() - last_word > patience) {
       set_link(LinkState::gone);
       throw RemoteError("the worker " + endpoint_.address + " is gone: no word from it for " +
-                        std::to_string(static_cast<int>(options.heartbeat_timeout)) + " s (" + last_problem +
+                        std::to_string(static_cast<int>(timeout)) + " s (" + last_problem +
                         "); job " + id + " may still run there; " + std::to_string(next) + " events received");
     }
     // Growing pauses between tries, but none past the moment the worker counts as gone.

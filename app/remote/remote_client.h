@@ -38,7 +38,9 @@ struct WorkerEndpoint {
 enum class LinkState { connected, reconnecting, gone };
 
 struct FollowOptions {
-  double heartbeat_timeout = 15;  // seconds without a word before the worker counts as gone
+  /// Seconds without a word before the worker counts as gone; at least three of the
+  /// worker's heartbeat intervals (it says in Hello).
+  double heartbeat_timeout = 15;
   const std::atomic<bool>* detach = nullptr;  // checked every 100 ms: stop following (the job goes on)
   std::function<void(LinkState)> link;  // called on each change
 };
