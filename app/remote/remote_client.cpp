@@ -104,10 +104,13 @@ v1::HelloReply RemoteClient::hello(std::chrono::milliseconds timeout) const {
 }
 
 v1::DataRef RemoteClient::put_data(const std::string& path) const {
-  const std::string bytes = read_file(path, "data file");
   v1::DataRef ref;
-  ref.set_sha256(sha256_hex(bytes));
-  ref.set_size(static_cast<int64_t>(bytes.size()));
+  try {
+    ref.set_sha256(file_sha256_hex(path));
+  } catch (const std::runtime_error&) {
+    throw RemoteError("cannot read the data file '" + path + "'");
+  }
+  ref.set_size(static_cast<int64_t>(std::filesystem::file_size(path)));
   ref.set_format(data_format(path));
   {
     grpc::ClientContext context;
@@ -116,16 +119,21 @@ v1::DataRef RemoteClient::put_data(const std::string& path) const {
     if (const grpc::Status status = stub_->HasData(&context, ref, &reply); !status.ok()) fail(status, "check its data");
     if (reply.present()) return ref;
   }
+  // The file goes up in chunks, read as they are sent.
   grpc::ClientContext context;
   prepare(context, std::chrono::hours(1));
   v1::DataRef stored;
   std::unique_ptr<grpc::ClientWriter<v1::DataChunk>> writer = stub_->UploadData(&context, &stored);
-  for (int64_t offset = 0; offset < static_cast<int64_t>(bytes.size()) || offset == 0; offset += kDataChunkBytes) {
+  std::ifstream file(path, std::ios::binary);
+  std::string buffer(static_cast<size_t>(kDataChunkBytes), '\0');
+  bool first = true;
+  while (first || file) {
+    file.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     v1::DataChunk chunk;
-    if (offset == 0) *chunk.mutable_data() = ref;
-    chunk.set_content(bytes.substr(static_cast<size_t>(offset), static_cast<size_t>(kDataChunkBytes)));
+    if (first) *chunk.mutable_data() = ref;
+    first = false;
+    chunk.set_content(buffer.data(), static_cast<size_t>(file.gcount()));
     if (!writer->Write(chunk)) break;
-    if (bytes.empty()) break;
   }
   writer->WritesDone();
   if (const grpc::Status status = writer->Finish(); !status.ok()) fail(status, "take the data '" + path + "'");

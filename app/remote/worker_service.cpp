@@ -145,22 +145,33 @@ grpc::Status WorkerService::UploadData(grpc::ServerContext* context, grpc::Serve
   if (std::string problem = check_data_ref(declared, settings_.max_data_bytes); !problem.empty()) return invalid(problem);
   const std::filesystem::path target = data_path(declared);
   const std::filesystem::path part = target.string() + "." + new_job_id() + ".part";
-  std::string bytes;
+  // Chunks go straight to a part file, hashed as they come: a data set is never whole in memory.
+  struct PartFile {
+    std::filesystem::path path;
+    bool keep = false;
+    ~PartFile() {
+      std::error_code ignored;
+      if (!keep) std::filesystem::remove(path, ignored);
+    }
+  } guard{part};
+  std::ofstream file(part, std::ios::binary);
+  Sha256 hash;
+  int64_t received = 0;
   do {
-    if (static_cast<int64_t>(bytes.size() + chunk.content().size()) > declared.size()) {
+    received += static_cast<int64_t>(chunk.content().size());
+    if (received > declared.size()) {
       return invalid("the upload is longer than the " + std::to_string(declared.size()) + " bytes it declared");
     }
-    bytes += chunk.content();
+    hash.add(chunk.content());
+    file.write(chunk.content().data(), static_cast<std::streamsize>(chunk.content().size()));
   } while (reader->Read(&chunk));
-  if (static_cast<int64_t>(bytes.size()) != declared.size()) {
-    return invalid("the upload ended after " + std::to_string(bytes.size()) + " of " + std::to_string(declared.size()) + " bytes");
+  file.close();
+  if (received != declared.size()) {
+    return invalid("the upload ended after " + std::to_string(received) + " of " + std::to_string(declared.size()) + " bytes");
   }
-  if (sha256_hex(bytes) != declared.sha256()) return invalid("the upload's SHA-256 is not the one it declared");
-  {
-    std::ofstream file(part, std::ios::binary);
-    file << bytes;
-    if (!file) return {grpc::StatusCode::INTERNAL, "the worker cannot store the data"};
-  }
+  if (hash.hex() != declared.sha256()) return invalid("the upload's SHA-256 is not the one it declared");
+  if (!file) return {grpc::StatusCode::INTERNAL, "the worker cannot store the data"};
+  guard.keep = true;
   std::filesystem::rename(part, target);
   *reply = declared;
   return grpc::Status::OK;

@@ -171,6 +171,23 @@ class TestRemoteProtocol : public QObject {
     QCOMPARE(writer->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   }
 
+  // Over 2 MiB: three chunks, stored whole under its hash.
+  void aLargeDataSetGoesUpInChunks() {
+    QString json = "{\"N\": 600000, \"y\": [";
+    for (int i = 0; i < 600000; ++i) json += (i ? ",0." : "0.") + QString::number(i % 1000);
+    json += "]}";
+    const QString path = folder_.path() + "/large.json";
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(json.toUtf8());
+    file.close();
+    QVERIFY(file.size() > 2 * (1 << 20));
+    const v1::DataRef ref = RemoteClient(endpoint_).put_data(path.toStdString());
+    QCOMPARE(ref.size(), file.size());
+    const QString stored = folder_.path() + "/jobs/data/" + QString::fromStdString(ref.sha256()) + ".json";
+    QCOMPARE(QString::fromStdString(read_all(stored)), json);
+  }
+
   void followingResumesFromAnySeq() {
     const RemoteClient client(endpoint_);
     v1::SubmitRequest request = sample_request(kEightSchools + "eight_schools.vmod",
