@@ -53,7 +53,7 @@ void StudioAutomation::start() {
 bool StudioAutomation::chooseWorker(ui::RunConfig& config) {
   QString error;
   if (!options_.workerTokenFile.isEmpty() &&
-      !window_->docks().workers->addWorker({options_.runOn, options_.workerTokenFile, {}, {}}, &error)) {
+      !window_->docks().workers->addWorker({options_.runOn, options_.workerTokenFile, {}, {}, {}}, &error)) {
     std::fprintf(stderr, "error: %s\n", qPrintable(error));
     if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [] { QApplication::exit(1); });
     return false;

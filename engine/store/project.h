@@ -118,6 +118,9 @@ class Project {
   /// Ends a run: status, error message (for failed), finish time and seconds.
   void finish_run(Id run, RunStatus status, const std::string& error_message = "");
   void rename_run(Id run, const std::string& name);
+  /// Replaces a run's configuration: a run continued elsewhere records where (a worker's
+  /// new job).
+  void set_run_config(Id run, const std::string& config_json);
   /// Deletes a run with its draws, chains, ELBO trace and diagnostics.
   void delete_run(Id run);
 

@@ -211,6 +211,14 @@ void Project::rename_run(Id run_id, const std::string& name) {
   transaction.commit();
 }
 
+void Project::set_run_config(Id run_id, const std::string& config_json) {
+  Transaction transaction(*db_);
+  Statement s(*db_, "UPDATE runs SET config_json = ? WHERE id = ?");
+  s.bind(1, config_json).bind(2, run_id).run();
+  if (db_->changes() == 0) db_->fail_plain("no run with id " + std::to_string(run_id));
+  transaction.commit();
+}
+
 void Project::delete_run(Id run_id) {
   Transaction transaction(*db_);
   Statement s(*db_, "DELETE FROM runs WHERE id = ?");  // chains, blocks and ELBO cascade

@@ -316,6 +316,78 @@ class TestStudioRemote : public QObject {
     }
   }
 
+  // Run More Draws on a worker, the window closed while the new job is held: the run's
+  // record names the new job and the rows it continues, and reopening fills in the rest,
+  // each row once, after the rows the run had.
+  void moreDrawsOnAWorkerReattachToo() {
+    QTemporaryDir dir;
+    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    const variate::remote::RemoteClient client(
+        variate::remote::WorkerEndpoint::from_files(worker.address().toStdString(), worker.token_file().toStdString(),
+                                                    std::nullopt));
+    constexpr int kMore = 15000;
+    QString projectPath;
+    qint64 id = -1;
+    std::string more;
+    std::vector<variate::store::ChainDraws> before;
+    {
+      MainWindow window;
+      window.setQuietErrors(true);
+      window.show();
+      QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+      projectPath = window.document()->filePath();
+      addWorker(window, worker);
+      QWidget* panel = window.docks().runConfig;
+      QVERIFY(studio_test::choose(panel, "run_on", worker.address()));
+      QVERIFY(studio_test::typeInto(panel, "chains", "2"));
+      QVERIFY(studio_test::typeInto(panel, "warmup", "200"));
+      QVERIFY(studio_test::typeInto(panel, "draws", "300"));
+      QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+      click(window, window.actions().run);
+      QVERIFY(ended.wait(60000));
+      id = window.document()->runs()->current()->id;
+      const std::string first = recordedConfig(projectPath, id)["worker"].toObject()["job"].toString().toStdString();
+      before = variate::store::Project(projectPath.toStdString()).draws(id);
+      QVERIFY(studio_test::typeInto(panel, "draws", QString::number(kMore)));
+      click(window, window.actions().runMore);
+      QVERIFY(studio_test::waitFor([&] {
+        more = recordedConfig(projectPath, id)["worker"].toObject()["job"].toString().toStdString();
+        return more != first;
+      }, 30000));
+      window.actions().pause->trigger();
+      QVERIFY(studio_test::waitFor([&] { return client.job(more).state() == variate::remote::v1::PAUSED; }, 10000));
+      const QJsonArray offsets = recordedConfig(projectPath, id)["worker"].toObject()["offsets"].toArray();
+      QCOMPARE(offsets, (QJsonArray{500, 500}));
+      window.close();
+    }
+    {
+      variate::store::Project project(projectPath.toStdString());
+      QCOMPARE(project.run(id).status, variate::store::RunStatus::interrupted);
+      QVERIFY(project.chains(id)[0].rows < 500 + kMore);
+    }
+    MainWindow reopened;
+    reopened.setQuietErrors(true);
+    QSignalSpy ended(reopened.coordinator(), &RunCoordinator::runEnded);
+    QVERIFY2(reopened.openPath(projectPath), qPrintable(reopened.lastError()));
+    QVERIFY2(reopened.coordinator()->isRunning(), "reopening the project reattaches to the new job");
+    QVERIFY(studio_test::waitFor([&] { return reopened.actions().pause->isChecked(); }, 10000));
+    reopened.actions().pause->trigger();
+    QVERIFY(ended.wait(120000));
+    const RunPtr run = reopened.document()->runs()->run(id);
+    QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+    QCOMPARE(client.job(more).state(), variate::remote::v1::FINISHED);
+    const auto after = variate::store::Project(projectPath.toStdString()).draws(id);
+    for (int c = 0; c < 2; ++c) {
+      QCOMPARE(int(after[c].rows), 500 + kMore);
+      QCOMPARE(after[c].warmup_iterations, 200);
+      const size_t width = after[c].columns.size();
+      QVERIFY(std::equal(before[c].values.begin(), before[c].values.end(), after[c].values.begin()));
+      QCOMPARE(after[c].values.size(), (500 + kMore) * width);
+    }
+  }
+
   void moreDrawsOnTheWorkerAreTheLocalOnes() {
     QTemporaryDir dir;
     remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());

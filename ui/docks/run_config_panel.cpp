@@ -267,7 +267,7 @@ void RunConfigPanel::edited() {
   config.backend = tape::parse_backend(backend_->currentText().toStdString()).value_or(tape::Backend::automatic);
   const QStringList worker = runOn_->currentData().toStringList();
   if (worker.value(0) != config.worker.address) {  // the same worker keeps the recorded job
-    config.worker = worker.size() == 3 ? WorkerRef{worker[0], worker[1], worker[2], QString()} : WorkerRef();
+    config.worker = worker.size() == 3 ? WorkerRef{worker[0], worker[1], worker[2], QString(), {}} : WorkerRef();
   }
   document_->setRunConfig(config);
 }

@@ -1,5 +1,6 @@
 #include "ui/document/run_config.h"
 
+#include <QJsonArray>
 #include <QJsonValue>
 
 namespace variate::ui {
@@ -65,6 +66,11 @@ QJsonObject RunConfig::toJson() const {
     QJsonObject remote{{"address", worker.address}, {"token_file", worker.tokenFile}};
     if (!worker.caFile.isEmpty()) remote["ca_file"] = worker.caFile;
     if (!worker.job.isEmpty()) remote["job"] = worker.job;
+    if (!worker.offsets.empty()) {
+      QJsonArray offsets;
+      for (const int offset : worker.offsets) offsets.append(offset);
+      remote["offsets"] = offsets;
+    }
     json["worker"] = remote;
   }
   return json;
@@ -99,7 +105,8 @@ RunConfig RunConfig::fromJson(const QJsonObject& json) {
   config.outputDraws = json["output_draws"].toInt(config.outputDraws);
   const QJsonObject remote = json["worker"].toObject();
   config.worker = {remote["address"].toString(), remote["token_file"].toString(), remote["ca_file"].toString(),
-                   remote["job"].toString()};
+                   remote["job"].toString(), {}};
+  for (const QJsonValue offset : remote["offsets"].toArray()) config.worker.offsets.push_back(offset.toInt());
   return config;
 }
 

@@ -10,6 +10,7 @@
 ///   RunConfig::fromJson(config.toJson()) == config;   // true
 
 #include <optional>
+#include <vector>
 
 #include <QJsonObject>
 #include <QString>
@@ -42,6 +43,9 @@ struct WorkerRef {
   QString tokenFile;
   QString caFile;   // empty: no TLS
   QString job;      // set on the run's record once the worker accepted it
+  /// Of a run continued on a worker ("run more draws"): the rows each chain had before
+  /// the job, whose iterations follow them.
+  std::vector<int> offsets;
 
   bool isRemote() const { return !address.isEmpty(); }
 };

@@ -5,7 +5,8 @@
 // Pause, stop and detach become calls to the worker, made on this thread: the UI thread
 // never waits on the network. Reattaching replays the job from its first event and hands
 // the recorder, per chain, only the iterations the project lacks, so each draw is stored
-// once.
+// once. A continued run ("run more draws") records its new job and, per chain, the rows
+// it had before (the job's iterations follow them), so it reattaches as well.
 
 #ifdef VARIATE_WITH_REMOTE  // built with app/remote (gRPC)
 
@@ -19,6 +20,8 @@
 #include <thread>
 
 #include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryFile>
 
 #include <variate/core/argument_error.h>
@@ -27,6 +30,7 @@
 
 #include "app/remote/event_codec.h"
 #include "app/remote/remote_client.h"
+#include "ui/document/run_records.h"
 #include "ui/engine/compiled_request.h"
 #include "ui/engine/live_observer.h"
 #include "ui/engine/run_context.h"
@@ -88,8 +92,8 @@ using Rows = std::vector<std::vector<double>>;
 class EventReplay {
  public:
   EventReplay(const DrawColumns& columns, LiveObserver& live, std::vector<store::ChainRecord> stored,
-              RunContext& context)
-      : columns_(columns), live_(live), stored_(std::move(stored)), context_(context) {}
+              std::vector<int> offsets, RunContext& context)
+      : columns_(columns), live_(live), stored_(std::move(stored)), offsets_(std::move(offsets)), context_(context) {}
 
   void setRecorder(SampleObserver* recorder) { recorder_ = recorder; }
   /// The recorder's OutputRows: the rows of the batch being handed to it.
@@ -105,11 +109,12 @@ class EventReplay {
       Rows rows = columns_.rows(batch.positions);
       live_.post(batch, rows);
       const store::ChainRecord* base = storedChain(batch.chain);
-      const int skip = std::max(0, base ? static_cast<int>(base->rows) - batch.first_iteration : 0);
+      const int first = offset(batch.chain) + batch.first_iteration;  // the first row's place in the run
+      const int skip = std::max(0, base ? static_cast<int>(base->rows) - first : 0);
       if (skip < static_cast<int>(batch.positions.size())) {
         rows.erase(rows.begin(), rows.begin() + skip);
         next_ = std::move(rows);
-        recorder_->on_draws(shifted(batch, skip, base));
+        recorder_->on_draws(shifted(batch, skip, base, first));
       }
     } else if (event.has_adapted()) {
       const v1::Adapted& a = event.adapted();
@@ -143,13 +148,16 @@ class EventReplay {
   const store::ChainRecord* storedChain(int chain) const {
     return static_cast<size_t>(chain) < stored_.size() ? &stored_[chain] : nullptr;
   }
+  int offset(int chain) const { return static_cast<size_t>(chain) < offsets_.size() ? offsets_[chain] : 0; }
 
-  static DrawBatch shifted(const DrawBatch& batch, int skip, const store::ChainRecord* base) {
+  // The iterations after the stored rows, numbered as the recorder appends them (from 0
+  // after what it holds). `first` is the batch's first row's place in the run.
+  static DrawBatch shifted(const DrawBatch& batch, int skip, const store::ChainRecord* base, int first) {
     if (!base) return batch;
     DrawBatch rest = batch;
     rest.positions.erase(rest.positions.begin(), rest.positions.begin() + skip);
     rest.stats.erase(rest.stats.begin(), rest.stats.begin() + skip);
-    rest.first_iteration = batch.first_iteration + skip - static_cast<int>(base->rows);
+    rest.first_iteration = first + skip - static_cast<int>(base->rows);
     return rest;
   }
 
@@ -159,9 +167,38 @@ class EventReplay {
   Rows next_;
   std::map<int, std::vector<double>> lastPositions_;
   std::vector<store::ChainRecord> stored_;
+  std::vector<int> offsets_;  // a continued run's rows per chain before the job
   RunContext& context_;
   v1::RunFinished finished_;
 };
+
+// A continued run's record names its new job (and the rows it continues), replacing the
+// job it was made by, so that reopening the project reattaches to the one that runs.
+void recordJob(const QString& projectPath, qint64 run, const WorkerRef& worker) {
+  store::Project project(projectPath.toStdString());
+  QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(project.run(run).config_json)).object();
+  RunConfig withWorker;
+  withWorker.worker = worker;
+  config["worker"] = withWorker.toJson()["worker"];
+  project.set_run_config(run, QJsonDocument(config).toJson(QJsonDocument::Compact).toStdString());
+}
+
+// A continued run reattached to: its live view starts with the rows the run had before the
+// job (from the project); the job's own rows follow them.
+void postRowsBefore(const QString& projectPath, qint64 run, const std::vector<int>& offsets, LiveMailbox& mailbox) {
+  const store::Project project(projectPath.toStdString());
+  const LoadedDraws draws = readDraws(project, project.run(run));
+  for (size_t chain = 0; chain < draws.chains.size() && chain < offsets.size(); ++chain) {
+    for (const DrawBlockPtr& stored : draws.chains[chain].blocks()) {
+      const int keep = std::min(stored->rows(), offsets[chain] - stored->firstIteration);
+      if (keep <= 0) continue;
+      auto block = std::make_shared<DrawBlock>(*stored);
+      block->stats.resize(static_cast<size_t>(keep));
+      block->values.resize(static_cast<size_t>(keep) * static_cast<size_t>(block->columns));
+      mailbox.post(std::move(block));
+    }
+  }
+}
 
 QString linkName(remote::LinkState state) {
   switch (state) {
@@ -232,7 +269,10 @@ RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context) {
     if (!request.reattach) {
       job = client->submit(submission(request, *client));
       recorded.config.worker.job = QString::fromStdString(job);
+      recorded.config.worker.offsets.clear();
+      for (const auto& resume : request.resume) recorded.config.worker.offsets.push_back(resume.iterations);
       context.log(QString("job %1 on %2").arg(QString::fromStdString(job), request.config.worker.address));
+      if (request.continues >= 0) recordJob(request.projectPath, request.continues, recorded.config.worker);
     }
 
     std::vector<std::string> columns = sampler_column_names();
@@ -244,10 +284,16 @@ RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context) {
       offsets.push_back(resume.iterations);
       warmups.push_back(resume.warmup);
     }
-    LiveObserver live(output, neverPaused, context.mailbox, offsets, warmups);
     std::vector<store::ChainRecord> stored;
-    if (request.reattach) stored = store::Project(request.projectPath.toStdString()).chains(request.continues);
-    EventReplay replay(output, live, std::move(stored), context);
+    if (request.reattach) {
+      stored = store::Project(request.projectPath.toStdString()).chains(request.continues);
+      offsets = request.config.worker.offsets;  // a continued run's job follows the rows it had
+      if (!offsets.empty()) {
+        for (const auto& chain : stored) warmups.push_back(chain.warmup_iterations);
+      }
+    }
+    LiveObserver live(output, neverPaused, context.mailbox, offsets, warmups);
+    EventReplay replay(output, live, std::move(stored), recorded.config.worker.offsets, context);
     const auto rows = [&replay](const Rows& positions) { return replay.rowsFor(positions); };
     store::RunRecorderOptions recording;
     recording.metric = request.config.metric;
@@ -260,6 +306,9 @@ RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context) {
     }
     outcome.runId = recorder->run_id();
     context.started(RunStart{outcome.runId, compiled.bracketedNames, compiled.parameterColumns});
+    if (request.reattach && !request.config.worker.offsets.empty()) {
+      postRowsBefore(request.projectPath, request.continues, request.config.worker.offsets, context.mailbox);
+    }
 
     replay.setRecorder(recorder.get());
     // A job reattached to may be held on the worker: the run shows paused, to resume.

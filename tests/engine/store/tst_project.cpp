@@ -250,6 +250,9 @@ class TestProject : public QObject {
     QCOMPARE(project.run(first).name, "run " + std::to_string(first));
     project.rename_run(first, "baseline");
     QCOMPARE(project.run(first).name, std::string("baseline"));
+    project.set_run_config(first, R"({"worker": {"job": "0123456789abcdef"}})");
+    QCOMPARE(project.run(first).config_json, std::string(R"({"worker": {"job": "0123456789abcdef"}})"));
+    QVERIFY_THROWS_EXCEPTION(store::ProjectError, project.set_run_config(9999, "{}"));
     project.write(first, {{block(0, 0, 5, 9)}, {chain_record(0, 1)}, {{1, -2.0, 0.5}}});
     project.write(second, {{block(0, 0, 1, 9)}, {chain_record(0, 0)}, {}});
     project.delete_run(first);
