@@ -185,22 +185,14 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
 
 int run_fit(const FitOptions& options, const ModelSource& source, RemoteInference* remote, const RunHooks& hooks) {
   std::ostream& err = *hooks.err;
-  const bool on_worker = options.remote.worker.has_value();
-  if (on_worker && !check_remote(options.remote, options.distributed, remote, err)) return 1;
   std::unique_ptr<DistributedRun> run;  // with several processes on this host
-  if (!on_worker) {
-    DistributedOptions distributed = options.distributed;
-    distributed.rank_arguments = hooks.rank_arguments;
-    if (!start_distributed(distributed, run, err)) return 1;
-  }
+  if (!start_run(options.remote, options.distributed, remote, hooks, run)) return 1;
   try {
-    if (on_worker && !options.remote.job) {  // the job starts before the model is bound here
+    if (options.remote.worker && !options.remote.job) {  // the job starts before the model is bound here
       FitOptions submitted = options;
       submitted.seed = options.seed ? *options.seed : std::random_device{}();
-      RemoteSubmission submission{"fit", source.name(), io::read_text_file(*source.model_file()), options.data,
-                                  options.forwarded};
-      submission.arguments.insert(submission.arguments.end(), {"--seed", std::to_string(*submitted.seed)});
-      submitted.remote.job = remote->submit(options.remote, submission, err);
+      submitted.remote.job = remote->submit(
+          options.remote, make_submission("fit", source, options.data, options.forwarded, *submitted.seed), err);
       return fit_on(submitted, source, nullptr, remote, hooks);
     }
     return fit_on(options, source, run.get(), remote, hooks);

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include <variate/io/data_file.h>
+
 namespace variate::cli {
 
 void add_remote_options(CLI::App& command, RemoteOptions& o) {
@@ -13,6 +15,9 @@ void add_remote_options(CLI::App& command, RemoteOptions& o) {
   command.add_option("--job", o.job, "Attach to this job instead of submitting one")->group("");
 }
 
+namespace {
+
+// Whether a run can go to a worker as asked; prints why not to `errors`.
 bool check_remote(const RemoteOptions& options, const DistributedOptions& distributed,
                   const RemoteInference* remote, std::ostream& errors) {
   if (!remote) {
@@ -28,6 +33,23 @@ bool check_remote(const RemoteOptions& options, const DistributedOptions& distri
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool start_run(const RemoteOptions& options, const DistributedOptions& distributed, const RemoteInference* remote,
+               const RunHooks& hooks, std::unique_ptr<DistributedRun>& run) {
+  if (options.worker) return check_remote(options, distributed, remote, *hooks.err);
+  DistributedOptions here = distributed;
+  here.rank_arguments = hooks.rank_arguments;
+  return start_distributed(here, run, *hooks.err);
+}
+
+RemoteSubmission make_submission(const std::string& command, const ModelSource& source,
+                                 const std::optional<std::string>& data, std::vector<std::string> arguments,
+                                 uint64_t seed) {
+  arguments.insert(arguments.end(), {"--seed", std::to_string(seed)});
+  return {command, source.name(), io::read_text_file(*source.model_file()), data, std::move(arguments)};
 }
 
 std::vector<std::string> forwarded_arguments(const CLI::App& command) {

@@ -21,6 +21,7 @@
 #include <variate/vi/advi_observer.h>
 
 #include "variate/cli/distributed_run.h"
+#include "variate/cli/model_source.h"
 #include "variate/cli/run_hooks.h"
 
 namespace variate::cli {
@@ -48,9 +49,17 @@ struct RemoteSubmission {
 
 class RemoteInference;
 
-/// Whether a run can go to a worker as asked; prints why not to `errors`.
-bool check_remote(const RemoteOptions& options, const DistributedOptions& distributed,
-                  const RemoteInference* remote, std::ostream& errors);
+/// Where `sample` or `fit` runs: on a worker (given a token file, and no --rendezvous), or here, with the
+/// processes of this host that `distributed` asks for (`run` set when there are several).
+/// Returns false, having printed why to hooks.err, when it cannot start.
+bool start_run(const RemoteOptions& options, const DistributedOptions& distributed, const RemoteInference* remote,
+               const RunHooks& hooks, std::unique_ptr<DistributedRun>& run);
+
+/// The run for a worker: the model's text, the data file, the options given and the seed
+/// (drawn here when not given, so that attaching writes the same headers).
+RemoteSubmission make_submission(const std::string& command, const ModelSource& source,
+                                 const std::optional<std::string>& data, std::vector<std::string> arguments,
+                                 uint64_t seed);
 
 /// The options given to `command`, as arguments, leaving out the ones that stay on this
 /// side: the model and data files, outputs, the worker's address and credentials, --quiet.

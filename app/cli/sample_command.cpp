@@ -67,27 +67,13 @@ std::vector<ChainStart> read_chain_starts(const std::string& path) {
   }
 }
 
-// The model's text and the run's options for a worker (the seed drawn here when not given,
-// so a resubmission draws the same).
-RemoteSubmission submission_for(const SampleOptions& options, const ModelSource& source, uint64_t seed) {
-  RemoteSubmission submission{"sample", source.name(), io::read_text_file(*source.model_file()), options.data,
-                              options.forwarded};
-  submission.arguments.insert(submission.arguments.end(), {"--seed", std::to_string(seed)});
-  return submission;
-}
-
 int run_sample(const SampleOptions& options, const ModelSource& source, RemoteInference* remote,
                const RunHooks& hooks) {
   std::ostream& out = *hooks.out;
   std::ostream& err = *hooks.err;
   const bool on_worker = options.remote.worker.has_value();
-  if (on_worker && !check_remote(options.remote, options.distributed, remote, err)) return 1;
   std::unique_ptr<DistributedRun> run;  // with several processes on this host
-  if (!on_worker) {
-    DistributedOptions distributed = options.distributed;
-    distributed.rank_arguments = hooks.rank_arguments;
-    if (!start_distributed(distributed, run, err)) return 1;
-  }
+  if (!start_run(options.remote, options.distributed, remote, hooks, run)) return 1;
   if (run && options.batched_chains) {
     err << "error: --batched-chains runs in one process; it cannot be combined with several\n";
     return 1;
@@ -99,7 +85,8 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
   const uint64_t remote_seed = options.seed ? *options.seed : std::random_device{}();
   if (on_worker && !remote_job.job) {
     try {
-      remote_job.job = remote->submit(remote_job, submission_for(options, source, remote_seed), err);
+      remote_job.job =
+          remote->submit(remote_job, make_submission("sample", source, options.data, options.forwarded, remote_seed), err);
     } catch (const RemoteError& e) {
       err << "error: " << e.what() << "\n";
       return 1;

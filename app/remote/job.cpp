@@ -1,15 +1,13 @@
 #include "app/remote/job.h"
 
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <variate/cli/fit_command.h>
-#include <variate/cli/sample_command.h>
-#include <variate/cli/vmod_source.h>
+#include <variate/cli/in_process_run.h>
+#include <variate/io/data_file.h>
 
 #include "app/remote/event_codec.h"
 #include "app/remote/line_stream.h"
@@ -81,14 +79,6 @@ void write_file(const std::filesystem::path& path, const std::string& bytes) {
   if (!file) throw std::runtime_error("cannot write '" + path.string() + "'");
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << file.rdbuf();
-  if (!file) throw std::runtime_error("cannot read '" + path.string() + "'");
-  return bytes.str();
-}
-
 }  // namespace
 
 std::string chain_starts_json(const google::protobuf::RepeatedPtrField<v1::ChainStart>& starts) {
@@ -126,8 +116,8 @@ Job::Job(std::filesystem::path folder, v1::JobInfo info, std::string data_path, 
 
 std::shared_ptr<Job> Job::load(const std::filesystem::path& folder) {
   v1::JobInfo info;
-  if (!info.ParseFromString(read_file(folder / "job.pb"))) throw std::runtime_error("'" + (folder / "job.pb").string() + "' is damaged");
-  info.set_model_text(read_file(folder / "model.vmod"));
+  if (!info.ParseFromString(io::read_text_file((folder / "job.pb").string()))) throw std::runtime_error("'" + (folder / "job.pb").string() + "' is damaged");
+  info.set_model_text(io::read_text_file((folder / "model.vmod").string()));
   std::shared_ptr<Job> job(new Job(folder, info, "", true));
   if (!is_end(info.state())) job->finish(v1::INTERRUPTED, 1, "the worker stopped while the job ran");
   job->log_.close();
@@ -299,16 +289,7 @@ void Job::run() {
 
   int exit_code = 1;
   try {
-    CLI::App app{"a worker's job", "variate"};
-    auto source = std::make_shared<cli::VmodSource>();
-    if (info.command() == "sample") {
-      cli::add_sample_command(app, exit_code, source, nullptr, hooks);
-    } else {
-      cli::add_fit_command(app, exit_code, source, nullptr, hooks);
-    }
-    std::vector<char*> argv;
-    for (std::string& argument : arguments) argv.push_back(argument.data());
-    app.parse(static_cast<int>(argv.size()), argv.data());
+    exit_code = cli::run_in_process(arguments, nullptr, hooks);
   } catch (const CLI::ParseError& e) {
     errors << "error: " << e.what() << "\n";
   } catch (const std::exception& e) {

@@ -66,10 +66,4 @@ std::optional<v1::RunEvent> JobLog::wait_for(uint64_t seq, std::chrono::steady_c
   return std::nullopt;
 }
 
-std::vector<v1::RunEvent> JobLog::events_from(uint64_t seq) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (seq >= events_.size()) return {};
-  return {events_.begin() + static_cast<std::ptrdiff_t>(seq), events_.end()};
-}
-
 }  // namespace variate::remote

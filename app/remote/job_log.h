@@ -35,8 +35,6 @@ class JobLog {
   /// The event numbered `seq`, waiting until `deadline` for it; nullopt when the deadline
   /// passed or the log closed before it.
   std::optional<v1::RunEvent> wait_for(uint64_t seq, std::chrono::steady_clock::time_point deadline) const;
-  /// The events from `seq` on that exist now.
-  std::vector<v1::RunEvent> events_from(uint64_t seq) const;
 
  private:
   mutable std::mutex mutex_;

@@ -24,6 +24,9 @@ inline constexpr int kMaxNameBytes = 4096;
 /// The positions and sampler values of one streamed batch of draws (longer batches are
 /// split; one iteration always goes whole, within kMaxMessageBytes).
 inline constexpr int64_t kMaxDrawBatchBytes = 256 << 10;
+/// gRPC keepalive pings on both sides: every 20 s, a peer silent 10 s after one is gone.
+inline constexpr int kKeepaliveMs = 20000;
+inline constexpr int kKeepaliveTimeoutMs = 10000;
 /// Seconds between heartbeats on a quiet event stream (the worker's default).
 inline constexpr double kDefaultHeartbeatSeconds = 5;
 

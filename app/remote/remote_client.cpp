@@ -1,10 +1,11 @@
 #include "app/remote/remote_client.h"
 
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 #include <grpcpp/grpcpp.h>
+
+#include <variate/io/data_file.h>
 
 #include "app/remote/auth.h"
 #include "app/remote/content_hash.h"
@@ -12,14 +13,6 @@
 
 namespace variate::remote {
 namespace {
-
-std::string read_file(const std::string& path, const char* what) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  if (!file) throw RemoteError(std::string("cannot read the ") + what + " '" + path + "'");
-  return text.str();
-}
 
 std::string data_format(const std::string& path) {
   const std::string extension = std::filesystem::path(path).extension().string();
@@ -37,7 +30,11 @@ WorkerEndpoint WorkerEndpoint::from_files(const std::string& address, const std:
   } catch (const std::runtime_error& e) {
     throw RemoteError(e.what());
   }
-  if (ca_file) endpoint.ca_pem = read_file(*ca_file, "CA certificate");
+  try {
+    if (ca_file) endpoint.ca_pem = io::read_text_file(*ca_file);
+  } catch (const std::exception& e) {
+    throw RemoteError(std::string("the CA certificate: ") + e.what());
+  }
   return endpoint;
 }
 
@@ -58,8 +55,8 @@ RemoteClient::RemoteClient(WorkerEndpoint endpoint) : endpoint_(std::move(endpoi
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(kMaxMessageBytes);
   arguments.SetMaxSendMessageSize(kMaxMessageBytes);
-  arguments.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 20000);
-  arguments.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  arguments.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, kKeepaliveMs);
+  arguments.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, kKeepaliveTimeoutMs);
   arguments.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   // Reconnect quickly after a worker restarts (the default backoff grows to minutes).
   arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
@@ -180,32 +177,18 @@ std::vector<v1::JobInfo> RemoteClient::jobs() const {
   return {reply.jobs().begin(), reply.jobs().end()};
 }
 
-void RemoteClient::cancel(const std::string& id) const {
+void RemoteClient::job_call(JobCall call, const std::string& id, const std::string& doing) const {
   grpc::ClientContext context;
   prepare(context, std::chrono::seconds(30));
   v1::JobRequest request;
   request.set_job_id(id);
   v1::JobReply reply;
-  if (const grpc::Status status = stub_->Cancel(&context, request, &reply); !status.ok()) fail(status, "cancel job " + id);
+  if (const grpc::Status status = (stub_.get()->*call)(&context, request, &reply); !status.ok()) fail(status, doing + " job " + id);
 }
 
-void RemoteClient::pause(const std::string& id) const {
-  grpc::ClientContext context;
-  prepare(context, std::chrono::seconds(30));
-  v1::JobRequest request;
-  request.set_job_id(id);
-  v1::JobReply reply;
-  if (const grpc::Status status = stub_->Pause(&context, request, &reply); !status.ok()) fail(status, "pause job " + id);
-}
-
-void RemoteClient::resume(const std::string& id) const {
-  grpc::ClientContext context;
-  prepare(context, std::chrono::seconds(30));
-  v1::JobRequest request;
-  request.set_job_id(id);
-  v1::JobReply reply;
-  if (const grpc::Status status = stub_->Resume(&context, request, &reply); !status.ok()) fail(status, "resume job " + id);
-}
+void RemoteClient::cancel(const std::string& id) const { job_call(&v1::Worker::Stub::Cancel, id, "cancel"); }
+void RemoteClient::pause(const std::string& id) const { job_call(&v1::Worker::Stub::Pause, id, "pause"); }
+void RemoteClient::resume(const std::string& id) const { job_call(&v1::Worker::Stub::Resume, id, "resume"); }
 
 bool RemoteClient::follow(const std::string& id, uint64_t from_seq,
                           const std::function<void(const v1::RunEvent&)>& on_event,

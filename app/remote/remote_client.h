@@ -75,6 +75,9 @@ class RemoteClient {
               const FollowOptions& options) const;
 
  private:
+  using JobCall = grpc::Status (v1::Worker::Stub::*)(grpc::ClientContext*, const v1::JobRequest&, v1::JobReply*);
+  /// Cancel, Pause or Resume of job `id`.
+  void job_call(JobCall call, const std::string& id, const std::string& doing) const;
   void prepare(grpc::ClientContext& context, std::chrono::milliseconds timeout) const;
   [[noreturn]] void fail(const grpc::Status& status, const std::string& doing) const;
 

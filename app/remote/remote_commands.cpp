@@ -6,9 +6,7 @@
 #include <iomanip>
 #include <iostream>
 
-#include <variate/cli/fit_command.h>
-#include <variate/cli/sample_command.h>
-#include <variate/cli/vmod_source.h>
+#include <variate/cli/in_process_run.h>
 
 #include "app/remote/job.h"
 #include "app/remote/remote_client.h"
@@ -97,23 +95,12 @@ int attach(const AttachOptions& options, const std::shared_ptr<cli::RemoteInfere
   }
   if (options.quiet) arguments.push_back("--quiet");
 
-  int exit_code = 1;
-  CLI::App app{"attach", "variate"};
-  auto source = std::make_shared<cli::VmodSource>();
-  if (job.command() == "sample") {
-    cli::add_sample_command(app, exit_code, source, remote);
-  } else {
-    cli::add_fit_command(app, exit_code, source, remote);
-  }
-  std::vector<char*> argv;
-  for (std::string& argument : arguments) argv.push_back(argument.data());
   try {
-    app.parse(static_cast<int>(argv.size()), argv.data());
+    return cli::run_in_process(arguments, remote);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: job " << job.job_id() << " has options this program does not take: " << e.what() << "\n";
     return 1;
   }
-  return exit_code;
 }
 
 // Runs `body`, reporting a remote failure as an error.

@@ -3,16 +3,15 @@
 #include <signal.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <thread>
 
 #include <google/protobuf/stubs/logging.h>
 #include <grpcpp/grpcpp.h>
 
 #include <variate/core/threading.h>
+#include <variate/io/data_file.h>
 
 #include "app/remote/auth.h"
 #include "app/remote/limits.h"
@@ -32,14 +31,6 @@ struct WorkerOptions {
   int64_t max_data_bytes = kDefaultMaxDataBytes;
   double heartbeat_seconds = kDefaultHeartbeatSeconds;
 };
-
-std::string read_file(const std::string& path, const char* what) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  if (!file) throw std::runtime_error(std::string("cannot read the ") + what + " '" + path + "'");
-  return text.str();
-}
 
 bool is_loopback(const std::string& address) {
   const std::string host = address.substr(0, address.rfind(':'));
@@ -62,7 +53,7 @@ int run_worker(const WorkerOptions& options) {
     }
     if (options.tls_cert) {
       grpc::SslServerCredentialsOptions ssl;
-      ssl.pem_key_cert_pairs.push_back({read_file(*options.tls_key, "TLS key"), read_file(*options.tls_cert, "TLS certificate")});
+      ssl.pem_key_cert_pairs.push_back({io::read_text_file(*options.tls_key), io::read_text_file(*options.tls_cert)});
       credentials = grpc::SslServerCredentials(ssl);
     } else if (!is_loopback(options.listen)) {
       throw std::runtime_error("--listen " + options.listen + " is reachable from other hosts: give --tls-cert and --tls-key (the token would cross the network in the clear), or listen on 127.0.0.1 and reach it through an SSH tunnel");
@@ -104,8 +95,8 @@ int run_worker(const WorkerOptions& options) {
   builder.RegisterService(service.get());
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.SetMaxSendMessageSize(kMaxMessageBytes);
-  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, 20000);
-  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, kKeepaliveMs);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, kKeepaliveTimeoutMs);
   builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 5000);
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();

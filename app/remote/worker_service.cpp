@@ -308,8 +308,12 @@ grpc::Status WorkerService::FetchDraws(grpc::ServerContext* context, const v1::F
   if (grpc::Status status = authorize(*context, settings_.token); !status.ok()) return status;
   std::shared_ptr<Job> job;
   if (grpc::Status status = find(request->job_id(), job); !status.ok()) return status;
-  for (const v1::RunEvent& event : job->log().events_from(0)) {
-    if (context->IsCancelled()) break;
+  // The events one at a time (the log may be long): those that exist now.
+  const auto now = std::chrono::steady_clock::now();
+  for (uint64_t seq = 0; !context->IsCancelled(); ++seq) {
+    const std::optional<v1::RunEvent> found = job->log().wait_for(seq, now);
+    if (!found) break;
+    const v1::RunEvent& event = *found;
     if (!event.has_draws() || event.draws().chain() != request->chain()) continue;
     const v1::DrawBatch& draws = event.draws();
     if (draws.first_iteration() + draws.step_sizes_size() <= request->from_iteration()) continue;

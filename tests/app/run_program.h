@@ -41,6 +41,17 @@ inline QStringList draws_of(const QString& path) {
   return lines;
 }
 
+/// The draws in a chain file (its rows other than comments and the header).
+inline int draw_lines(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return 0;
+  int count = 0;
+  for (const auto& line : QString::fromUtf8(file.readAll()).split('\n')) {
+    if (!line.isEmpty() && !line.startsWith('#') && !line.startsWith("lp__")) ++count;
+  }
+  return count;
+}
+
 /// Runs the `variate` command line this build made.
 inline Outcome run(const QStringList& arguments, int timeout_ms = -1) {
   return run_program(VARIATE_EXECUTABLE, arguments, timeout_ms);

@@ -29,16 +29,6 @@ namespace {
 const QString kRadon = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../projects/radon/");
 constexpr int kTimeout = 300000;  // ms, for every process
 
-int draw_lines(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return 0;
-  int count = 0;
-  for (const auto& line : QString::fromUtf8(file.readAll()).split('\n')) {
-    if (!line.isEmpty() && !line.startsWith('#') && !line.startsWith("lp__")) ++count;
-  }
-  return count;
-}
-
 // A logistic regression with an intercept column: y ~ Bernoulli(logits = X @ beta).
 void write_logistic(const QString& folder, int n, int d) {
   std::mt19937_64 random(11);

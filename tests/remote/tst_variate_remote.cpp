@@ -36,16 +36,6 @@ QStringList long_radon() {
           "--draws", "4000", "--seed", "5"};
 }
 
-int draw_lines(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return 0;
-  int count = 0;
-  for (const auto& line : QString::fromUtf8(file.readAll()).split('\n')) {
-    if (!line.isEmpty() && !line.startsWith('#') && !line.startsWith("lp__")) ++count;
-  }
-  return count;
-}
-
 QJsonObject read_json(const QString& path) {
   QFile file(path);
   file.open(QIODevice::ReadOnly);

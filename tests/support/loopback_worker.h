@@ -1,8 +1,11 @@
 #pragma once
 // A `variate worker` on 127.0.0.1 at a port the system picks, for the remote suites: a
 // token file made for it (mode 600), optionally a self-signed certificate for 127.0.0.1
-// made with openssl at test time; stopped (SIGTERM, then SIGKILL) by its PID alone.
+// made with openssl at test time; stopped (SIGTERM, then SIGKILL) by its PID alone, and
+// killed with the test if the test itself is killed (PR_SET_PDEATHSIG).
 
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <QtTest/QtTest>
@@ -39,6 +42,7 @@ class LoopbackWorker {
     process_.setArguments(QStringList{"worker", "--listen", "127.0.0.1:0", "--token-file", token_file_,
                                       "--jobs-dir", folder + "/jobs", "--heartbeat-seconds", "0.5"} + extra);
     process_.setProcessChannelMode(QProcess::SeparateChannels);
+    process_.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     process_.start();
     QElapsedTimer timer;
     timer.start();
