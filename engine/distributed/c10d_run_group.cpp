@@ -148,6 +148,11 @@ class GlooCommunicator final : public Communicator {
     run([&] { wait_yielding(group_->allgather(outputs, inputs)); });
   }
 
+  void allreduce_sum(at::Tensor& buffer) override {
+    std::vector<at::Tensor> buffers{buffer};
+    run([&] { wait_yielding(group_->allreduce(buffers)); });
+  }
+
   void barrier() override {
     run([&] { group_->barrier()->wait(); });
   }

@@ -2,7 +2,8 @@
 /// The collectives a data-parallel run needs, between the processes (ranks) of one run:
 /// a size-1 version for a single process, and LibTorch's c10d (Gloo) behind RunGroup
 /// (run_group.h). Every rank calls the same collectives in the same order from one
-/// thread; buffers are contiguous CPU tensors of float64 or int64.
+/// thread; buffers are contiguous CPU tensors (float64 or int64 for the samplers'
+/// densities, float32 for a network's gradients).
 
 #include <ATen/core/Tensor.h>
 
@@ -17,6 +18,10 @@ class Communicator {
   /// ranks receive the same bits.
   /// @throws DistributedError naming the ranks that did not respond.
   virtual void allgather(const at::Tensor& local, at::Tensor& gathered) = 0;
+  /// Replaces `buffer` with the sum of every rank's `buffer`; all ranks receive the same
+  /// bits (with two ranks a + b, the same as one process adding the two).
+  /// @throws DistributedError naming the ranks that did not respond.
+  virtual void allreduce_sum(at::Tensor& buffer) = 0;
   /// @throws DistributedError naming the ranks that did not respond.
   virtual void barrier() = 0;
 };
@@ -27,6 +32,7 @@ class LocalCommunicator final : public Communicator {
   int rank() const override { return 0; }
   int size() const override { return 1; }
   void allgather(const at::Tensor& local, at::Tensor& gathered) override;
+  void allreduce_sum(at::Tensor&) override {}
   void barrier() override {}
 };
 

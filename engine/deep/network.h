@@ -1,0 +1,40 @@
+#pragma once
+/// A neural network in a model: a multilayer perceptron `mlp(input, 400, 784, activation =
+/// relu)` whose weights are point parameters the fit learns. Layers are torch::nn::Linear
+/// with the activation between them; the last layer is linear (logits, means, log scales).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <ATen/core/Generator.h>
+#include <torch/nn/modules/container/sequential.h>
+
+namespace variate::deep {
+
+enum class Activation { relu, tanh, sigmoid, softplus, elu };
+
+/// "relu", ...
+const char* activation_name(Activation activation);
+/// nullopt for a name that is none.
+std::optional<Activation> activation_from_name(const std::string& name);
+/// Every name, for messages.
+std::vector<std::string> activation_names();
+
+struct MlpSpec {
+  int64_t input_width = 0;
+  /// The output widths of the layers in order; the last is the network's output width.
+  std::vector<int64_t> widths;
+  Activation activation = Activation::relu;
+
+  int64_t output_width() const { return widths.back(); }
+  /// Weights and biases over all layers.
+  int64_t parameter_count() const;
+};
+
+/// The network, its weights drawn as PyTorch's nn.Linear draws them (uniform within
+/// ±1/sqrt(fan_in), weights and biases alike) from `generator`, so a seed fixes them.
+torch::nn::Sequential make_mlp(const MlpSpec& spec, at::Generator& generator);
+
+}  // namespace variate::deep
