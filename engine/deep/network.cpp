@@ -11,9 +11,6 @@
 namespace variate::deep {
 namespace {
 
-constexpr Activation kActivations[] = {Activation::relu, Activation::tanh, Activation::sigmoid,
-                                       Activation::softplus, Activation::elu};
-
 void add_activation(torch::nn::Sequential& network, Activation activation) {
   switch (activation) {
     case Activation::relu: network->push_back(torch::nn::ReLU()); return;
@@ -25,30 +22,6 @@ void add_activation(torch::nn::Sequential& network, Activation activation) {
 }
 
 }  // namespace
-
-const char* activation_name(Activation activation) {
-  switch (activation) {
-    case Activation::relu: return "relu";
-    case Activation::tanh: return "tanh";
-    case Activation::sigmoid: return "sigmoid";
-    case Activation::softplus: return "softplus";
-    case Activation::elu: return "elu";
-  }
-  return "";
-}
-
-std::optional<Activation> activation_from_name(const std::string& name) {
-  for (const Activation a : kActivations) {
-    if (name == activation_name(a)) return a;
-  }
-  return std::nullopt;
-}
-
-std::vector<std::string> activation_names() {
-  std::vector<std::string> names;
-  for (const Activation a : kActivations) names.emplace_back(activation_name(a));
-  return names;
-}
 
 int64_t MlpSpec::parameter_count() const {
   int64_t count = 0, in = input_width;

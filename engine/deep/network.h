@@ -11,16 +11,11 @@
 #include <ATen/core/Generator.h>
 #include <torch/nn/modules/container/sequential.h>
 
+#include "variate/model/network_call.h"
+
 namespace variate::deep {
 
-enum class Activation { relu, tanh, sigmoid, softplus, elu };
-
-/// "relu", ...
-const char* activation_name(Activation activation);
-/// nullopt for a name that is none.
-std::optional<Activation> activation_from_name(const std::string& name);
-/// Every name, for messages.
-std::vector<std::string> activation_names();
+using model::Activation;
 
 struct MlpSpec {
   int64_t input_width = 0;

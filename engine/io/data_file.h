@@ -10,7 +10,10 @@ namespace variate::io {
 /// CmdStan JSON: `{"N": 3, "y": [1.5, 2, 3], "X": [[1, 2], [3, 4]]}`. Matrices are lists of
 /// rows; nested lists must be rectangular. A value whose numbers are all integers becomes
 /// an int64 tensor, otherwise float64. "NaN", "Inf", "-Inf", "Infinity" and "-Infinity"
-/// strings are accepted as reals. Keys that are not numeric data (strings, objects) are an
+/// strings are accepted as reals. An object names an IDX file (MNIST's format):
+/// `{"idx_images": "t10k-images-idx3-ubyte.gz", "limit": 1000}` gives images [n, rows * cols]
+/// in [0, 1], `{"idx_labels": ...}` labels [n]; paths are relative to the JSON file.
+/// Other keys that are not numeric data (strings, other objects) are an
 /// error naming the key.
 /// @throws ArgumentError "file:line:column: ..." for malformed JSON, or naming the variable.
 Data parse_json_data(const std::string& text, const std::string& file_name);

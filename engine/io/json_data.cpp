@@ -1,5 +1,6 @@
 // CmdStan JSON data, read with nlohmann::json.
 
+#include <filesystem>
 #include <limits>
 #include <optional>
 
@@ -9,6 +10,7 @@
 #include "variate/core/checks.h"
 #include "variate/core/shape.h"
 #include "variate/io/data_file.h"
+#include "variate/io/idx_file.h"
 #include "variate/io/text_position.h"
 
 namespace variate::io {
@@ -78,6 +80,35 @@ at::Tensor to_tensor(const Collected& c) {
   return c.all_integers && !c.values.empty() ? values.to(at::kLong) : values;
 }
 
+// `{"idx_images": "train-images-idx3-ubyte.gz", "limit": 1000}`: images [n, rows * cols]
+// scaled to [0, 1]; `{"idx_labels": ...}`: labels [n]. Paths are relative to the JSON file.
+at::Tensor idx_value(const json& node, const std::string& name, const std::string& file_name) {
+  const std::string where = file_name + ": '" + name + "': ";
+  const bool images = node.contains("idx_images");
+  if (images == node.contains("idx_labels") || !node[images ? "idx_images" : "idx_labels"].is_string()) {
+    throw ArgumentError(where + "an object names an IDX file, as {\"idx_images\": \"t10k-images-idx3-ubyte.gz\"} "
+                        "or {\"idx_labels\": \"t10k-labels-idx1-ubyte.gz\"}");
+  }
+  std::optional<int64_t> limit;
+  for (const auto& [key, value] : node.items()) {
+    if (key == "limit" && value.is_number_integer() && value.get<int64_t>() >= 0) {
+      limit = value.get<int64_t>();
+    } else if (key != "idx_images" && key != "idx_labels") {
+      throw ArgumentError(where + "unknown key '" + key + "' (an IDX value takes idx_images or idx_labels, "
+                          "and limit: a count of items)");
+    }
+  }
+  std::filesystem::path path = node[images ? "idx_images" : "idx_labels"].get<std::string>();
+  if (path.is_relative()) path = std::filesystem::path(file_name).parent_path() / path;
+  const at::Tensor bytes = read_idx_bytes(path.string(), limit);
+  if (!images) return bytes.to(at::kLong);
+  if (bytes.dim() != 3) {
+    throw ArgumentError(where + path.string() + " holds " + std::to_string(bytes.dim()) +
+                        "-dimensional items, not images (idx3)");
+  }
+  return bytes.reshape({bytes.size(0), bytes.size(1) * bytes.size(2)}).to(at::kDouble) / 255.0;
+}
+
 }  // namespace
 
 Data parse_json_data(const std::string& text, const std::string& file_name) {
@@ -100,6 +131,10 @@ Data parse_json_data(const std::string& text, const std::string& file_name) {
   Data data;
   const std::string where = file_name + ": ";
   for (const auto& [name, node] : document.items()) {
+    if (node.is_object()) {
+      data.set(name, idx_value(node, name, file_name));
+      continue;
+    }
     Collected collected;
     collect(node, name, 0, collected, where);
     data.set(name, to_tensor(collected));

@@ -138,7 +138,7 @@ bool equal_nodes(const DataDecl& a, const DataDecl& b) {
 }
 
 bool equal_nodes(const RandomStmt& a, const RandomStmt& b) {
-  return a.name == b.name && all_equal(a.dims, b.dims) && a.constraint == b.constraint &&
+  return a.name == b.name && a.guide == b.guide && all_equal(a.dims, b.dims) && a.constraint == b.constraint &&
          all_equal(a.constraint_dims, b.constraint_dims) &&
          structurally_equal(a.distribution, b.distribution);
 }

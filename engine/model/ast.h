@@ -85,10 +85,14 @@ struct DataDecl {
   std::vector<Expr> dims;
 };
 
-/// `NAME[DIMS] ~ Dist(args)` or `NAME: constraint[DIMS] ~ Dist(args)`.
+/// `NAME[DIMS] ~ Dist(args)` or `NAME: constraint[DIMS] ~ Dist(args)`; or
+/// `guide NAME ~ Dist(args)`: the variational family of latent NAME (amortized when its
+/// arguments come from a network of the data).
 struct RandomStmt {
   std::string name;
   Span name_span;
+  bool guide = false;
+  Span guide_span;  // the word 'guide'
   /// iid copies; empty for one draw of the distribution's own shape.
   std::vector<Expr> dims;
   Constraint constraint = Constraint::none;

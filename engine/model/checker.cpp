@@ -9,6 +9,7 @@
 
 #include "variate/model/distribution_table.h"
 #include "variate/model/functions.h"
+#include "variate/model/network_call.h"
 
 namespace variate::model {
 namespace {
@@ -50,7 +51,7 @@ class Checker {
     const auto it = index_.find(name);
     if (it != index_.end()) return model_.nodes[it->second];
     index_[name] = model_.nodes.size();
-    model_.nodes.push_back(Node{name, NodeKind::data, {}, {}, {}, {}});
+    model_.nodes.push_back(Node{name, NodeKind::data, {}, {}, {}, {}, {}});
     return model_.nodes.back();
   }
 
@@ -68,7 +69,15 @@ class Checker {
       switch (statement.kind()) {
         case StatementKind::data: slot = &n.declaration; what = "declared as data"; break;
         case StatementKind::deterministic: slot = &n.assignment; what = "defined with '='"; break;
-        case StatementKind::random: slot = &n.distribution; what = "given a distribution"; break;
+        case StatementKind::random:
+          if (statement.as<RandomStmt>()->guide) {
+            slot = &n.guide;
+            what = "given a guide";
+          } else {
+            slot = &n.distribution;
+            what = "given a distribution";
+          }
+          break;
       }
       if (*slot) {
         diagnostics_.error(statement.name_span(), "'" + n.name + "' is already " + what +
@@ -108,9 +117,18 @@ class Checker {
         for (size_t i = 1; i < e.operands.size(); ++i) walk(statement, e.operands[i], Use::index);
         return;
       case ExprKind::call:
+        if (is_network_call(e)) {
+          diagnostics_.error(e.span, "mlp(...) declares a network: give it a statement of its own, as in "
+                                     "`h = mlp(x, 400, 20)`, and use its name here");
+          return;
+        }
         check_function_call(statement, e, use);
         return;
     }
+  }
+
+  void check_network(size_t statement, const Expr& call) {
+    if (const auto network = read_network_call(call, diagnostics_)) walk(statement, *network->input, Use::value);
   }
 
   void check_function_call(size_t statement, const Expr& call, Use use) {
@@ -192,7 +210,11 @@ class Checker {
     if (const auto* data = statement.as<DataDecl>()) {
       for (const auto& dim : data->dims) walk(s, dim, Use::size);
     } else if (const auto* assignment = statement.as<Deterministic>()) {
-      walk(s, assignment->value, Use::value);
+      if (is_network_call(assignment->value)) {
+        check_network(s, assignment->value);
+      } else {
+        walk(s, assignment->value, Use::value);
+      }
     } else if (const auto* random = statement.as<RandomStmt>()) {
       for (const auto& dim : random->dims) walk(s, dim, Use::size);
       for (const auto& dim : random->constraint_dims) walk(s, dim, Use::size);
@@ -233,6 +255,7 @@ class Checker {
     const Node& n = model_.nodes[it->second];
     if (n.declaration) return std::nullopt;
     if (n.assignment) return n.assignment;
+    if (n.guide && n.distribution) return n.guide;  // the value is the guide's draw
     return n.distribution;
   }
 
@@ -245,6 +268,12 @@ class Checker {
       for (const auto& reference : references) {
         const auto p = producer(reference.name);
         if (p && needs[s].insert(*p).second) needed_by[*p].push_back(s);
+      }
+    }
+    // A prior scores the value its guide draws.
+    for (const Node& n : model_.nodes) {
+      if (n.guide && n.distribution && needs[*n.distribution].insert(*n.guide).second) {
+        needed_by[*n.guide].push_back(*n.distribution);
       }
     }
     std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
@@ -312,8 +341,10 @@ class Checker {
           n.dependencies.push_back(reference.name);
         }
       }
-      if (statements()[s].kind() == StatementKind::deterministic) {
-        n.kind = data_only ? NodeKind::transformed_data : NodeKind::derived;
+      if (const auto* assignment = statements()[s].as<Deterministic>()) {
+        n.kind = is_network_call(assignment->value) ? NodeKind::network
+                 : data_only                         ? NodeKind::transformed_data
+                                                     : NodeKind::derived;
       } else if (!n.declaration && !n.assignment) {
         n.kind = NodeKind::latent;
       }
@@ -345,6 +376,7 @@ class Checker {
       }
     }
     for (const Node& n : model_.nodes) {
+      if (n.guide) check_guide(n);
       if (n.kind != NodeKind::latent) continue;
       const auto* random = statements()[*n.distribution].as<RandomStmt>();
       const std::string& family = random->distribution.name;
@@ -354,6 +386,27 @@ class Checker {
                                ") but no data; declare it with `data " + n.name +
                                ": int` to observe it (discrete parameters cannot be inferred)");
       }
+    }
+  }
+
+  // A guide is a reparameterizable family of a latent variable, read from the data and
+  // networks only (so each observation's guide is a function of that observation).
+  void check_guide(const Node& n) {
+    const auto& guide = *statements()[*n.guide].as<RandomStmt>();
+    if (!n.distribution || n.declaration || n.assignment) {
+      diagnostics_.error(guide.name_span, "'" + n.name + "' is not a latent variable; a guide is the variational "
+                                          "family of one, as in `z[N, 20] ~ Normal(0, 1)` with `guide z ~ Normal(...)`");
+      return;
+    }
+    if (guide.distribution.kind == ExprKind::call && guide.distribution.name != "Normal") {
+      diagnostics_.error(guide.distribution.span, "a guide is Normal(loc, scale) for now (its draws are "
+                                                  "reparameterized); '" + guide.distribution.name + "' is not");
+    }
+    for (const auto& reference : references_[*n.guide]) {
+      const Node* read = model_.find(reference.name);
+      if (!read || read->is_data_valued() || read->kind == NodeKind::network) continue;
+      diagnostics_.error(reference.span, "a guide reads the data and networks only, but '" + reference.name +
+                                             "' is a " + node_kind_name(read->kind));
     }
   }
 
@@ -391,6 +444,7 @@ const char* node_kind_name(NodeKind kind) {
     case NodeKind::latent: return "latent variable";
     case NodeKind::transformed_data: return "transformed data";
     case NodeKind::derived: return "derived quantity";
+    case NodeKind::network: return "network";
   }
   return "node";
 }
@@ -409,6 +463,13 @@ bool is_literal_number(const Expr& e) {
 }
 
 }  // namespace
+
+bool CheckedModel::is_deep() const {
+  for (const Node& n : nodes) {
+    if (n.guide || n.kind == NodeKind::network) return true;
+  }
+  return false;
+}
 
 std::optional<size_t> CheckedModel::rank_of(const std::string& name) const {
   const Node* node = find(name);

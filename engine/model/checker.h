@@ -19,9 +19,10 @@ enum class NodeKind {
   latent,           // a random variable inference infers
   transformed_data, // deterministic, from data only: computed once when data is bound
   derived,          // deterministic, depends on latent variables: recorded in the draws
+  network,          // `NAME = mlp(...)`: a neural network's output; its weights are learned
 };
 
-/// "data", "observed", "latent", "transformed data", "derived quantity".
+/// "data", "observed", "latent", "transformed data", "derived quantity", "network".
 const char* node_kind_name(NodeKind kind);
 
 /// Everything the model says about one name. Statements are indices into the program.
@@ -31,6 +32,7 @@ struct Node {
   std::optional<size_t> declaration;   // `data NAME: ...`
   std::optional<size_t> assignment;    // `NAME = ...`
   std::optional<size_t> distribution;  // `NAME ~ ...`
+  std::optional<size_t> guide;         // `guide NAME ~ ...`
   /// Names this node reads (in its assignment or distribution), in order of first use.
   std::vector<std::string> dependencies;
 
@@ -46,7 +48,12 @@ struct CheckedModel {
   std::vector<Node> nodes;
   /// Statement indices (assignments and distributions) in an order where each comes after
   /// the statements producing the values it reads; source order where the model allows.
+  /// A latent variable with a guide takes its value from the guide, which comes first.
   std::vector<size_t> evaluation_order;
+
+  /// Whether the model has networks or guides: it is fit by amortized variational
+  /// inference (engine/deep), not sampled.
+  bool is_deep() const;
 
   /// nullptr if there is no such name.
   const Node* find(const std::string& name) const;

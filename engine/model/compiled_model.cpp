@@ -101,6 +101,19 @@ at::Tensor cut_rows(const at::Tensor& value, std::pair<int64_t, int64_t> rows, c
   return column_major ? cut.t().contiguous().t() : cut.contiguous();
 }
 
+// Networks and guides are trained by amortized variational inference (engine/deep); a
+// density over every parameter has no place for them.
+void reject_deep(const CheckedModel& model) {
+  for (const Node& n : model.nodes) {
+    if (!n.guide && n.kind != NodeKind::network) continue;
+    const size_t statement = n.guide ? *n.guide : *n.assignment;
+    throw ModelError(model.program.statements[statement].name_span(),
+                     "'" + n.name + "' is a " + (n.guide ? "guide" : "network") +
+                         ": a model with networks or guides is fit with `variate fit` (amortized "
+                         "variational inference), not sampled");
+  }
+}
+
 // What a run of the program is for.
 enum class RunMode {
   checking,  // the first run: validates, learns shapes, finds fused likelihoods
@@ -330,6 +343,7 @@ CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const 
   }
   state_->checked = std::move(checked);
   state_->options = options;
+  reject_deep(*state_->checked);
   state_->data = bind_data(*state_->checked, data, state_->constants, options.dtype);
   if (options.part) {
     for (const auto& [name, rows] : options.part->rows) {

@@ -255,6 +255,7 @@ NodeGlyph node_glyph(NodeKind kind) {
     case NodeKind::observed: return NodeGlyph::shaded_ellipse;
     case NodeKind::transformed_data:
     case NodeKind::derived: return NodeGlyph::double_outline;
+    case NodeKind::network: return NodeGlyph::network;
   }
   return NodeGlyph::rectangle;
 }

@@ -33,6 +33,7 @@ enum class NodeGlyph {
   ellipse,         // latent variable
   shaded_ellipse,  // observed variable
   double_outline,  // deterministic: transformed data or derived quantity
+  network,         // a neural network (its weights are learned)
 };
 
 NodeGlyph node_glyph(NodeKind kind);

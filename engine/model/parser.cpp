@@ -165,6 +165,18 @@ Statement Parser::parse_statement() {
     fail(peek(), "expected 'data' or a name at the start of a statement" + got());
   }
   const Token name = advance();
+  if (name.text == "guide" && at(TokenKind::identifier)) {  // `guide z ~ Normal(...)`
+    const Token variable = advance();
+    if (!at(TokenKind::tilde)) {
+      fail(peek(), "expected '~' after 'guide " + std::string(variable.text) +
+                       "' (a guide takes its shape from its distribution's arguments)" + got());
+    }
+    RandomStmt guide = parse_random(variable, {});
+    guide.guide = true;
+    guide.guide_span = name.span;
+    statement.node = std::move(guide);
+    return statement;
+  }
   const std::string quoted = quote(name.text);
   switch (peek().kind) {
     case TokenKind::left_bracket: {

@@ -137,7 +137,7 @@ std::string to_string(const Statement& statement) {
     return "data " + data->name + ": " + base_type_name(data->type) + bracketed(data->dims);
   }
   if (const auto* random = statement.as<RandomStmt>()) {
-    std::string out = random->name + bracketed(random->dims);
+    std::string out = (random->guide ? "guide " : "") + random->name + bracketed(random->dims);
     if (random->constraint != Constraint::none) {
       out += std::string(": ") + constraint_name(random->constraint) +
              bracketed(random->constraint_dims);

@@ -18,6 +18,7 @@ CanvasNode::Kind kindOf(model::NodeKind kind) {
     case model::NodeKind::latent: return CanvasNode::Kind::Latent;
     case model::NodeKind::transformed_data: return CanvasNode::Kind::TransformedData;
     case model::NodeKind::derived: return CanvasNode::Kind::Derived;
+    case model::NodeKind::network: return CanvasNode::Kind::Network;
   }
   return CanvasNode::Kind::Data;
 }

@@ -15,7 +15,7 @@
 namespace variate::ui {
 
 struct CanvasNode {
-  enum class Kind { Data, Observed, Latent, TransformedData, Derived };
+  enum class Kind { Data, Observed, Latent, TransformedData, Derived, Network };
   QString id;
   Kind kind = Kind::Data;
   /// "real[J]", "int", "ordered[K]"; empty for nodes without a declared type.
@@ -35,7 +35,9 @@ struct CanvasNode {
   QStringList plates;          // plate ids, outermost first
   int programIndex = 0;        // position of its first statement
 
-  bool isDeterministic() const { return kind == Kind::TransformedData || kind == Kind::Derived; }
+  bool isDeterministic() const {
+    return kind == Kind::TransformedData || kind == Kind::Derived || kind == Kind::Network;
+  }
   bool hasDistribution() const { return !distribution.isEmpty(); }
 };
 

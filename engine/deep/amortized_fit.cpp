@@ -1,0 +1,235 @@
+#include "variate/deep/amortized_fit.h"
+
+#include <chrono>
+#include <sstream>
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/optim/adam.h>
+#include <torch/serialize/input-archive.h>
+#include <torch/serialize/output-archive.h>
+
+#include "variate/core/argument_error.h"
+#include "variate/core/random_stream.h"
+
+namespace variate::deep {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Independent streams for each use of the seed.
+enum class Stream : uint64_t { shuffle = 1, noise = 2, heldout = 3 };
+
+at::Generator generator_for(uint64_t seed, Stream stream, uint64_t index) {
+  const uint64_t base = RandomStream::for_chain(seed, static_cast<uint64_t>(stream)).next();
+  return at::make_generator<at::CPUGeneratorImpl>(RandomStream::for_chain(base, index).next());
+}
+
+std::string serialized(const std::function<void(torch::serialize::OutputArchive&)>& write) {
+  torch::serialize::OutputArchive archive;
+  write(archive);
+  std::ostringstream bytes;
+  archive.save_to(bytes);
+  return bytes.str();
+}
+
+void deserialize(const std::string& bytes, const char* what,
+                 const std::function<void(torch::serialize::InputArchive&)>& read) {
+  try {
+    std::istringstream in(bytes);
+    torch::serialize::InputArchive archive;
+    archive.load_from(in);
+    read(archive);
+  } catch (const c10::Error& e) {
+    throw ArgumentError(std::string("the checkpoint's ") + what + " do not fit this model: " +
+                        e.what_without_backtrace());
+  }
+}
+
+}  // namespace
+
+const char* to_string(AmortizedFitStatus status) {
+  switch (status) {
+    case AmortizedFitStatus::finished: return "finished";
+    case AmortizedFitStatus::stopped: return "stopped";
+    case AmortizedFitStatus::max_steps: return "max_steps";
+  }
+  return "";
+}
+
+struct AmortizedFit::State {
+  AmortizedModel& model;
+  AmortizedFitOptions options;
+  std::shared_ptr<distributed::Communicator> communicator;
+  std::vector<at::Tensor> parameters;
+  std::unique_ptr<torch::optim::Adam> adam;
+  // Every gradient as a view into one buffer (one collective per step, no copies), then
+  // the batch's ELBO sum and rank 0's stop flag.
+  at::Tensor flat;
+  int64_t gradient_size = 0;
+  int shards = 1;
+  int64_t step = 0;
+  int epoch = 1;
+  int64_t epoch_step = 0;
+
+  State(AmortizedModel& m, const AmortizedFitOptions& o, std::shared_ptr<distributed::Communicator> c)
+      : model(m), options(o), communicator(std::move(c)) {}
+
+  int rank() const { return communicator->rank(); }
+  int ranks() const { return communicator->size(); }
+
+  // Computes this rank's shards of one batch into `flat`, sums over ranks, and steps.
+  // Returns the batch's mean ELBO per row and whether rank 0 asked to stop.
+  std::pair<double, bool> train_step(const at::Tensor& rows, bool stop_requested) {
+    const int64_t b = rows.size(0);
+    at::Generator noise_generator = generator_for(options.seed, Stream::noise, static_cast<uint64_t>(step + 1));
+    const at::Tensor noise =
+        at::randn({b, model.noise_width()}, noise_generator, at::TensorOptions(model.options().dtype));
+    flat.zero_();
+    const double scale = static_cast<double>(model.rows()) / static_cast<double>(b);
+    const int per_rank = shards / ranks();
+    double elbo_sum = 0;
+    for (int k = rank() * per_rank; k < (rank() + 1) * per_rank; ++k) {
+      const int64_t first = b * k / shards, last = b * (k + 1) / shards;
+      if (last == first) continue;
+      const at::Tensor elbo = model.row_elbo(rows.slice(0, first, last), noise.slice(0, first, last)).sum();
+      (-scale * elbo).backward();
+      elbo_sum += elbo.item<double>();
+    }
+    flat[gradient_size] = elbo_sum;
+    flat[gradient_size + 1] = stop_requested && rank() == 0 ? 1.0 : 0.0;
+    communicator->allreduce_sum(flat);
+    adam->step();
+    return {flat[gradient_size].item<double>() / static_cast<double>(b), flat[gradient_size + 1].item<double>() > 0};
+  }
+};
+
+AmortizedFit::AmortizedFit(AmortizedModel& model, const AmortizedFitOptions& options,
+                           std::shared_ptr<distributed::Communicator> communicator)
+    : state_(std::make_unique<State>(model, options,
+                                     communicator ? std::move(communicator)
+                                                  : std::make_shared<distributed::LocalCommunicator>())) {
+  State& s = *state_;
+  if (options.epochs < 1 || options.batch_size < 1 || !(options.learning_rate > 0)) {
+    throw ArgumentError("AmortizedFit: the epochs, the batch size and the learning rate must be positive");
+  }
+  s.shards = options.gradient_shards > 0 ? options.gradient_shards : s.ranks();
+  if (s.shards % s.ranks() != 0) {
+    throw ArgumentError("AmortizedFit: " + std::to_string(s.shards) + " gradient shards cannot be split evenly "
+                        "between " + std::to_string(s.ranks()) + " ranks");
+  }
+  for (const auto& p : model.networks().parameters()) s.gradient_size += p.numel();
+  s.flat = at::zeros({s.gradient_size + 2}, at::TensorOptions(model.options().dtype));
+  int64_t offset = 0;
+  for (auto& p : model.networks().parameters()) {
+    p.mutable_grad() = s.flat.narrow(0, offset, p.numel()).view_as(p);
+    s.parameters.push_back(p);
+    offset += p.numel();
+  }
+  s.adam = std::make_unique<torch::optim::Adam>(s.parameters, torch::optim::AdamOptions(options.learning_rate));
+}
+
+AmortizedFit::~AmortizedFit() = default;
+
+void AmortizedFit::resume(const TrainingCheckpoint& checkpoint) {
+  State& s = *state_;
+  deserialize(checkpoint.weights, "weights", [&](auto& archive) { s.model.networks().load(archive); });
+  deserialize(checkpoint.optimizer, "optimizer state", [&](auto& archive) { s.adam->load(archive); });
+  s.step = checkpoint.step;
+  s.epoch = checkpoint.epoch;
+  s.epoch_step = checkpoint.epoch_step;
+}
+
+TrainingCheckpoint AmortizedFit::checkpoint() const {
+  const State& s = *state_;
+  TrainingCheckpoint checkpoint;
+  checkpoint.step = s.step;
+  checkpoint.epoch = s.epoch;
+  checkpoint.epoch_step = s.epoch_step;
+  checkpoint.weights = serialized([&](auto& archive) { s.model.networks().save(archive); });
+  checkpoint.optimizer = serialized([&](auto& archive) { s.adam->save(archive); });
+  return checkpoint;
+}
+
+double AmortizedFit::heldout_elbo(uint64_t seed) {
+  State& s = *state_;
+  const int64_t m = s.model.heldout_rows();
+  at::NoGradGuard no_grad;
+  at::Generator generator = generator_for(seed, Stream::heldout, 0);
+  const at::Tensor noise = at::randn({m, s.model.noise_width()}, generator, at::TensorOptions(s.model.options().dtype));
+  const int64_t first = m * s.rank() / s.ranks(), last = m * (s.rank() + 1) / s.ranks();
+  at::Tensor sum = at::zeros({1}, at::kDouble);
+  for (int64_t from = first; from < last; from += s.options.heldout_batch) {
+    const int64_t to = std::min(last, from + s.options.heldout_batch);
+    sum += s.model.row_elbo(at::arange(from, to, at::kLong), noise.slice(0, from, to), true).sum().to(at::kDouble);
+  }
+  s.communicator->allreduce_sum(sum);
+  return sum.item<double>() / static_cast<double>(m);
+}
+
+AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::atomic<bool>* stop) {
+  State& s = *state_;
+  const bool reports = observer && s.rank() == 0;
+  const int64_t n = s.model.rows(), b = s.options.batch_size;
+  const int64_t steps_per_epoch = (n + b - 1) / b;
+  AmortizedFitResult result;
+  std::vector<TrainingStep> pending;
+  auto last_report = Clock::now();
+  const auto flush = [&] {
+    if (reports && !pending.empty()) observer->on_steps(pending);
+    pending.clear();
+    last_report = Clock::now();
+  };
+  const auto hand_over_checkpoint = [&] {
+    if (reports) observer->on_checkpoint(checkpoint());
+  };
+  const auto start = Clock::now();
+  while (s.epoch <= s.options.epochs) {
+    at::Generator shuffle = generator_for(s.options.seed, Stream::shuffle, static_cast<uint64_t>(s.epoch));
+    const at::Tensor order = at::randperm(n, shuffle, at::kLong);
+    const auto epoch_start = Clock::now();
+    double elbo_sum = 0;
+    int64_t rows_done = 0;
+    bool stopped = false;
+    while (s.epoch_step < steps_per_epoch && !stopped) {
+      const int64_t first = s.epoch_step * b;
+      const at::Tensor rows = order.slice(0, first, std::min(n, first + b));
+      const auto [elbo, stop_now] = s.train_step(rows, stop && stop->load());
+      ++s.step;
+      ++s.epoch_step;
+      elbo_sum += elbo * static_cast<double>(rows.size(0));
+      rows_done += rows.size(0);
+      pending.push_back({s.step, s.epoch, elbo});
+      if (Clock::now() - last_report > std::chrono::milliseconds(100)) flush();
+      const bool at_limit = s.options.max_steps && s.step >= *s.options.max_steps;
+      if (stop_now || at_limit) {
+        result.status = stop_now ? AmortizedFitStatus::stopped : AmortizedFitStatus::max_steps;
+        stopped = true;
+      } else if (s.options.checkpoint_every > 0 && s.step % s.options.checkpoint_every == 0 &&
+                 s.epoch_step < steps_per_epoch) {
+        flush();
+        hand_over_checkpoint();
+      }
+    }
+    flush();
+    const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
+    if (rows_done > 0) result.train_elbo = elbo_sum / static_cast<double>(rows_done);
+    if (s.epoch_step == steps_per_epoch) {  // the epoch is complete
+      EpochReport report{s.epoch, s.step, result.train_elbo, std::nullopt, seconds,
+                         seconds > 0 ? static_cast<double>(rows_done) / seconds : 0};
+      if (s.model.has_heldout()) report.heldout_elbo = heldout_elbo(s.options.seed + static_cast<uint64_t>(s.epoch));
+      result.heldout_elbo = report.heldout_elbo;
+      if (reports) observer->on_epoch(report);
+      ++s.epoch;
+      s.epoch_step = 0;
+    }
+    hand_over_checkpoint();
+    if (stopped) break;
+  }
+  result.epochs = s.epoch - 1;
+  result.steps = s.step;
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace variate::deep
