@@ -24,6 +24,7 @@
 #include <variate/io/summary_report.h>
 #include <variate/io/variational_csv_writer.h>
 
+#include "variate/cli/deep_fit.h"
 #include "variate/cli/distributed_run.h"
 #include "variate/cli/remote_inference.h"
 #include "variate/cli/run_hooks.h"
@@ -348,7 +349,9 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
 void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source,
                      std::shared_ptr<RemoteInference> remote, RunHooks hooks) {
   auto o = std::make_shared<FitOptions>();
-  CLI::App* command = app.add_subcommand("fit", "Fit a variational approximation with ADVI");
+  auto deep = std::make_shared<DeepFitOptions>();
+  CLI::App* command = app.add_subcommand(
+      "fit", "Fit a variational approximation with ADVI, or train a model with networks and guides (a VAE)");
   source->add_arguments(*command, ModelCommand::fit);
   command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV)");
   command->add_option("--method", o->method, "meanfield or fullrank")->capture_default_str()->check(CLI::IsMember({"meanfield", "fullrank"}));
@@ -367,8 +370,25 @@ void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource>
   add_distributed_options(*command, o->distributed);
   if (source->model_file()) add_remote_options(*command, o->remote);  // a worker gets the model's text
   command->add_option("--data-name", o->data_name, "How the outputs name the data file (default: as given)")->group("");
-  command->callback([o, source, remote, hooks, command, &exit_code] {
+  if (source->model_file()) add_deep_fit_options(*command, *deep);
+  command->callback([o, deep, source, remote, hooks, command, &exit_code] {
     o->forwarded = forwarded_arguments(*command);
+    if (source->model_file() && is_deep_model_file(*source->model_file())) {
+      if (o->remote.worker) {
+        *hooks.err << "error: a model with networks trains on this machine (--worker runs NUTS and ADVI)\n";
+        exit_code = 1;
+        return;
+      }
+      exit_code = run_deep_fit(*deep, {*source->model_file(), o->data, o->seed, o->summary_json, o->quiet, o->distributed},
+                               hooks);
+      return;
+    }
+    if (source->model_file() && deep_options_given(*command)) {
+      *hooks.err << "error: --epochs, --batch-size, --test-data and the other options of deep models apply to "
+                    "models with networks (mlp) and guides\n";
+      exit_code = 1;
+      return;
+    }
     exit_code = run_fit(*o, *source, remote.get(), hooks);
   });
 }

@@ -250,7 +250,8 @@ at::Tensor AmortizedModel::State::run(const RowData& data, const at::Tensor& row
       return evaluated.signature->build(evaluated.parameterization, arguments);
     });
   };
-  const auto row_sum = [](const at::Tensor& t) { return t.dim() > 1 ? t.flatten(1).sum(1) : t; };
+  // Densities of constants may come out float64; the ELBO stays in the model's dtype.
+  const auto row_sum = [&](const at::Tensor& t) { return (t.dim() > 1 ? t.flatten(1).sum(1) : t).to(options.dtype); };
   const auto check_shape = [&](const Expr& at, const std::string& what, c10::IntArrayRef got, const Shape& want) {
     if (!checking || got.equals(want)) return;
     throw ModelError(at.span, what + " gives " + shape_text(got, row_axis) + " values, but it is " +
@@ -317,8 +318,8 @@ at::Tensor AmortizedModel::State::run(const RowData& data, const at::Tensor& row
       const EvaluatedCall call = evaluate_call(random.distribution);
       const at::Tensor loc = call.tensors[0], scale = call.tensors[1];
       if (checking) {
-        check_shape(random.distribution, "the guide of '" + random.name + "'",
-                    broadcast_shapes(loc.sizes(), scale.sizes()), concat({batch}, latent.row_shape));
+        const Shape shape = located(random.distribution, [&] { return broadcast_shapes(loc.sizes(), scale.sizes()); });
+        check_shape(random.distribution, "the guide of '" + random.name + "'", shape, concat({batch}, latent.row_shape));
         build(random.distribution, call);  // validates the guide's arguments
       }
       const at::Tensor want_loc = loc.expand(concat({batch}, latent.row_shape));
@@ -366,7 +367,9 @@ at::Tensor AmortizedModel::State::run(const RowData& data, const at::Tensor& row
                                                          : data.bound.values.at(random.name).tensor;
     if (checking && mode == Mode::elbo) {
       Shape parameters_shape;
-      for (const auto& t : call.tensors) parameters_shape = broadcast_shapes(parameters_shape, t.sizes());
+      for (const auto& t : call.tensors) {
+        parameters_shape = located(random.distribution, [&] { return broadcast_shapes(parameters_shape, t.sizes()); });
+      }
       check_shape(random.distribution, random.distribution.name + "(...) for '" + random.name + "'",
                   parameters_shape, x.sizes().vec());
       for (auto& o : self.observed) {
