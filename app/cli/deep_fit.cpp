@@ -20,7 +20,7 @@
 #include <variate/model/model_error.h>
 #include <variate/store/project.h>
 
-#include "variate/cli/training_recorder.h"
+#include <variate/deep/training_recorder.h>
 
 namespace variate::cli {
 namespace {
@@ -207,7 +207,7 @@ int run_deep_fit(const DeepFitOptions& options, const DeepFitShared& shared, con
   const bool root = !run || run->root();
   static std::ostream discard(nullptr);
   std::ostream& errors = root ? err : discard;
-  std::unique_ptr<TrainingRecorder> recorder;
+  std::unique_ptr<deep::TrainingRecorder> recorder;
   try {
     if (options.resume && !options.project) throw ArgumentError("--resume needs the --project that holds the run");
     IntraOpThreads threads(options.threads);
@@ -272,7 +272,7 @@ int run_deep_fit(const DeepFitOptions& options, const DeepFitShared& shared, con
     }
     if (root && project) {
       if (resumed) {
-        recorder = std::make_unique<TrainingRecorder>(project, *options.resume, resumed->step);
+        recorder = std::make_unique<deep::TrainingRecorder>(project, *options.resume, resumed->step);
       } else {
         store::RunSpec spec;
         spec.method = store::RunMethod::amortized;
@@ -284,7 +284,7 @@ int run_deep_fit(const DeepFitOptions& options, const DeepFitShared& shared, con
           spec.data_set_id = project->save_data_set(std::filesystem::path(*shared.data).stem().string(),
                                                     io::read_text_file(*shared.data)).id;
         }
-        recorder = std::make_unique<TrainingRecorder>(project, spec);
+        recorder = std::make_unique<deep::TrainingRecorder>(project, spec);
         errors << "run " << recorder->run() << " in " << *options.project << "\n";
       }
     }

@@ -1,7 +1,7 @@
 #pragma once
-/// Keeps a deep model's training in a project (`fit --project`): the ELBO of every step,
-/// a record per epoch and the checkpoints the fit hands over, each checkpoint committed
-/// with the steps before it in one transaction. Steps are also committed about once a
+/// Keeps a deep model's training in a project (`variate fit --project`, the studio): the
+/// ELBO of every step, a record per epoch and the checkpoints the fit hands over, each
+/// checkpoint committed with the steps before it in one transaction. Steps are also committed about once a
 /// second, so a live view (the studio) and a crash lose at most that much of the curve;
 /// the weights are only as recent as the last checkpoint.
 
@@ -9,12 +9,12 @@
 #include <memory>
 #include <string>
 
-#include <variate/deep/amortized_fit.h>
-#include <variate/store/project.h>
+#include "variate/deep/amortized_fit.h"
+#include "variate/store/project.h"
 
-namespace variate::cli {
+namespace variate::deep {
 
-class TrainingRecorder : public deep::AmortizedFitObserver {
+class TrainingRecorder : public AmortizedFitObserver {
  public:
   /// A new run of `spec` in `project`.
   TrainingRecorder(std::shared_ptr<store::Project> project, const store::RunSpec& spec);
@@ -24,9 +24,9 @@ class TrainingRecorder : public deep::AmortizedFitObserver {
 
   store::Id run() const { return run_; }
 
-  void on_steps(const std::vector<deep::TrainingStep>& steps) override;
-  void on_epoch(const deep::EpochReport& report) override;
-  void on_checkpoint(const deep::TrainingCheckpoint& checkpoint) override;
+  void on_steps(const std::vector<TrainingStep>& steps) override;
+  void on_epoch(const EpochReport& report) override;
+  void on_checkpoint(const TrainingCheckpoint& checkpoint) override;
 
   /// Commits what is pending and ends the run.
   void finish(store::RunStatus status, const std::string& error = "");
@@ -40,4 +40,4 @@ class TrainingRecorder : public deep::AmortizedFitObserver {
   std::chrono::steady_clock::time_point last_commit_ = std::chrono::steady_clock::now();
 };
 
-}  // namespace variate::cli
+}  // namespace variate::deep

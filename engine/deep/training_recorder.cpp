@@ -1,8 +1,8 @@
-#include "variate/cli/training_recorder.h"
+#include "variate/deep/training_recorder.h"
 
 #include <cmath>
 
-namespace variate::cli {
+namespace variate::deep {
 
 TrainingRecorder::TrainingRecorder(std::shared_ptr<store::Project> project, const store::RunSpec& spec)
     : project_(std::move(project)), run_(project_->create_run(spec)) {}
@@ -13,19 +13,19 @@ TrainingRecorder::TrainingRecorder(std::shared_ptr<store::Project> project, stor
   project_->resume_run(run_);
 }
 
-void TrainingRecorder::on_steps(const std::vector<deep::TrainingStep>& steps) {
+void TrainingRecorder::on_steps(const std::vector<TrainingStep>& steps) {
   for (const auto& step : steps) {
     pending_.elbo.push_back({static_cast<int>(step.step), step.elbo, std::nan("")});
   }
   if (std::chrono::steady_clock::now() - last_commit_ > std::chrono::seconds(1)) commit();
 }
 
-void TrainingRecorder::on_epoch(const deep::EpochReport& report) {
+void TrainingRecorder::on_epoch(const EpochReport& report) {
   pending_.epochs.push_back({report.epoch, report.step, report.train_elbo, report.heldout_elbo, report.seconds,
                              report.rows_per_second});
 }
 
-void TrainingRecorder::on_checkpoint(const deep::TrainingCheckpoint& checkpoint) {
+void TrainingRecorder::on_checkpoint(const TrainingCheckpoint& checkpoint) {
   store::CheckpointRecord record;
   record.step = checkpoint.step;
   record.epoch = checkpoint.epoch;
@@ -47,4 +47,4 @@ void TrainingRecorder::commit() {
   last_commit_ = std::chrono::steady_clock::now();
 }
 
-}  // namespace variate::cli
+}  // namespace variate::deep
