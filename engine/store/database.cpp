@@ -109,6 +109,13 @@ Statement& Statement::bind_doubles(int index, const std::vector<double>& values)
   return *this;
 }
 
+Statement& Statement::bind_blob(int index, const std::string& bytes) {
+  const int rc = bytes.empty() ? sqlite3_bind_zeroblob(statement_, index, 0)
+                               : sqlite3_bind_blob64(statement_, index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+  check_bind(db_, rc);
+  return *this;
+}
+
 bool Statement::step() {
   const int rc = sqlite3_step(statement_);
   if (rc == SQLITE_ROW) return true;
@@ -162,6 +169,12 @@ std::vector<double> Statement::read_doubles(int column) const {
   std::vector<double> values(bytes / sizeof(double));
   if (bytes > 0) std::memcpy(values.data(), data, bytes);
   return values;
+}
+
+std::string Statement::read_blob(int column) const {
+  const void* data = sqlite3_column_blob(statement_, column);
+  const size_t bytes = static_cast<size_t>(sqlite3_column_bytes(statement_, column));
+  return data ? std::string(static_cast<const char*>(data), bytes) : std::string();
 }
 
 Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }

@@ -34,6 +34,8 @@ class Statement {
   Statement& bind_null(int index);
   /// The doubles' bytes (IEEE 754, little-endian).
   Statement& bind_doubles(int index, const std::vector<double>& values);
+  /// Bytes as a BLOB (NUL bytes included; empty is an empty BLOB, not NULL).
+  Statement& bind_blob(int index, const std::string& bytes);
 
   /// Advances to the next row; false when done.
   bool step();
@@ -48,6 +50,7 @@ class Statement {
   std::optional<int64_t> read_optional_int(int column) const;
   std::optional<double> read_optional_double(int column) const;
   std::vector<double> read_doubles(int column) const;
+  std::string read_blob(int column) const;
 
  private:
   Database& db_;

@@ -1,7 +1,8 @@
 #pragma once
 /// A Variate project file (`*.variate`): one SQLite database holding models and their
 /// versions, data sets, and runs with their draws, adaptation, ELBO traces and
-/// diagnostics. Written through the sqlite3 C API, so the CLI and the studio share it.
+/// diagnostics, and a training run's epochs and checkpoints. Written through the sqlite3 C
+/// API, so the CLI and the studio share it.
 ///
 ///   store::Project project("eight_schools.variate", store::Project::OpenMode::create);
 ///   const auto version = project.save_model("eight_schools", text);
@@ -102,12 +103,15 @@ class Project {
   /// Adds a run with status running, started now and owned by this process.
   /// @throws ProjectError if the model version or data set does not exist.
   Id create_run(const RunSpec& spec);
-  /// Appends draw blocks, replaces chain records and appends ELBO points in one
+  /// Appends draw blocks, replaces chain records, appends ELBO points, replaces epoch
+  /// records and stores a checkpoint (keeping the run's two highest-step ones) in one
   /// transaction, and refreshes the run's heartbeat (an empty update only does that).
   /// A chain's first block needs the chain's record, in the same update or an earlier
   /// one; blocks of a chain must follow on from its stored rows.
   /// @throws ProjectError if a block's width differs from the run's columns, a block
-  /// overlaps rows already stored, or the write fails (the file is then unchanged).
+  /// overlaps rows already stored, an ELBO point's iteration is already stored, an epoch
+  /// or checkpoint has a number out of range, or the write fails (the file is then
+  /// unchanged).
   void write(Id run, const RunUpdate& update);
   /// Makes an ended run "running" again, owned by this process, so that more draws can
   /// be appended to its chains ("run more draws"; RunRecorder's continuing constructor).
@@ -121,8 +125,13 @@ class Project {
   /// Replaces a run's configuration: a run continued elsewhere records where (a worker's
   /// new job).
   void set_run_config(Id run, const std::string& config_json);
-  /// Deletes a run with its draws, chains, ELBO trace and diagnostics.
+  /// Deletes a run with its draws, chains, ELBO trace, diagnostics, epochs and checkpoints.
   void delete_run(Id run);
+  /// Before a training continues from `checkpoint_step`: deletes the ELBO points after that
+  /// step and the epoch records whose step is after it (a crash can leave points the
+  /// checkpoint does not cover), and any checkpoint after it, in one transaction.
+  /// @throws ProjectError if there is no such run or the step is negative.
+  void rewind_training(Id run, int64_t checkpoint_step);
 
   // --- Reading runs -------------------------------------------------------------------
 
@@ -140,8 +149,15 @@ class Project {
   std::vector<ElboPoint> elbo_trace(Id run) const;
   /// The diagnostics document, or nothing when none was stored.
   std::optional<std::string> diagnostics_json(Id run) const;
+  /// A training run's epoch records, by epoch.
+  std::vector<EpochRecord> training_epochs(Id run) const;
+  /// The checkpoint of the highest step, or nothing.
+  std::optional<CheckpointRecord> latest_checkpoint(Id run) const;
 
  private:
+  /// write()'s epochs and checkpoint, inside its transaction (project_training.cpp).
+  void write_training_records(Id run, const RunUpdate& update);
+
   std::string path_;
   std::unique_ptr<Database> db_;
   std::vector<Id> interrupted_at_open_;

@@ -7,7 +7,12 @@
 namespace variate::store {
 
 const char* to_string(RunMethod method) {
-  return method == RunMethod::nuts ? "nuts" : "advi";
+  switch (method) {
+    case RunMethod::nuts: return "nuts";
+    case RunMethod::advi: return "advi";
+    case RunMethod::amortized: return "amortized";
+  }
+  return "nuts";
 }
 
 const char* to_string(RunStatus status) {
@@ -24,7 +29,8 @@ const char* to_string(RunStatus status) {
 RunMethod run_method_from_string(const std::string& text) {
   if (text == "nuts") return RunMethod::nuts;
   if (text == "advi") return RunMethod::advi;
-  throw ProjectError("unknown run method '" + text + "' (expected nuts or advi)");
+  if (text == "amortized") return RunMethod::amortized;
+  throw ProjectError("unknown run method '" + text + "' (expected nuts, advi or amortized)");
 }
 
 RunStatus run_status_from_string(const std::string& text) {

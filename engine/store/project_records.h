@@ -1,6 +1,7 @@
 #pragma once
 /// The records a project file holds, as plain values (no LibTorch, no Qt): models with
-/// their versions, data sets, runs with per-chain draw tables, adaptation, ELBO traces.
+/// their versions, data sets, runs with per-chain draw tables, adaptation, ELBO traces,
+/// and a training run's epochs and checkpoints.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,12 +14,13 @@ namespace variate::store {
 /// Row id of a record in its table (models, model versions, data sets, runs).
 using Id = int64_t;
 
-enum class RunMethod { nuts, advi };
+/// amortized: training a deep model (a VAE's networks) by amortized variational inference.
+enum class RunMethod { nuts, advi, amortized };
 /// running: being written now. stopped: ended early by a stop request, its draws kept.
 /// interrupted: its writer died (crash, kill) before finishing. failed: ended by an error.
 enum class RunStatus { running, finished, stopped, interrupted, failed };
 
-/// "nuts", "advi"; "running", "finished", ... (the strings stored in the file).
+/// "nuts", "advi", "amortized"; "running", "finished", ... (the strings stored in the file).
 const char* to_string(RunMethod method);
 const char* to_string(RunStatus status);
 /// @throws ProjectError for an unknown string.
@@ -128,18 +130,46 @@ struct ChainDraws {
   std::vector<double> column(const std::string& name, bool with_warmup = false) const;
 };
 
-/// One ADVI iteration's objective.
+/// One ADVI iteration's objective, or one training step's (iteration = the step, elbo =
+/// that step's batch ELBO per row, rel_change NaN).
 struct ElboPoint {
   int iteration = 0;
   double elbo = 0;
   double rel_change = 0;  ///< NaN where undefined (the first evaluation)
 };
 
-/// Everything one commit writes for a run, in one transaction, with the run's heartbeat.
+/// One completed epoch of a training run.
+struct EpochRecord {
+  int epoch = 0;            ///< 1-based
+  int64_t step = 0;         ///< steps done at its end
+  double train_elbo = 0;    ///< mean per row; NaN is stored (as NULL) and reads back NaN
+  std::optional<double> heldout_elbo;
+  double seconds = 0;
+  double rows_per_second = 0;
+};
+
+/// What a training run needs to continue after a stop or a crash: the networks' weights
+/// and the optimizer's state (torch::serialize archives, opaque to the store).
+struct CheckpointRecord {
+  int64_t step = 0;         ///< steps done
+  int epoch = 1;            ///< the epoch the next step belongs to
+  int64_t epoch_step = 0;   ///< steps of that epoch already done
+  std::string weights;      ///< binary
+  std::string optimizer;    ///< binary
+  double saved_at = 0;      ///< unix seconds (set by the store when written)
+};
+
+/// Everything one commit writes for a run, in one transaction, with the run's heartbeat:
+/// a checkpoint commits together with the ELBO points up to its step.
 struct RunUpdate {
   std::vector<DrawBlock> blocks;
   std::vector<ChainRecord> chains;  ///< each replaces its chain's record
   std::vector<ElboPoint> elbo;
+  // Initialized here so that the updates written as {blocks, chains, elbo} stay free of
+  // -Wmissing-field-initializers.
+  std::vector<EpochRecord> epochs = {};  ///< each replaces the run's record of that epoch
+  /// Replaces one of the same step; the run keeps only its two highest-step checkpoints.
+  std::optional<CheckpointRecord> checkpoint = std::nullopt;
 };
 
 }  // namespace variate::store

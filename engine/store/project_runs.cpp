@@ -163,6 +163,7 @@ void Project::write(Id run_id, const RunUpdate& update) {
     elbo.reset();
     elbo.bind(1, run_id).bind(2, point.iteration).bind(3, point.elbo).bind(4, point.rel_change).run();
   }
+  write_training_records(run_id, update);
   Statement heartbeat(*db_,
                       "UPDATE runs SET heartbeat_at = ?1, seconds = MAX(0, ?1 - COALESCE(started_at, ?1)) "
                       "WHERE id = ?2 AND finished_at IS NULL");
@@ -221,7 +222,8 @@ void Project::set_run_config(Id run_id, const std::string& config_json) {
 
 void Project::delete_run(Id run_id) {
   Transaction transaction(*db_);
-  Statement s(*db_, "DELETE FROM runs WHERE id = ?");  // chains, blocks and ELBO cascade
+  // Chains, blocks, ELBO points, epochs and checkpoints cascade (foreign keys are on).
+  Statement s(*db_, "DELETE FROM runs WHERE id = ?");
   s.bind(1, run_id).run();
   if (db_->changes() == 0) db_->fail_plain("no run with id " + std::to_string(run_id));
   transaction.commit();

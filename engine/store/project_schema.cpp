@@ -88,11 +88,70 @@ CREATE TABLE settings (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL);
 )sql",
+    // 4: training runs (method 'amortized') with their epochs and checkpoints. SQLite cannot
+    // change a CHECK constraint in place, so runs is rebuilt (sqlite.org/lang_altertable.html,
+    // "other kinds of table schema changes"): ids are copied, so the rows of chains and
+    // elbo_trace still point at their runs; foreign keys are off while migrating, so the
+    // DROP deletes no child rows.
+    R"sql(
+CREATE TABLE runs_new (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  method TEXT NOT NULL CHECK (method IN ('nuts', 'advi', 'amortized')),
+  config_json TEXT NOT NULL,
+  model_version_id INTEGER NOT NULL REFERENCES model_versions(id),
+  data_set_id INTEGER REFERENCES data_sets(id),
+  seed INTEGER NOT NULL,
+  columns_json TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  started_at REAL,
+  finished_at REAL,
+  status TEXT NOT NULL
+    CHECK (status IN ('running', 'finished', 'stopped', 'interrupted', 'failed')),
+  error_message TEXT NOT NULL DEFAULT '',
+  seconds REAL NOT NULL DEFAULT 0,
+  diagnostics_json TEXT,
+  owner_host TEXT,
+  owner_pid INTEGER,
+  owner_start_time INTEGER,
+  heartbeat_at REAL);
+INSERT INTO runs_new (id, name, method, config_json, model_version_id, data_set_id, seed,
+  columns_json, created_at, started_at, finished_at, status, error_message, seconds,
+  diagnostics_json, owner_host, owner_pid, owner_start_time, heartbeat_at)
+SELECT id, name, method, config_json, model_version_id, data_set_id, seed,
+  columns_json, created_at, started_at, finished_at, status, error_message, seconds,
+  diagnostics_json, owner_host, owner_pid, owner_start_time, heartbeat_at FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_new RENAME TO runs;
+-- train_elbo NULL: a diverged epoch's NaN.
+CREATE TABLE training_epochs (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  epoch INTEGER NOT NULL CHECK (epoch >= 1),
+  step INTEGER NOT NULL CHECK (step >= 0),
+  train_elbo REAL,
+  heldout_elbo REAL,
+  seconds REAL NOT NULL,
+  rows_per_second REAL NOT NULL,
+  PRIMARY KEY (run_id, epoch));
+CREATE TABLE checkpoints (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step INTEGER NOT NULL CHECK (step >= 0),
+  epoch INTEGER NOT NULL CHECK (epoch >= 1),
+  epoch_step INTEGER NOT NULL CHECK (epoch_step >= 0),
+  saved_at REAL NOT NULL,
+  weights BLOB NOT NULL,
+  optimizer BLOB NOT NULL,
+  PRIMARY KEY (run_id, step));
+)sql",
 };
 
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 
 void apply_migrations(Database& db, int from_version) {
+  // A migration may rebuild a parent table (4 does runs): with foreign keys on, its DROP
+  // would cascade into the children. The pragma is a no-op inside a transaction, hence
+  // here; Project turns them on once the schema is current.
+  db.exec("PRAGMA foreign_keys = OFF");
   Transaction transaction(db);
   for (int version = from_version + 1; version <= kMigrationCount; ++version) {
     try {
@@ -116,6 +175,10 @@ std::vector<std::string> schema_tables(int version) {
     tables = {"models", "model_versions", "data_sets", "runs", "chains", "draw_blocks", "elbo_trace"};
   }
   if (version >= 3) tables.push_back("settings");
+  if (version >= 4) {
+    tables.push_back("training_epochs");
+    tables.push_back("checkpoints");
+  }
   return tables;
 }
 

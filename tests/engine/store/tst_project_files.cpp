@@ -1,7 +1,7 @@
 // Opening project files: files that are not projects (empty, text, another program's
 // database, truncated, corrupt), newer schemas and missing tables get a clear message and
-// are left byte for byte as they were; a version 1 file is migrated with its records
-// kept; runs left "running" by a dead writer are marked interrupted.
+// are left byte for byte as they were; version 1 and 3 files are migrated with their
+// records kept; runs left "running" by a dead writer are marked interrupted.
 
 #include <csignal>
 #include <fstream>
@@ -135,6 +135,23 @@ INSERT INTO draw_blocks VALUES (1, 0, 0, 1, 2, X'000000000000F0BF000000000000044
 INSERT INTO elbo_trace VALUES (1, 100, -3.5, 0.25);
 )sql";
 
+// Migrations 2 and 3 as released, applied to a version 1 file, and a version 3 record: a
+// run owned by a process elsewhere whose heartbeat is in the future (it stays running).
+const char* const kVersion3Migrations = R"sql(
+ALTER TABLE runs ADD COLUMN owner_host TEXT;
+ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+ALTER TABLE runs ADD COLUMN owner_start_time INTEGER;
+ALTER TABLE runs ADD COLUMN heartbeat_at REAL;
+ALTER TABLE model_versions ADD COLUMN canvas_layout_json TEXT NOT NULL DEFAULT '';
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+PRAGMA user_version = 3;
+INSERT INTO settings VALUES ('studio.run_config', '{"chains": 2}');
+INSERT INTO runs (id, name, method, config_json, model_version_id, seed, columns_json, created_at,
+  started_at, status, owner_host, owner_pid, owner_start_time, heartbeat_at)
+  VALUES (3, 'elsewhere', 'advi', '{}', 1, 9, '["lp__","mu"]', 1030.0, 1030.0, 'running',
+  'another-host', 4242, 77, 1e12);
+)sql";
+
 }  // namespace
 
 class TestProjectFiles : public QObject {
@@ -246,6 +263,52 @@ class TestProjectFiles : public QObject {
     }
     QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{store::Project::schema_version()});
     QCOMPARE(query_int(path, "SELECT COUNT(*) FROM runs WHERE owner_pid IS NOT NULL"), int64_t{1});
+  }
+
+  void aVersion3FileIsMigratedAndGainsTheTrainingTables() {
+    QTemporaryDir directory;
+    const std::string path = directory.filePath("v3.variate").toStdString();
+    exec_sql(path, std::string(kVersion1Schema) + kVersion1Records + kVersion3Migrations);
+    QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{3});
+    {
+      store::Project project(path);
+      // Every record kept, the rebuilt runs table's owner columns included.
+      const auto runs = project.runs();
+      QCOMPARE(runs.size(), size_t{3});
+      QCOMPARE(runs[0].name, std::string("old"));
+      QCOMPARE(*project.diagnostics_json(1), std::string(R"({"x":1})"));
+      QCOMPARE(project.chain_draws(1, 0).at(0, 1), 2.5);
+      QCOMPARE(project.elbo_trace(1)[0].elbo, -3.5);
+      QCOMPARE(runs[2].method, store::RunMethod::advi);
+      QCOMPARE(runs[2].status, store::RunStatus::running);
+      QCOMPARE(project.setting("studio.run_config").value_or(""), std::string(R"({"chains": 2})"));
+      // A training run with its epochs and a checkpoint fits the migrated file.
+      store::RunSpec spec;
+      spec.method = store::RunMethod::amortized;
+      spec.model_version_id = 1;
+      const store::Id training = project.create_run(spec);
+      store::RunUpdate update;
+      update.elbo = {{1, -200.0, std::nan("")}};
+      update.epochs = {{1, 1, -200.0, std::nullopt, 1.0, 128.0}};
+      update.checkpoint = store::CheckpointRecord{1, 2, 0, std::string("w\0w", 3), std::string(1, '\0'), 0};
+      project.write(training, update);
+      QCOMPARE(project.training_epochs(training).size(), size_t{1});
+      QCOMPARE(project.latest_checkpoint(training)->weights, std::string("w\0w", 3));
+      QCOMPARE(project.run(training).method, store::RunMethod::amortized);
+      // The children of the rebuilt runs table still cascade from it.
+      project.delete_run(1);
+    }
+    QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{store::Project::schema_version()});
+    QCOMPARE(query_int(path, "SELECT owner_pid FROM runs WHERE id = 3"), int64_t{4242});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM chains WHERE run_id = 1"), int64_t{0});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM draw_blocks WHERE run_id = 1"), int64_t{0});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM elbo_trace WHERE run_id = 1"), int64_t{0});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM pragma_foreign_key_check"), int64_t{0});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'runs_new'"), int64_t{0});
+    // The rebuilt table keeps its checks, the new method among the allowed ones.
+    QCOMPARE(query_int(path, "SELECT instr(sql, '''amortized''') > 0 AND instr(sql, '''interrupted''') > 0 "
+                             "FROM sqlite_master WHERE name = 'runs'"),
+             int64_t{1});
   }
 
   void aFailedMigrationLeavesTheFileAtItsVersion() {
