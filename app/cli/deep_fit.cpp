@@ -148,6 +148,8 @@ void write_summary(const std::string& path, const deep::AmortizedModel& model, c
         {"train_elbo", finite(result.train_elbo)},
         {"heldout_elbo", finite(result.heldout_elbo)},
         {"seconds", result.seconds},
+        {"training_seconds", result.training_seconds},
+        {"rows_per_second", result.rows_per_second},
         {"ranks", ranks},
         {"seed", seed},
         {"networks", networks}}}};
@@ -214,10 +216,10 @@ int run_deep_fit(const DeepFitOptions& options, const DeepFitShared& shared, con
     std::shared_ptr<store::Project> project;
     std::optional<store::CheckpointRecord> resumed;
     std::optional<store::RunInfo> resumed_run;
-    if (options.project) {
-      project = std::make_shared<store::Project>(*options.project, root && !options.resume
-                                                                        ? store::Project::OpenMode::create
-                                                                        : store::Project::OpenMode::existing);
+    // Rank 0 records the run; every rank reads the checkpoint it continues from.
+    if (options.project && (root || options.resume)) {
+      project = std::make_shared<store::Project>(*options.project, options.resume ? store::Project::OpenMode::existing
+                                                                                  : store::Project::OpenMode::create);
       if (options.resume) {
         resumed_run = project->run(*options.resume);
         if (resumed_run->method != store::RunMethod::amortized) {

@@ -2,7 +2,7 @@
 /// `variate fit` of a model with networks and guides (a VAE): amortized variational
 /// inference by minibatch stochastic gradient ascent (engine/deep/amortized_fit.h).
 ///
-///   variate fit vae.vmod --data train.json --test-data test.json --epochs 10 \
+///   variate fit vae.vmod --data train.json --test-data test.json --epochs 10
 ///       --batch-size 128 --learning-rate 1e-3 --project vae.variate [--nproc 2]
 ///   variate fit vae.vmod --data train.json --project vae.variate --resume 3
 ///

@@ -5,12 +5,12 @@
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
-#include <torch/optim/adam.h>
 #include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>
 
 #include "variate/core/argument_error.h"
 #include "variate/core/random_stream.h"
+#include "variate/deep/flat_adam.h"
 
 namespace variate::deep {
 namespace {
@@ -61,11 +61,12 @@ struct AmortizedFit::State {
   AmortizedModel& model;
   AmortizedFitOptions options;
   std::shared_ptr<distributed::Communicator> communicator;
-  std::vector<at::Tensor> parameters;
-  std::unique_ptr<torch::optim::Adam> adam;
-  // Every gradient as a view into one buffer (one collective per step, no copies), then
-  // the batch's ELBO sum and rank 0's stop flag.
+  // Every weight as a view into one buffer (one pass of Adam), and every gradient into
+  // another (one collective per step, no copies), followed by the batch's ELBO sum and
+  // rank 0's stop flag.
+  at::Tensor weights;
   at::Tensor flat;
+  std::unique_ptr<FlatAdam> adam;
   int64_t gradient_size = 0;
   int shards = 1;
   int64_t step = 0;
@@ -74,6 +75,19 @@ struct AmortizedFit::State {
 
   State(AmortizedModel& m, const AmortizedFitOptions& o, std::shared_ptr<distributed::Communicator> c)
       : model(m), options(o), communicator(std::move(c)) {}
+
+  // Moves the networks' weights into `weights` (again after loading a checkpoint, which
+  // gives the parameters storage of their own).
+  void bind_weights() {
+    at::NoGradGuard no_grad;
+    int64_t offset = 0;
+    for (auto& p : model.networks().parameters()) {
+      const at::Tensor view = weights.narrow(0, offset, p.numel()).view_as(p);
+      view.copy_(p);
+      p.set_data(view);
+      offset += p.numel();
+    }
+  }
 
   int rank() const { return communicator->rank(); }
   int ranks() const { return communicator->size(); }
@@ -99,7 +113,7 @@ struct AmortizedFit::State {
     flat[gradient_size] = elbo_sum;
     flat[gradient_size + 1] = stop_requested && rank() == 0 ? 1.0 : 0.0;
     communicator->allreduce_sum(flat);
-    adam->step();
+    adam->step(flat);
     return {flat[gradient_size].item<double>() / static_cast<double>(b), flat[gradient_size + 1].item<double>() > 0};
   }
 };
@@ -119,14 +133,16 @@ AmortizedFit::AmortizedFit(AmortizedModel& model, const AmortizedFitOptions& opt
                         "between " + std::to_string(s.ranks()) + " ranks");
   }
   for (const auto& p : model.networks().parameters()) s.gradient_size += p.numel();
-  s.flat = at::zeros({s.gradient_size + 2}, at::TensorOptions(model.options().dtype));
+  const auto dtype = at::TensorOptions(model.options().dtype);
+  s.weights = at::empty({s.gradient_size}, dtype);
+  s.flat = at::zeros({s.gradient_size + 2}, dtype);
+  s.bind_weights();
   int64_t offset = 0;
   for (auto& p : model.networks().parameters()) {
     p.mutable_grad() = s.flat.narrow(0, offset, p.numel()).view_as(p);
-    s.parameters.push_back(p);
     offset += p.numel();
   }
-  s.adam = std::make_unique<torch::optim::Adam>(s.parameters, torch::optim::AdamOptions(options.learning_rate));
+  s.adam = std::make_unique<FlatAdam>(s.weights, AdamOptions().learning_rate(options.learning_rate));
 }
 
 AmortizedFit::~AmortizedFit() = default;
@@ -134,6 +150,7 @@ AmortizedFit::~AmortizedFit() = default;
 void AmortizedFit::resume(const TrainingCheckpoint& checkpoint) {
   State& s = *state_;
   deserialize(checkpoint.weights, "weights", [&](auto& archive) { s.model.networks().load(archive); });
+  s.bind_weights();
   deserialize(checkpoint.optimizer, "optimizer state", [&](auto& archive) { s.adam->load(archive); });
   s.step = checkpoint.step;
   s.epoch = checkpoint.epoch;
@@ -184,6 +201,7 @@ AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::
     if (reports) observer->on_checkpoint(checkpoint());
   };
   const auto start = Clock::now();
+  int64_t rows_trained = 0;
   while (s.epoch <= s.options.epochs) {
     at::Generator shuffle = generator_for(s.options.seed, Stream::shuffle, static_cast<uint64_t>(s.epoch));
     const at::Tensor order = at::randperm(n, shuffle, at::kLong);
@@ -213,6 +231,8 @@ AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::
     }
     flush();
     const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
+    result.training_seconds += seconds;
+    rows_trained += rows_done;
     if (rows_done > 0) result.train_elbo = elbo_sum / static_cast<double>(rows_done);
     if (s.epoch_step == steps_per_epoch) {  // the epoch is complete
       EpochReport report{s.epoch, s.step, result.train_elbo, std::nullopt, seconds,
@@ -229,6 +249,7 @@ AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::
   result.epochs = s.epoch - 1;
   result.steps = s.step;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (result.training_seconds > 0) result.rows_per_second = static_cast<double>(rows_trained) / result.training_seconds;
   return result;
 }
 

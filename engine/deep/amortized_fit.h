@@ -89,7 +89,9 @@ struct AmortizedFitResult {
   int epochs = 0;  ///< epochs completed
   double train_elbo = 0;  ///< of the last epoch (or of the steps done of it)
   std::optional<double> heldout_elbo;
-  double seconds = 0;
+  double seconds = 0;  ///< the whole run, held-out evaluations included
+  double training_seconds = 0;  ///< the steps only
+  double rows_per_second = 0;  ///< training rows over training_seconds (all ranks together)
 };
 
 class AmortizedFit {

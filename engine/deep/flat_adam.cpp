@@ -1,0 +1,79 @@
+#include "variate/deep/flat_adam.h"
+
+#include <cmath>
+
+#include <ATen/ATen.h>
+#include <torch/serialize/input-archive.h>
+#include <torch/serialize/output-archive.h>
+
+#include "variate/core/argument_error.h"
+
+namespace variate::deep {
+namespace {
+
+// One pass: the moments, then the weight. The same arithmetic as torch::optim::Adam
+// (bias corrections folded into the step size and the denominator).
+template <class T>
+void adam_pass(T* __restrict weights, const T* __restrict gradients, T* __restrict m, T* __restrict v, int64_t n,
+               double beta1, double beta2, double step_size, double correction2_sqrt, double epsilon) {
+  const T b1 = static_cast<T>(beta1), b2 = static_cast<T>(beta2);
+  const T one_b1 = static_cast<T>(1 - beta1), one_b2 = static_cast<T>(1 - beta2);
+  const T rate = static_cast<T>(step_size), root = static_cast<T>(correction2_sqrt), eps = static_cast<T>(epsilon);
+  for (int64_t i = 0; i < n; ++i) {
+    const T g = gradients[i];
+    m[i] = b1 * m[i] + one_b1 * g;
+    v[i] = b2 * v[i] + one_b2 * g * g;
+    weights[i] -= rate * m[i] / (std::sqrt(v[i]) / root + eps);
+  }
+}
+
+}  // namespace
+
+FlatAdam::FlatAdam(at::Tensor weights, AdamOptions options) : weights_(std::move(weights)), options_(options) {
+  if (!weights_.is_cpu() || weights_.dim() != 1 || !weights_.is_contiguous() ||
+      (weights_.scalar_type() != at::kFloat && weights_.scalar_type() != at::kDouble)) {
+    throw ArgumentError("FlatAdam: the weights must be a contiguous CPU vector of float32 or float64");
+  }
+  first_moment_ = at::zeros_like(weights_);
+  second_moment_ = at::zeros_like(weights_);
+}
+
+void FlatAdam::step(const at::Tensor& gradients) {
+  const int64_t n = weights_.numel();
+  if (gradients.scalar_type() != weights_.scalar_type() || !gradients.is_contiguous() || gradients.numel() < n) {
+    throw ArgumentError("FlatAdam::step: the gradients must be a contiguous vector of the weights' dtype");
+  }
+  ++steps_;
+  const double t = static_cast<double>(steps_);
+  const double correction1 = 1 - std::pow(options_.beta1(), t);
+  const double correction2 = 1 - std::pow(options_.beta2(), t);
+  const double step_size = options_.learning_rate() / correction1;
+  AT_DISPATCH_FLOATING_TYPES(weights_.scalar_type(), "FlatAdam::step", [&] {
+    adam_pass<scalar_t>(weights_.data_ptr<scalar_t>(), gradients.data_ptr<scalar_t>(),
+                        first_moment_.data_ptr<scalar_t>(), second_moment_.data_ptr<scalar_t>(), n,
+                        options_.beta1(), options_.beta2(), step_size, std::sqrt(correction2), options_.epsilon());
+  });
+}
+
+void FlatAdam::save(torch::serialize::OutputArchive& archive) const {
+  archive.write("first_moment", first_moment_);
+  archive.write("second_moment", second_moment_);
+  archive.write("steps", at::tensor(static_cast<int64_t>(steps_)));
+}
+
+void FlatAdam::load(torch::serialize::InputArchive& archive) {
+  at::Tensor m, v, steps;
+  archive.read("first_moment", m);
+  archive.read("second_moment", v);
+  archive.read("steps", steps);
+  if (!m.sizes().equals(first_moment_.sizes()) || !v.sizes().equals(second_moment_.sizes()) ||
+      m.scalar_type() != first_moment_.scalar_type()) {
+    throw ArgumentError("the checkpoint's optimizer state is for " + std::to_string(m.numel()) +
+                        " weights; this model has " + std::to_string(first_moment_.numel()));
+  }
+  first_moment_.copy_(m);
+  second_moment_.copy_(v);
+  steps_ = steps.item<int64_t>();
+}
+
+}  // namespace variate::deep
