@@ -257,6 +257,10 @@ int run_deep_fit(const DeepFitOptions& options, const DeepFitShared& shared, con
     }
     fit_options.seed = seed;
     fit_options.max_steps = options.max_steps;
+    if (run) {
+      fit_options.share_memory = run->on_one_host();
+      fit_options.rank_timeout = std::chrono::milliseconds(static_cast<int64_t>(run->timeout_seconds() * 1000));
+    }
     fit_options.checkpoint_every = options.checkpoint_every;
     deep::AmortizedFit fit(model, fit_options, run ? run->communicator() : nullptr);
     if (resumed) {
@@ -267,7 +271,10 @@ int run_deep_fit(const DeepFitOptions& options, const DeepFitShared& shared, con
     errors << "amortized variational inference: " << model.rows() << " rows (" << model.row_axis() << "), "
            << model.network_infos().size() << " network(s) with " << parameters << " weights, batch "
            << fit_options.batch_size << ", Adam " << fit_options.learning_rate << ", seed " << seed;
-    if (run) errors << "; " << ranks << " processes, " << options.threads << " thread(s) each";
+    if (run) {
+      errors << "; " << ranks << " processes, " << options.threads << " thread(s) each, gradients summed "
+             << (fit_options.share_memory ? "in shared memory" : "by allreduce");
+    }
     errors << "\n";
     if (resumed) {
       errors << "continuing run " << *options.resume << " from its checkpoint after step " << resumed->step << "\n";

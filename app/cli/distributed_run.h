@@ -63,6 +63,9 @@ class DistributedRun {
   bool root() const { return rank() == 0; }
   /// This process's index among the ranks of its host (its GPU with --device cuda).
   int local_rank() const { return rank() % local_ranks_; }
+  /// Whether every rank runs on this host (--nproc), so that they can share memory.
+  bool on_one_host() const { return local_ranks_ == size(); }
+  double timeout_seconds() const { return options_.timeout_seconds; }
   bool split_rows() const { return options_.shard == "rows"; }
   int row_blocks() const { return options_.row_blocks; }
   const std::shared_ptr<distributed::Communicator>& communicator() const { return communicator_; }

@@ -11,6 +11,7 @@
 #include "variate/core/argument_error.h"
 #include "variate/core/random_stream.h"
 #include "variate/deep/flat_adam.h"
+#include "variate/deep/shared_training_memory.h"
 
 namespace variate::deep {
 namespace {
@@ -63,9 +64,12 @@ struct AmortizedFit::State {
   std::shared_ptr<distributed::Communicator> communicator;
   // Every weight as a view into one buffer (one pass of Adam), and every gradient into
   // another (one collective per step, no copies), followed by the batch's ELBO sum and
-  // rank 0's stop flag.
+  // rank 0's stop flag. With shared memory both are in the segment (the gradients in this
+  // rank's slot), and Adam steps this rank's part of the weights.
   at::Tensor weights;
   at::Tensor flat;
+  std::unique_ptr<SharedTrainingMemory> shared;
+  at::Tensor segment_gradient;  // this rank's part of the summed gradient
   std::unique_ptr<FlatAdam> adam;
   int64_t gradient_size = 0;
   int shards = 1;
@@ -76,14 +80,14 @@ struct AmortizedFit::State {
   State(AmortizedModel& m, const AmortizedFitOptions& o, std::shared_ptr<distributed::Communicator> c)
       : model(m), options(o), communicator(std::move(c)) {}
 
-  // Moves the networks' weights into `weights` (again after loading a checkpoint, which
-  // gives the parameters storage of their own).
-  void bind_weights() {
+  // Points the networks' weights into `weights`, copying their values there when `copy`
+  // (again after loading a checkpoint, which gives the parameters storage of their own).
+  void bind_weights(bool copy) {
     at::NoGradGuard no_grad;
     int64_t offset = 0;
     for (auto& p : model.networks().parameters()) {
       const at::Tensor view = weights.narrow(0, offset, p.numel()).view_as(p);
-      view.copy_(p);
+      if (copy) view.copy_(p);
       p.set_data(view);
       offset += p.numel();
     }
@@ -91,6 +95,33 @@ struct AmortizedFit::State {
 
   int rank() const { return communicator->rank(); }
   int ranks() const { return communicator->size(); }
+
+  // Adam over all the weights, for checkpoints: this rank's own, or the shared segment's
+  // (whose moments every rank has stepped in part).
+  FlatAdam whole_adam(bool shared_moments) const {
+    const AdamOptions adam_options = AdamOptions().learning_rate(options.learning_rate);
+    if (!shared) return FlatAdam(weights, adam_options);
+    FlatAdam whole = shared_moments ? FlatAdam(weights, adam_options, shared->first_moment(), shared->second_moment())
+                                    : FlatAdam(weights.clone(), adam_options);
+    whole.set_steps(adam->steps());
+    return whole;
+  }
+
+  // Sums the ranks' slots over this rank's segment, in rank order; returns the batch's
+  // ELBO sum and whether any rank asked to stop.
+  std::pair<double, bool> reduce_shared() {
+    const auto [first, last] = shared->segment();
+    segment_gradient.copy_(shared->slot(0).narrow(0, first, last - first));
+    double elbo = shared->slot(0)[gradient_size].item<double>();
+    bool stop = shared->slot(0)[gradient_size + 1].item<double>() > 0;
+    for (int r = 1; r < ranks(); ++r) {
+      const at::Tensor slot = shared->slot(r);
+      segment_gradient.add_(slot.narrow(0, first, last - first));
+      elbo += slot[gradient_size].item<double>();
+      stop = stop || slot[gradient_size + 1].item<double>() > 0;
+    }
+    return {elbo, stop};
+  }
 
   // Computes this rank's shards of one batch into `flat`, sums over ranks, and steps.
   // Returns the batch's mean ELBO per row and whether rank 0 asked to stop.
@@ -112,6 +143,13 @@ struct AmortizedFit::State {
     }
     flat[gradient_size] = elbo_sum;
     flat[gradient_size + 1] = stop_requested && rank() == 0 ? 1.0 : 0.0;
+    if (shared) {
+      shared->barrier();  // every slot is written
+      const auto [elbo, stop] = reduce_shared();
+      adam->step(segment_gradient);
+      shared->barrier();  // every part of the weights is stepped; the slots may be reused
+      return {elbo / static_cast<double>(b), stop};
+    }
     communicator->allreduce_sum(flat);
     adam->step(flat);
     return {flat[gradient_size].item<double>() / static_cast<double>(b), flat[gradient_size + 1].item<double>() > 0};
@@ -134,15 +172,30 @@ AmortizedFit::AmortizedFit(AmortizedModel& model, const AmortizedFitOptions& opt
   }
   for (const auto& p : model.networks().parameters()) s.gradient_size += p.numel();
   const auto dtype = at::TensorOptions(model.options().dtype);
-  s.weights = at::empty({s.gradient_size}, dtype);
-  s.flat = at::zeros({s.gradient_size + 2}, dtype);
-  s.bind_weights();
+  const AdamOptions adam_options = AdamOptions().learning_rate(options.learning_rate);
+  if (options.share_memory && s.ranks() > 1) {
+    s.shared = std::make_unique<SharedTrainingMemory>(*s.communicator, s.gradient_size, s.gradient_size + 2,
+                                                      model.options().dtype, options.rank_timeout);
+    s.weights = s.shared->weights();
+    s.flat = s.shared->slot(s.rank());
+    s.bind_weights(s.rank() == 0);  // the same initial weights on every rank: one copies them
+    s.shared->barrier();
+    const auto [first, last] = s.shared->segment();
+    s.segment_gradient = at::empty({last - first}, dtype);
+    s.adam = std::make_unique<FlatAdam>(s.weights.narrow(0, first, last - first), adam_options,
+                                        s.shared->first_moment().narrow(0, first, last - first),
+                                        s.shared->second_moment().narrow(0, first, last - first));
+  } else {
+    s.weights = at::empty({s.gradient_size}, dtype);
+    s.flat = at::zeros({s.gradient_size + 2}, dtype);
+    s.bind_weights(true);
+    s.adam = std::make_unique<FlatAdam>(s.weights, adam_options);
+  }
   int64_t offset = 0;
   for (auto& p : model.networks().parameters()) {
     p.mutable_grad() = s.flat.narrow(0, offset, p.numel()).view_as(p);
     offset += p.numel();
   }
-  s.adam = std::make_unique<FlatAdam>(s.weights, AdamOptions().learning_rate(options.learning_rate));
 }
 
 AmortizedFit::~AmortizedFit() = default;
@@ -150,8 +203,17 @@ AmortizedFit::~AmortizedFit() = default;
 void AmortizedFit::resume(const TrainingCheckpoint& checkpoint) {
   State& s = *state_;
   deserialize(checkpoint.weights, "weights", [&](auto& archive) { s.model.networks().load(archive); });
-  s.bind_weights();
-  deserialize(checkpoint.optimizer, "optimizer state", [&](auto& archive) { s.adam->load(archive); });
+  // With shared memory rank 0 writes the weights and moments there for all.
+  const bool writes = !s.shared || s.rank() == 0;
+  s.bind_weights(writes);
+  if (s.shared) {
+    FlatAdam whole = s.whole_adam(writes);
+    deserialize(checkpoint.optimizer, "optimizer state", [&](auto& archive) { whole.load(archive); });
+    s.adam->set_steps(whole.steps());
+    s.shared->barrier();
+  } else {
+    deserialize(checkpoint.optimizer, "optimizer state", [&](auto& archive) { s.adam->load(archive); });
+  }
   s.step = checkpoint.step;
   s.epoch = checkpoint.epoch;
   s.epoch_step = checkpoint.epoch_step;
@@ -164,7 +226,12 @@ TrainingCheckpoint AmortizedFit::checkpoint() const {
   checkpoint.epoch = s.epoch;
   checkpoint.epoch_step = s.epoch_step;
   checkpoint.weights = serialized([&](auto& archive) { s.model.networks().save(archive); });
-  checkpoint.optimizer = serialized([&](auto& archive) { s.adam->save(archive); });
+  if (s.shared) {
+    const FlatAdam whole = s.whole_adam(true);
+    checkpoint.optimizer = serialized([&](auto& archive) { whole.save(archive); });
+  } else {
+    checkpoint.optimizer = serialized([&](auto& archive) { s.adam->save(archive); });
+  }
   return checkpoint;
 }
 

@@ -5,7 +5,9 @@
 ///
 /// Data-parallel over the ranks of a communicator: every rank holds the same weights and
 /// takes its part of each global batch; the gradients (and the batch's ELBO and a stop
-/// flag) are summed with one allreduce per step, and every rank takes the same Adam step.
+/// flag) are summed with one allreduce per step, and every rank takes the same Adam step
+/// — or, for ranks on one host, summed in shared memory, each rank stepping its part of
+/// the shared weights (share_memory).
 /// The shuffles and the noise are drawn for the global batch from the seed, so the rows
 /// and draws do not depend on the number of ranks. The gradient of a batch is the sum of
 /// `gradient_shards` parts computed apart: 2 ranks and 1 rank with 2 shards add the same
@@ -16,6 +18,7 @@
 ///   AmortizedFitResult result = fit.run(&observer, stop);
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -40,6 +43,11 @@ struct AmortizedFitOptions {
   int64_t heldout_batch = 1000;
   /// Also hand over a checkpoint every this many steps (0: at the end of each epoch only).
   int64_t checkpoint_every = 0;
+  /// The ranks run on one host: share the weights and gradients in memory
+  /// (shared_training_memory.h) rather than allreduce them over the communicator.
+  bool share_memory = false;
+  /// How long a rank waits for the others at a step before it gives up.
+  std::chrono::milliseconds rank_timeout{60000};
 };
 
 /// One optimization step: the mean ELBO per row of its batch (before the step).

@@ -29,13 +29,19 @@ void adam_pass(T* __restrict weights, const T* __restrict gradients, T* __restri
 
 }  // namespace
 
-FlatAdam::FlatAdam(at::Tensor weights, AdamOptions options) : weights_(std::move(weights)), options_(options) {
+FlatAdam::FlatAdam(at::Tensor weights, AdamOptions options, at::Tensor first_moment, at::Tensor second_moment)
+    : weights_(std::move(weights)), options_(options) {
   if (!weights_.is_cpu() || weights_.dim() != 1 || !weights_.is_contiguous() ||
       (weights_.scalar_type() != at::kFloat && weights_.scalar_type() != at::kDouble)) {
     throw ArgumentError("FlatAdam: the weights must be a contiguous CPU vector of float32 or float64");
   }
-  first_moment_ = at::zeros_like(weights_);
-  second_moment_ = at::zeros_like(weights_);
+  first_moment_ = first_moment.defined() ? first_moment : at::zeros_like(weights_);
+  second_moment_ = second_moment.defined() ? second_moment : at::zeros_like(weights_);
+  for (const at::Tensor* m : {&first_moment_, &second_moment_}) {
+    if (!m->sizes().equals(weights_.sizes()) || m->scalar_type() != weights_.scalar_type() || !m->is_contiguous()) {
+      throw ArgumentError("FlatAdam: the moments must be contiguous vectors like the weights");
+    }
+  }
 }
 
 void FlatAdam::step(const at::Tensor& gradients) {

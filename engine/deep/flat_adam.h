@@ -20,13 +20,16 @@ namespace variate::deep {
 
 class FlatAdam {
  public:
-  /// `weights`: a contiguous CPU float32 or float64 vector, updated in place.
-  /// @throws ArgumentError for another kind of tensor.
-  FlatAdam(at::Tensor weights, AdamOptions options);
+  /// `weights`: a contiguous CPU float32 or float64 vector, updated in place. The moments
+  /// live in `first_moment` and `second_moment` when given (views into memory another
+  /// process shares), else in zeroed tensors of their own.
+  /// @throws ArgumentError for another kind of tensor, or moments of another size.
+  FlatAdam(at::Tensor weights, AdamOptions options, at::Tensor first_moment = {}, at::Tensor second_moment = {});
 
   /// `gradients`: at least as long as the weights (the first weights.numel() are read).
   void step(const at::Tensor& gradients);
   long steps() const { return steps_; }
+  void set_steps(long steps) { steps_ = steps; }
   const AdamOptions& options() const { return options_; }
 
   /// The moments and the step count.

@@ -4,7 +4,8 @@
 // a Normal prior, a one-draw estimate otherwise); training raises the ELBO; a fit resumed
 // from a checkpoint ends with the weights of one that never stopped; 2 ranks (threads,
 // each with its own c10d group over a TCP store on 127.0.0.1 at a port the system picks)
-// end with the bits of 1 rank computing the same two gradient shards.
+// end with the bits of 1 rank computing the same two gradient shards, whether they
+// allreduce the gradients or sum them in shared memory (across a resume too).
 
 #include <future>
 
@@ -311,6 +312,51 @@ class TestAmortizedModel : public QObject {
     for (size_t i = 0; i < w1.size(); ++i) {
       QVERIFY(at::allclose(weights(one)[i], weights(unsharded)[i], 1e-3, 1e-4));
     }
+  }
+
+  // Ranks on one host share the weights and sum the gradient slots in memory; a training
+  // stopped and resumed from rank 0's checkpoint in the middle ends the same.
+  void twoRanksSharingMemoryGiveTheSameBitsAcrossAResume() {
+    const auto data = images(40);
+    AmortizedModel one(checked(kVae), data);
+    AmortizedFit(one, fit_options(2)).run();
+
+    vd::RendezvousSpec spec;
+    spec.port = 0;
+    spec.rank = 0;
+    spec.world_size = 2;
+    spec.timeout = std::chrono::seconds(60);
+    vd::RunGroup group0(spec);
+    const uint16_t port = group0.port();
+    std::promise<variate::deep::TrainingCheckpoint> handed;
+    auto handed_over = handed.get_future().share();
+    const auto train = [&](vd::RunGroup& group) {
+      group.join();
+      const auto communicator = group.communicator("fit");
+      auto options = fit_options(0);
+      options.share_memory = true;
+      options.max_steps = 13;
+      AmortizedModel first(checked(kVae), data);
+      AmortizedFit part(first, options, communicator);
+      part.run();
+      if (group.rank() == 0) handed.set_value(part.checkpoint());
+      options.max_steps = 40;
+      AmortizedModel second(checked(kVae), data);
+      AmortizedFit rest(second, options, communicator);
+      rest.resume(handed_over.get());
+      rest.run();
+      return weights(second);
+    };
+    auto rank1 = std::async(std::launch::async, [&] {
+      vd::RendezvousSpec s = spec;
+      s.rank = 1;
+      s.port = port;
+      vd::RunGroup group(s);
+      return train(group);
+    });
+    const auto w0 = train(group0);
+    QVERIFY(same_bits(w0, rank1.get()));
+    QVERIFY(same_bits(w0, weights(one)));
   }
 };
 
