@@ -6,6 +6,7 @@
 #include <variate/core/shape.h>
 #include <variate/tape/select_target.h>
 
+#include "variate/cli/deep_fit.h"
 #include "variate/cli/model_input.h"
 
 namespace variate::cli {
@@ -24,6 +25,9 @@ std::string with_shape(const std::string& name, const Shape& shape) {
 }
 
 int run_check(const CheckOptions& options) {
+  if (options.data && is_deep_model_file(options.model)) {
+    return check_deep_model(options.model, *options.data, std::cout, std::cerr);
+  }
   const auto result = load_model(options.model, options.data, std::cerr);
   if (!result) return 1;
   std::cout << options.model << ": ok";

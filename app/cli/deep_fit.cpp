@@ -170,6 +170,30 @@ void save_weights(const std::string& path, const deep::AmortizedModel& model) {
 
 }  // namespace
 
+int check_deep_model(const std::string& model_path, const std::string& data_path, std::ostream& out,
+                     std::ostream& errors) {
+  DeepFitShared shared;
+  shared.model_path = model_path;
+  shared.data = data_path;
+  const auto loaded = load(shared, {}, 1, errors);
+  if (!loaded) return 1;
+  const deep::AmortizedModel& model = *loaded->model;
+  out << model_path << ": ok\n" << model.rows() << " rows (" << model.row_axis() << ")\nlatent variables, one value per row:";
+  for (const auto& latent : model.latents()) {
+    out << " " << latent.name << "[" << model.row_axis();
+    for (const int64_t size : latent.row_shape) out << ", " << size;
+    out << "]" << (latent.analytic_kl ? " (KL to its prior in closed form)" : "");
+  }
+  out << "\nnetworks:";
+  for (const auto& n : model.network_infos()) {
+    out << " " << n.name << " (mlp " << n.spec.input_width;
+    for (const int64_t width : n.spec.widths) out << "-" << width;
+    out << ", " << model::activation_name(n.spec.activation) << ", " << n.spec.parameter_count() << " weights)";
+  }
+  out << "\nfit with `variate fit` (amortized variational inference)\n";
+  return 0;
+}
+
 void add_deep_fit_options(CLI::App& command, DeepFitOptions& o) {
   command.add_option("--test-data", o.test_data, "Held-out rows: their ELBO is reported after each epoch")->group(kGroup);
   command.add_option("--epochs", o.epochs, "Passes over the training rows (default: 10, or a resumed run's)")->check(CLI::PositiveNumber)->group(kGroup);

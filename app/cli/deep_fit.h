@@ -57,4 +57,9 @@ struct DeepFitShared {
 
 int run_deep_fit(const DeepFitOptions& options, const DeepFitShared& shared, const RunHooks& hooks);
 
+/// `variate check MODEL.vmod --data D` of a deep model: binds it (every shape checked)
+/// and lists its rows, latent variables and networks.
+int check_deep_model(const std::string& model_path, const std::string& data_path, std::ostream& out,
+                     std::ostream& errors);
+
 }  // namespace variate::cli

@@ -7,6 +7,7 @@
 #include "variate/export/cpp_names.h"
 #include "variate/export/main_source.h"
 #include "variate/export/model_header.h"
+#include "variate/model/model_error.h"
 
 #ifndef VARIATE_VERSION
 #define VARIATE_VERSION "0.1.0"
@@ -68,6 +69,11 @@ std::string readme(const std::string& name, const std::string& model_file) {
 
 CppProgram export_cpp_program(const model::CheckedModel& model, const model::Source& source,
                               const std::string& name) {
+  if (const auto deep = model.first_deep_node()) {
+    throw model::ModelError(model.program.statements[deep->second].name_span(),
+                            "'" + deep->first + "': exported programs sample or fit with ADVI; a model with "
+                            "networks or guides is not exported (train it with `variate fit`)");
+  }
   CppProgram program;
   program.name = identifier_from(name);
   const std::string model_file = file_name(source.name());

@@ -464,11 +464,14 @@ bool is_literal_number(const Expr& e) {
 
 }  // namespace
 
-bool CheckedModel::is_deep() const {
+bool CheckedModel::is_deep() const { return first_deep_node().has_value(); }
+
+std::optional<std::pair<std::string, size_t>> CheckedModel::first_deep_node() const {
   for (const Node& n : nodes) {
-    if (n.guide || n.kind == NodeKind::network) return true;
+    if (n.guide) return std::make_pair(n.name, *n.guide);
+    if (n.kind == NodeKind::network) return std::make_pair(n.name, *n.assignment);
   }
-  return false;
+  return std::nullopt;
 }
 
 std::optional<size_t> CheckedModel::rank_of(const std::string& name) const {

@@ -54,6 +54,9 @@ struct CheckedModel {
   /// Whether the model has networks or guides: it is fit by amortized variational
   /// inference (engine/deep), not sampled.
   bool is_deep() const;
+  /// The name and statement of the first node that makes it so (a guided latent's guide
+  /// or a network), for the messages of what cannot take them.
+  std::optional<std::pair<std::string, size_t>> first_deep_node() const;
 
   /// nullptr if there is no such name.
   const Node* find(const std::string& name) const;

@@ -104,14 +104,13 @@ at::Tensor cut_rows(const at::Tensor& value, std::pair<int64_t, int64_t> rows, c
 // Networks and guides are trained by amortized variational inference (engine/deep); a
 // density over every parameter has no place for them.
 void reject_deep(const CheckedModel& model) {
-  for (const Node& n : model.nodes) {
-    if (!n.guide && n.kind != NodeKind::network) continue;
-    const size_t statement = n.guide ? *n.guide : *n.assignment;
-    throw ModelError(model.program.statements[statement].name_span(),
-                     "'" + n.name + "' is a " + (n.guide ? "guide" : "network") +
-                         ": a model with networks or guides is fit with `variate fit` (amortized "
-                         "variational inference), not sampled");
-  }
+  const auto deep = model.first_deep_node();
+  if (!deep) return;
+  const bool guide = model.find(deep->first)->guide.has_value();
+  throw ModelError(model.program.statements[deep->second].name_span(),
+                   "'" + deep->first + "' is a " + (guide ? "guide" : "network") +
+                       ": a model with networks or guides is fit with `variate fit` (amortized "
+                       "variational inference), not sampled");
 }
 
 // What a run of the program is for.

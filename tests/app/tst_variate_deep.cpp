@@ -231,6 +231,14 @@ class TestVariateDeep : public QObject {
     QVERIFY2(outcome.output.contains("fashion_vae.vmod:14:7: error: 'z' is a guide: a model with networks or guides "
                                      "is fit with `variate fit`"),
              qPrintable(outcome.output));
+    outcome = run({"check", kModel, "--data", train}, 60000);
+    QCOMPARE(outcome.exit_code, 0);
+    QVERIFY2(outcome.output.contains("64 rows (N)") && outcome.output.contains("z[N, 20]") &&
+                 outcome.output.contains("decoder (mlp 20-400-784, relu, 322784 weights)"),
+             qPrintable(outcome.output));
+    outcome = run({"export", kModel, "--cpp", folder.filePath("exported")}, 60000);
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("a model with networks or guides is not exported"), qPrintable(outcome.output));
     outcome = run({"fit", QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/eight_schools.vmod", "--data",
                    QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/data.json", "--epochs", "3"},
                   60000);
