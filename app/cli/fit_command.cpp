@@ -374,8 +374,9 @@ void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource>
   command->callback([o, deep, source, remote, hooks, command, &exit_code] {
     o->forwarded = forwarded_arguments(*command);
     if (source->model_file() && is_deep_model_file(*source->model_file())) {
-      if (o->remote.worker) {
-        *hooks.err << "error: a model with networks trains on this machine (--worker runs NUTS and ADVI)\n";
+      if (o->remote.worker || source->device() != "cpu") {
+        *hooks.err << "error: a model with networks trains on this machine's CPU in this version (--worker and "
+                      "--device run NUTS and ADVI)\n";
         exit_code = 1;
         return;
       }
