@@ -19,6 +19,7 @@
 #include <torch/optim/adam.h>
 
 #include <variate/deep/amortized_fit.h>
+#include <variate/deep/amortized_model.h>
 #include <variate/io/data_file.h>
 #include <variate/io/idx_file.h>
 #include <variate/model/compile.h>

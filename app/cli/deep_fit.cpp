@@ -14,6 +14,7 @@
 #include <variate/core/checks.h>
 #include <variate/core/threading.h>
 #include <variate/deep/amortized_fit.h>
+#include <variate/deep/amortized_model.h>
 #include <variate/distributed/distributed_error.h>
 #include <variate/io/data_file.h>
 #include <variate/model/compile.h>

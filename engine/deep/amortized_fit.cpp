@@ -59,7 +59,7 @@ const char* to_string(AmortizedFitStatus status) {
 }
 
 struct AmortizedFit::State {
-  AmortizedModel& model;
+  AmortizedObjective& model;
   AmortizedFitOptions options;
   std::shared_ptr<distributed::Communicator> communicator;
   // Every weight as a view into one buffer (one pass of Adam), and every gradient into
@@ -77,7 +77,7 @@ struct AmortizedFit::State {
   int epoch = 1;
   int64_t epoch_step = 0;
 
-  State(AmortizedModel& m, const AmortizedFitOptions& o, std::shared_ptr<distributed::Communicator> c)
+  State(AmortizedObjective& m, const AmortizedFitOptions& o, std::shared_ptr<distributed::Communicator> c)
       : model(m), options(o), communicator(std::move(c)) {}
 
   // Points the networks' weights into `weights`, copying their values there when `copy`
@@ -129,7 +129,7 @@ struct AmortizedFit::State {
     const int64_t b = rows.size(0);
     at::Generator noise_generator = generator_for(options.seed, Stream::noise, static_cast<uint64_t>(step + 1));
     const at::Tensor noise =
-        at::randn({b, model.noise_width()}, noise_generator, at::TensorOptions(model.options().dtype));
+        at::randn({b, model.noise_width()}, noise_generator, at::TensorOptions(model.dtype()));
     flat.zero_();
     const double scale = static_cast<double>(model.rows()) / static_cast<double>(b);
     const int per_rank = shards / ranks();
@@ -137,7 +137,7 @@ struct AmortizedFit::State {
     for (int k = rank() * per_rank; k < (rank() + 1) * per_rank; ++k) {
       const int64_t first = b * k / shards, last = b * (k + 1) / shards;
       if (last == first) continue;
-      const at::Tensor elbo = model.row_elbo(rows.slice(0, first, last), noise.slice(0, first, last)).sum();
+      const at::Tensor elbo = model.row_elbo(rows.slice(0, first, last), noise.slice(0, first, last), false).sum();
       (-scale * elbo).backward();
       elbo_sum += elbo.item<double>();
     }
@@ -156,7 +156,7 @@ struct AmortizedFit::State {
   }
 };
 
-AmortizedFit::AmortizedFit(AmortizedModel& model, const AmortizedFitOptions& options,
+AmortizedFit::AmortizedFit(AmortizedObjective& model, const AmortizedFitOptions& options,
                            std::shared_ptr<distributed::Communicator> communicator)
     : state_(std::make_unique<State>(model, options,
                                      communicator ? std::move(communicator)
@@ -171,11 +171,11 @@ AmortizedFit::AmortizedFit(AmortizedModel& model, const AmortizedFitOptions& opt
                         "between " + std::to_string(s.ranks()) + " ranks");
   }
   for (const auto& p : model.networks().parameters()) s.gradient_size += p.numel();
-  const auto dtype = at::TensorOptions(model.options().dtype);
+  const auto dtype = at::TensorOptions(model.dtype());
   const AdamOptions adam_options = AdamOptions().learning_rate(options.learning_rate);
   if (options.share_memory && s.ranks() > 1) {
     s.shared = std::make_unique<SharedTrainingMemory>(*s.communicator, s.gradient_size, s.gradient_size + 2,
-                                                      model.options().dtype, options.rank_timeout);
+                                                      model.dtype(), options.rank_timeout);
     s.weights = s.shared->weights();
     s.flat = s.shared->slot(s.rank());
     s.bind_weights(s.rank() == 0);  // the same initial weights on every rank: one copies them
@@ -240,7 +240,7 @@ double AmortizedFit::heldout_elbo(uint64_t seed) {
   const int64_t m = s.model.heldout_rows();
   at::NoGradGuard no_grad;
   at::Generator generator = generator_for(seed, Stream::heldout, 0);
-  const at::Tensor noise = at::randn({m, s.model.noise_width()}, generator, at::TensorOptions(s.model.options().dtype));
+  const at::Tensor noise = at::randn({m, s.model.noise_width()}, generator, at::TensorOptions(s.model.dtype()));
   const int64_t first = m * s.rank() / s.ranks(), last = m * (s.rank() + 1) / s.ranks();
   at::Tensor sum = at::zeros({1}, at::kDouble);
   for (int64_t from = first; from < last; from += s.options.heldout_batch) {
@@ -304,7 +304,7 @@ AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::
     if (s.epoch_step == steps_per_epoch) {  // the epoch is complete
       EpochReport report{s.epoch, s.step, result.train_elbo, std::nullopt, seconds,
                          seconds > 0 ? static_cast<double>(rows_done) / seconds : 0};
-      if (s.model.has_heldout()) report.heldout_elbo = heldout_elbo(s.options.seed + static_cast<uint64_t>(s.epoch));
+      if (s.model.heldout_rows() > 0) report.heldout_elbo = heldout_elbo(s.options.seed + static_cast<uint64_t>(s.epoch));
       result.heldout_elbo = report.heldout_elbo;
       if (reports) observer->on_epoch(report);
       ++s.epoch;

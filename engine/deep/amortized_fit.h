@@ -1,5 +1,5 @@
 #pragma once
-/// Training a deep model (amortized_model.h) by stochastic gradient ascent on the
+/// Training a deep model (amortized_model.h, amortized_program.h) by stochastic gradient ascent on the
 /// minibatch ELBO with Adam: epochs over the training rows shuffled from the seed, one
 /// reparameterized draw per row, the batch's ELBO scaled by N / batch size.
 ///
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/deep/amortized_model.h"
+#include "variate/deep/amortized_objective.h"
 #include "variate/distributed/communicator.h"
 
 namespace variate::deep {
@@ -106,7 +106,7 @@ class AmortizedFit {
  public:
   /// @throws ArgumentError for a batch size, epoch count or learning rate that is not
   /// positive, or shards that are not a multiple of the ranks.
-  AmortizedFit(AmortizedModel& model, const AmortizedFitOptions& options,
+  AmortizedFit(AmortizedObjective& model, const AmortizedFitOptions& options,
                std::shared_ptr<distributed::Communicator> communicator = nullptr);
   ~AmortizedFit();
 

@@ -28,6 +28,7 @@
 #include "variate/core/data.h"
 #include "variate/core/shape.h"
 #include "variate/model/checker.h"
+#include "variate/deep/amortized_objective.h"
 #include "variate/deep/network.h"
 
 namespace variate::deep {
@@ -55,7 +56,7 @@ struct LatentInfo {
   bool analytic_kl = false;
 };
 
-class AmortizedModel {
+class AmortizedModel : public AmortizedObjective {
  public:
   /// Binds `data` (the training set), checks every shape by running the model on a few
   /// rows, and builds the networks.
@@ -66,37 +67,38 @@ class AmortizedModel {
   /// support; ArgumentError for a dtype other than float32 or float64.
   AmortizedModel(std::shared_ptr<const model::CheckedModel> checked, const Data& data,
                  const AmortizedOptions& options = {});
-  ~AmortizedModel();
+  ~AmortizedModel() override;
   AmortizedModel(AmortizedModel&&) noexcept;
   AmortizedModel& operator=(AmortizedModel&&) noexcept;
 
   const model::CheckedModel& checked() const;
   const AmortizedOptions& options() const;
   /// The rows of the training data (N).
-  int64_t rows() const;
+  int64_t rows() const override;
+  at::ScalarType dtype() const override { return options().dtype; }
   /// The size name of the row axis ("N").
   const std::string& row_axis() const;
   const std::vector<NetworkInfo>& network_infos() const;
   const std::vector<LatentInfo>& latents() const;
   /// The width of the noise one row needs: the sum of its latents' sizes.
-  int64_t noise_width() const;
+  int64_t noise_width() const override;
 
   /// Every network, registered under its name: parameters() are the weights a fit
   /// trains, named "decoder.0.weight", ...; save/load write them.
-  torch::nn::Module& networks();
+  torch::nn::Module& networks() override;
   const torch::nn::Module& networks() const;
 
   /// Another data set of the same model (held-out rows): its own row count, the same
   /// networks. @throws ModelError as the constructor does for its data.
   void bind_heldout(const Data& data);
   bool has_heldout() const;
-  int64_t heldout_rows() const;
+  int64_t heldout_rows() const override;
 
   /// The ELBO of each of `rows` (int64 indices into the training rows, or the held-out
   /// rows with `heldout`), given standard-normal noise [B, noise_width()]: [B] in the
   /// model's dtype, differentiable in the weights. Validation is off (the data was
   /// checked when bound).
-  at::Tensor row_elbo(const at::Tensor& rows, const at::Tensor& noise, bool heldout = false) const;
+  at::Tensor row_elbo(const at::Tensor& rows, const at::Tensor& noise, bool heldout = false) const override;
 
   /// What an image panel shows for a batch of rows: the observed variable's mean (for a
   /// Bernoulli, the probabilities) given the guide's mean of the latents (a

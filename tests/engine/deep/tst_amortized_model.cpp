@@ -14,6 +14,7 @@
 #include <torch/nn/modules/container/sequential.h>
 
 #include "variate/deep/amortized_fit.h"
+#include "variate/deep/amortized_model.h"
 #include "variate/distributed/run_group.h"
 #include "variate/model/compile.h"
 #include "variate/model/model_error.h"
