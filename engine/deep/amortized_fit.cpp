@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <sstream>
+#include <thread>
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
@@ -251,7 +252,8 @@ double AmortizedFit::heldout_elbo(uint64_t seed) {
   return sum.item<double>() / static_cast<double>(m);
 }
 
-AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::atomic<bool>* stop) {
+AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::atomic<bool>* stop,
+                                     const std::atomic<bool>* pause) {
   State& s = *state_;
   const bool reports = observer && s.rank() == 0;
   const int64_t n = s.model.rows(), b = s.options.batch_size;
@@ -272,13 +274,19 @@ AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::
   while (s.epoch <= s.options.epochs) {
     at::Generator shuffle = generator_for(s.options.seed, Stream::shuffle, static_cast<uint64_t>(s.epoch));
     const at::Tensor order = at::randperm(n, shuffle, at::kLong);
-    const auto epoch_start = Clock::now();
+    auto epoch_start = Clock::now();
     double elbo_sum = 0;
     int64_t rows_done = 0;
     bool stopped = false;
     while (s.epoch_step < steps_per_epoch && !stopped) {
       const int64_t first = s.epoch_step * b;
       const at::Tensor rows = order.slice(0, first, std::min(n, first + b));
+      if (pause && pause->load()) {
+        flush();
+        const auto paused_at = Clock::now();
+        while (pause->load() && !(stop && stop->load())) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        epoch_start += Clock::now() - paused_at;  // an epoch's seconds are its training's
+      }
       const auto [elbo, stop_now] = s.train_step(rows, stop && stop->load());
       ++s.step;
       ++s.epoch_step;

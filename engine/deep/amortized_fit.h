@@ -116,9 +116,11 @@ class AmortizedFit {
 
   /// Trains until the epochs or max_steps are done, or `stop` is set on rank 0 (every
   /// rank stops after the same step). A stop keeps the weights and hands over a
-  /// checkpoint.
+  /// checkpoint. While `pause` is set training waits between steps (on one process: the
+  /// other ranks of a run would wait for rank 0 only up to their timeout).
   /// @throws DistributedError when a rank stops responding.
-  AmortizedFitResult run(AmortizedFitObserver* observer = nullptr, const std::atomic<bool>* stop = nullptr);
+  AmortizedFitResult run(AmortizedFitObserver* observer = nullptr, const std::atomic<bool>* stop = nullptr,
+                         const std::atomic<bool>* pause = nullptr);
 
   /// The held-out ELBO per row (one draw per row from `seed`), computed by all ranks.
   double heldout_elbo(uint64_t seed);

@@ -254,6 +254,22 @@ class TestAmortizedModel : public QObject {
     QCOMPARE(model.encode(at::arange(4, at::kLong)).sizes().vec(), (std::vector<int64_t>{4, 3}));
   }
 
+  void aPausedFitWaitsBetweenSteps() {
+    struct Counter : variate::deep::AmortizedFitObserver {
+      std::atomic<int64_t> steps{0};
+      void on_steps(const std::vector<variate::deep::TrainingStep>& s) override { steps += static_cast<int64_t>(s.size()); }
+    } counter;
+    AmortizedModel model(checked(kVae), images(40));
+    AmortizedFit fit(model, fit_options(1));
+    std::atomic<bool> pause{true}, stop{false};
+    auto running = std::async(std::launch::async, [&] { return fit.run(&counter, &stop, &pause); });
+    QTest::qWait(300);
+    QCOMPARE(counter.steps.load(), int64_t{0});
+    pause = false;
+    QCOMPARE(running.get().steps, int64_t{40});
+    QCOMPARE(counter.steps.load(), int64_t{40});
+  }
+
   void aResumedFitEndsWithTheSameWeights() {
     const auto data = images(40);
     AmortizedModel whole(checked(kVae), data);
