@@ -74,6 +74,11 @@ class TimedCommunicator final : public vd::Communicator {
     inner_->allgather(local, gathered);
     ms_.push_back(1e3 * (variate::bench::now_seconds() - start));
   }
+  void allreduce_sum(at::Tensor& buffer) override {
+    const double start = variate::bench::now_seconds();
+    inner_->allreduce_sum(buffer);
+    ms_.push_back(1e3 * (variate::bench::now_seconds() - start));
+  }
   void barrier() override { inner_->barrier(); }
   /// Milliseconds of each collective since reset().
   const std::vector<double>& ms() const { return ms_; }

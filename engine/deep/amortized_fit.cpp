@@ -4,6 +4,10 @@
 #include <sstream>
 #include <thread>
 
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/serialize/input-archive.h>
@@ -18,6 +22,30 @@ namespace variate::deep {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Flushes denormal floats to zero on this thread while it trains. As a fit converges,
+// the tails of its gradients and Adam's second moments fall below float32's normal
+// range, where every operation on them costs tens of cycles more: the VAE's epochs took
+// twice as long from the third on. Zero for such values changes no weight visibly.
+class FlushDenormals {
+ public:
+  FlushDenormals() {
+#if defined(__SSE__)
+    saved_ = _mm_getcsr();
+    _mm_setcsr(saved_ | 0x8040);  // FTZ and DAZ
+#endif
+  }
+  ~FlushDenormals() {
+#if defined(__SSE__)
+    _mm_setcsr(saved_);
+#endif
+  }
+  FlushDenormals(const FlushDenormals&) = delete;
+  FlushDenormals& operator=(const FlushDenormals&) = delete;
+
+ private:
+  unsigned saved_ = 0;
+};
 
 // Independent streams for each use of the seed.
 enum class Stream : uint64_t { shuffle = 1, noise = 2, heldout = 3 };
@@ -255,6 +283,7 @@ double AmortizedFit::heldout_elbo(uint64_t seed) {
 AmortizedFitResult AmortizedFit::run(AmortizedFitObserver* observer, const std::atomic<bool>* stop,
                                      const std::atomic<bool>* pause) {
   State& s = *state_;
+  FlushDenormals flush_denormals;
   const bool reports = observer && s.rank() == 0;
   const int64_t n = s.model.rows(), b = s.options.batch_size;
   const int64_t steps_per_epoch = (n + b - 1) / b;
