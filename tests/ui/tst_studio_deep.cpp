@@ -3,7 +3,8 @@
 // panel shows a training's settings; the Run action trains it on the engine thread with
 // the ELBO and the reconstructions live; the project keeps the run with its epochs and a
 // checkpoint, Stop keeps the weights and Continue finishes the training from them after
-// the project is reopened; a 2-D latent space is drawn coloured by label.
+// the project is reopened, and so does it after the studio was killed; a 2-D latent
+// space is drawn coloured by label.
 // The data are 512 training and 256 held-out images of Debian's dataset-fashion-mnist.
 
 #include <QComboBox>
@@ -278,6 +279,71 @@ class TestStudioDeep : public QObject {
     variate::store::Project project(path.toStdString());
     QCOMPARE(int(project.elbo_trace(runId).size()), int(run->elbo.points.size()));
     QCOMPARE(int(project.runs().size()), 1);
+  }
+
+  // kill -9 of the studio while it trains: reopened, the run is interrupted and Continue
+  // Training goes on from its last checkpoint, redoing the steps after it.
+  void killedTrainingContinuesFromItsCheckpoint() {
+    QTemporaryDir dir;
+    const QString folder = vaeFolder(dir);
+    QProcess studio;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("QT_QPA_PLATFORM", "offscreen");
+    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");  // the child's own settings
+    studio.setProcessEnvironment(environment);
+    studio.start(VARIATE_STUDIO_EXECUTABLE,
+                 {folder + "/fashion_vae.vmod", "--run-on-open", "--epochs", "1000", "--progress"});
+    QVERIFY(studio.waitForStarted(30000));
+    int steps = 0;
+    QByteArray output;
+    const bool training = studio_test::waitFor(
+        [&] {
+          output += studio.readAllStandardOutput();
+          const QList<QByteArray> lines = output.trimmed().split('\n');
+          const QList<QByteArray> words = lines.last().split(' ');
+          if (words.size() == 3 && words[0] == "progress") steps = words[2].toInt();
+          return steps > 14;  // past the checkpoints of three epochs' ends (4 steps each)
+        },
+        60000);
+    QVERIFY2(training, qPrintable(studio.readAllStandardError()));
+    studio.kill();
+    QVERIFY(studio.waitForFinished(30000));
+
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY(window.openPath(folder + "/fashion_vae.variate"));
+    const qint64 id = window.document()->runs()->currentId();
+    QCOMPARE(window.document()->runs()->current()->status, RunStatus::Interrupted);
+    int64_t checkpointStep = 0;
+    {
+      variate::store::Project project((folder + "/fashion_vae.variate").toStdString());
+      const auto checkpoint = project.latest_checkpoint(id);
+      QVERIFY(checkpoint && checkpoint->step >= 12);
+      checkpointStep = checkpoint->step;
+    }
+    QVERIFY(studio_test::waitFor([&] { return window.document()->runs()->current()->drawsLoaded; },
+                                 10000));
+    QVERIFY(window.actions().runMore->isEnabled());
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    window.actions().runMore->trigger();
+    QVERIFY(studio_test::waitFor(
+        [&] {
+          const RunPtr run = window.document()->runs()->current();
+          return run->isActive() && run->elbo.points.size() > size_t(steps) + 4;
+        },
+        60000));
+    window.actions().stop->trigger();
+    QVERIFY(ended.wait(60000));
+    const RunPtr run = window.document()->runs()->current();
+    QCOMPARE(run->id, id);
+    QCOMPARE(run->status, RunStatus::Stopped);
+    for (size_t i = 0; i < run->elbo.points.size(); ++i) {
+      QCOMPARE(run->elbo.points[i].iteration, int(i) + 1);
+    }
+    variate::store::Project project((folder + "/fashion_vae.variate").toStdString());
+    QCOMPARE(int(project.elbo_trace(id).size()), int(run->elbo.points.size()));
+    QVERIFY(project.latest_checkpoint(id)->step > checkpointStep);
   }
 
   void twoDimensionalLatentIsScatteredByLabel() {
