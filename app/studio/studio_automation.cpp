@@ -35,10 +35,13 @@ void StudioAutomation::start() {
   if (options_.threads >= 0) config.threads = options_.threads;
   if (options_.processes > 0) config.processes = options_.processes;
   if (options_.seed >= 0) config.seed = static_cast<quint64>(options_.seed);
+  if (options_.epochs > 0) config.epochs = options_.epochs;
+  if (options_.batchSize > 0) config.batchSize = options_.batchSize;
   if (!options_.runOn.isEmpty() && !chooseWorker(config)) return;
   document->applyRunConfig(config);  // command-line settings are not an edit to undo
 
   connect(document->runs(), &ui::RunList::drawsAppended, this, &StudioAutomation::onDraws);
+  connect(document->runs(), &ui::RunList::elboAppended, this, &StudioAutomation::onSteps);
   connect(window_->coordinator(), &ui::RunCoordinator::runEnded, this, &StudioAutomation::onEnded);
   connect(window_->coordinator(), &ui::RunCoordinator::runFailed, this, [this](const QString& message) {
     std::fprintf(stderr, "error: %s\n", qPrintable(message));
@@ -83,6 +86,20 @@ void StudioAutomation::onDraws() {
       static_cast<int>(run->chains.size()) >= run->config.chains) {
     shot_ = true;
     QTimer::singleShot(400, this, &StudioAutomation::takeScreenshot);  // lets the plots and table catch up
+  }
+}
+
+void StudioAutomation::onSteps() {
+  const ui::RunPtr run = window_->document()->runs()->current();
+  if (!run || run->config.method != ui::InferenceMethod::Amortized || run->elbo.points.empty()) return;
+  const int steps = run->elbo.points.back().iteration;
+  if (options_.progress) {
+    std::printf("progress 0 %d\n", steps);
+    std::fflush(stdout);
+  }
+  if (!shot_ && !options_.screenshot.isEmpty() && options_.screenshotAfter >= 0 && steps >= options_.screenshotAfter) {
+    shot_ = true;
+    QTimer::singleShot(400, this, &StudioAutomation::takeScreenshot);
   }
 }
 

@@ -19,9 +19,10 @@ struct AutomationOptions {
   bool quitWhenDone = false;
   QString method;              // "nuts" or "advi"; empty: as configured
   int chains = -1, warmup = -1, draws = -1, iterations = -1, threads = -1, processes = -1;  // -1: as configured
+  int epochs = -1, batchSize = -1;  // a deep model's training; -1: as configured
   qint64 seed = -1;
   QString screenshot;          // PNG of the window
-  int screenshotAfter = -1;    // ... once every chain made this many iterations; -1: at the end
+  int screenshotAfter = -1;    // ... once every chain made this many iterations (a training: steps); -1: at the end
   QStringList raise;           // docks to bring to the front (object names, e.g. elboDock)
   QString runOn;               // a worker's HOST:PORT the run goes to; empty: as configured
   QString workerTokenFile;     // adds runOn to the Workers panel with this token file
@@ -40,6 +41,8 @@ class StudioAutomation : public QObject {
   /// false with a message on stderr when there is no such worker.
   bool chooseWorker(ui::RunConfig& config);
   void onDraws();
+  /// A training's steps: its progress and the screenshot.
+  void onSteps();
   void onEnded(qint64 runId);
   void takeScreenshot();
 

@@ -22,7 +22,9 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("Variate Studio: a desktop workbench for Bayesian modeling.");
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument("file", "A project (.variate) or a model (.vmod; a data.json beside it is its data).",
+  parser.addPositionalArgument("file",
+                               "A project (.variate) or a model (.vmod; a data.json beside it is its data, or "
+                               "train.json and test.json for a model with networks).",
                                "[PROJECT.variate | MODEL.vmod]");
   const QCommandLineOption runOnOpen("run-on-open", "Start a run as soon as the project is open.");
   const QCommandLineOption method("method", "Inference method for this session: nuts or advi.", "method");
@@ -30,18 +32,21 @@ int main(int argc, char** argv) {
   const QCommandLineOption warmup("warmup", "Warmup iterations per chain (NUTS).", "n");
   const QCommandLineOption draws("draws", "Draws per chain (NUTS).", "n");
   const QCommandLineOption iterations("iterations", "Most iterations (ADVI).", "n");
+  const QCommandLineOption epochs("epochs", "Epochs (a model with networks).", "n");
+  const QCommandLineOption batchSize("batch-size", "Rows per step (a model with networks).", "n");
   const QCommandLineOption seed("seed", "Random seed.", "n");
   const QCommandLineOption threads("threads", "Threads for the chains (0: one per chain).", "n");
   const QCommandLineOption processes("processes", "Processes that split the likelihood's rows (NUTS).", "n");
   const QCommandLineOption progress("progress", "Print the run's progress on standard output.");
   const QCommandLineOption quit("quit-when-done", "Quit when the run ends.");
   const QCommandLineOption screenshot("screenshot", "Save a PNG of the window while or after the run.", "file");
-  const QCommandLineOption screenshotAfter("screenshot-after", "Take it once every chain made N iterations.", "n");
+  const QCommandLineOption screenshotAfter("screenshot-after",
+                                           "Take it once every chain made N iterations (a training: N steps).", "n");
   const QCommandLineOption raise("raise", "Bring a panel to the front (e.g. elboDock); repeatable.", "dock");
   const QCommandLineOption runOn("run-on", "Run on the worker at HOST:PORT (one the Workers panel lists).", "address");
   const QCommandLineOption workerToken("worker-token-file", "Add the --run-on worker with this token file.", "file");
-  parser.addOptions({runOnOpen, method, chains, warmup, draws, iterations, seed, threads, processes, progress, quit,
-                     screenshot, screenshotAfter, raise, runOn, workerToken});
+  parser.addOptions({runOnOpen, method, chains, warmup, draws, iterations, epochs, batchSize, seed, threads, processes,
+                     progress, quit, screenshot, screenshotAfter, raise, runOn, workerToken});
   parser.process(app);
 
   variate::ui::MainWindow window;
@@ -63,6 +68,8 @@ int main(int argc, char** argv) {
   options.warmup = number(warmup, -1);
   options.draws = number(draws, -1);
   options.iterations = number(iterations, -1);
+  options.epochs = number(epochs, -1);
+  options.batchSize = number(batchSize, -1);
   options.threads = number(threads, -1);
   options.processes = number(processes, -1);
   options.seed = parser.isSet(seed) ? parser.value(seed).toLongLong() : -1;

@@ -32,7 +32,8 @@
 namespace variate::ui {
 namespace {
 
-constexpr int kLayoutVersion = 1;
+// 2: with the Reconstructions panel.
+constexpr int kLayoutVersion = 2;
 
 const char* const kExampleModel = R"(# A new model: a normal mean and scale.
 data N: int
@@ -58,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
   actions_.view->addSeparator();
   actions_.view->addAction(actions_.toolBar->toggleViewAction());
   actions_.view->addAction(actions_.resetLayout);
+  actions_.view->addAction(actions_.trainingLayout);
   recent_ = new RecentFiles(actions_.recent, this);
   status_ = new RunStatusLabel;
   statusBar()->addPermanentWidget(status_);
@@ -100,6 +102,10 @@ void MainWindow::connectActions() {
   connect(a.resetLayout, &QAction::triggered, this, [this] {
     docks_.applyDefaultLayout(this);
     docks_.raiseFrontTabs();
+  });
+  connect(a.trainingLayout, &QAction::triggered, this, [this] {
+    docks_.applyTrainingLayout(this);
+    docks_.raiseTrainingTabs();
   });
   connect(a.help, &QAction::triggered, this, [this] {
     auto* help = new HelpDialog(this);
@@ -150,6 +156,13 @@ void MainWindow::setDocument(std::unique_ptr<ProjectDocument> document) {
     undoGroup_.addStack(document_->undoStack());
     undoGroup_.setActiveStack(document_->undoStack());
     connect(document_->runs(), &RunList::drawsReset, this, &MainWindow::updateActions);  // export draws
+    // A model with networks is trained: its panels come forward (it has no chains to
+    // show), and the training layout unless the user's own was restored.
+    if (isDeepModel(document_->modelText())) {
+      if (!layoutSettled_) docks_.applyTrainingLayout(this);
+      layoutSettled_ = true;  // once: later moves are the user's
+      if (isVisible()) QTimer::singleShot(0, this, [this] { docks_.raiseTrainingTabs(); });
+    }
     docks_.log->append(tr("Opened %1").arg(document_->filePath()));
     for (const QString& note : document_->openingNotes()) docks_.log->append(note);
     recent_->add(document_->filePath());
@@ -175,9 +188,12 @@ void MainWindow::updateActions() {
                                "time out); Stop ends it, keeping its draws")
                           : tr("Pause or resume the run"));
   a.stop->setEnabled(running);
+  const bool training = current && current->config.method == InferenceMethod::Amortized;
+  // A training goes on from its checkpoint whatever ended it (a failure included).
   a.runMore->setEnabled(open && !running && current && !current->isActive() &&
-                        current->config.method == InferenceMethod::Nuts &&
-                        current->status != RunStatus::Failed);
+                        (training || (current->config.method == InferenceMethod::Nuts &&
+                                      current->status != RunStatus::Failed)));
+  a.runMore->setText(training ? tr("Continue &Training") : tr("Run &More Draws"));
   a.compare->setEnabled(open && document_->runs()->size() > 1);
   if (!running) {
     const QSignalBlocker block(a.pause);
@@ -323,7 +339,7 @@ void MainWindow::run() {
 
 void MainWindow::runMore(qint64 runId) {
   QString error;
-  if (!coordinator_->runMore(runId, &error)) showError(tr("Run more draws"), error);
+  if (!coordinator_->runMore(runId, &error)) showError(tr("Continue run"), error);
 }
 
 void MainWindow::deleteRun(qint64 runId) {
@@ -380,12 +396,18 @@ void MainWindow::restoreLayout() {
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
   layoutRestored_ = restoreState(settings.value("window/state").toByteArray(), kLayoutVersion);
+  layoutSettled_ = layoutRestored_;
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
   // The tab bars exist once the layout has run: raise after this event.
-  if (!layoutRestored_) QTimer::singleShot(0, this, [this] { docks_.raiseFrontTabs(); });
+  if (!layoutRestored_) {
+    QTimer::singleShot(0, this, [this] {
+      docks_.raiseFrontTabs();
+      if (document_ && isDeepModel(document_->modelText())) docks_.raiseTrainingTabs();
+    });
+  }
   layoutRestored_ = true;  // later shows keep whatever the user chose
 }
 

@@ -83,6 +83,7 @@ class MainWindow : public QMainWindow {
   QString lastError_;
   bool quietErrors_ = false;
   bool layoutRestored_ = false;  // a saved layout decides which tabs are in front
+  bool layoutSettled_ = false;   // restored from the user's settings (or set once): projects keep it
 };
 
 }  // namespace variate::ui

@@ -87,6 +87,12 @@ bool RunCoordinator::startRun(QString* error) {
 bool RunCoordinator::runMore(qint64 runId, QString* error) {
   if (!document_) return false;
   RunRequest request;
+  if (const RunPtr run = document_->runs()->run(runId); run && run->config.method == InferenceMethod::Amortized) {
+    if (!document_->prepareContinueTraining(runId, &request, error)) return false;
+    document_->log(request.moreEpochs > 0 ? tr("Continuing %1 for %2 more epochs").arg(run->name).arg(request.moreEpochs)
+                                          : tr("Continuing %1 from its last checkpoint").arg(run->name));
+    return start(request, error);
+  }
   if (!document_->prepareRunMore(runId, &request, error)) return false;
   const RunPtr run = document_->runs()->run(runId);
   document_->log(tr("Continuing %1 for %2 more draws per chain").arg(run->name).arg(request.config.draws) +
@@ -120,6 +126,11 @@ void RunCoordinator::onStarted(const RunStart& start) {
     runs->setCurrent(start.runId);
     return;
   }
+  if (pendingContinues_ >= 0 && runs->run(start.runId) && start.resumedStep >= 0) {  // a training goes on
+    runs->continueTraining(start.runId, start.resumedStep, start.epochs);
+    runs->setCurrent(start.runId);
+    return;
+  }
   if (pendingContinues_ >= 0 && runs->run(start.runId)) {  // the run grows: its chains get the new draws
     runs->continueRun(start.runId, pendingConfig_.draws);
     runs->setCurrent(start.runId);
@@ -128,6 +139,7 @@ void RunCoordinator::onStarted(const RunStart& start) {
   RunData run;
   run.id = start.runId;
   run.config = pendingConfig_;
+  if (start.epochs > 0) run.config.epochs = start.epochs;
   run.dataSetId = pendingDataSet_;
   run.columnNames = start.columns;
   run.parameterColumns = start.parameterColumns;

@@ -39,7 +39,8 @@ class RunCoordinator : public QObject {
   /// Starts a run of the document's current configuration; false with a message.
   bool startRun(QString* error);
   /// Continues a finished NUTS run from where its chains ended, with their adapted step
-  /// sizes and metrics, for the configured number of draws; false with a message.
+  /// sizes and metrics, for the configured number of draws, or a training from its latest
+  /// checkpoint; false with a message.
   bool runMore(qint64 runId, QString* error);
   /// Follows again the worker's job of an interrupted run (reopening a project does this
   /// for its latest one): the draws the project lacks are filled in; false with a message.

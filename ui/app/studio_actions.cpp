@@ -57,6 +57,9 @@ StudioActions StudioActions::create(QMainWindow* w, QUndoGroup* undo) {
   a.compare = action(w, QObject::tr("&Compare Runs…"), "compare", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
                      QObject::tr("Compare the current run with another"));
   a.resetLayout = action(w, QObject::tr("Reset &Layout"), "", QKeySequence(), QObject::tr("Put every panel back where it started"));
+  a.trainingLayout = action(w, QObject::tr("&Training Layout"), "", QKeySequence(),
+                            QObject::tr("The panels a deep model's training shows: the ELBO beside the canvas, the "
+                                        "reconstructions below"));
   a.help = action(w, QObject::tr("Variate &Help"), "help", QKeySequence::HelpContents, QObject::tr("The model language and the studio"));
   a.about = action(w, QObject::tr("&About Variate Studio"), "", QKeySequence(), QObject::tr("Version and credits"));
   w->addActions({a.undo, a.redo});  // their shortcuts work wherever the focus is

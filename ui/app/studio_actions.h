@@ -32,6 +32,7 @@ struct StudioActions {
   QAction* runMore;
   QAction* compare;
   QAction* resetLayout;
+  QAction* trainingLayout;
   QAction* help;
   QAction* about;
   QMenu* recent;

@@ -11,6 +11,7 @@
 #include "ui/docks/elbo_panel.h"
 #include "ui/docks/log_panel.h"
 #include "ui/docks/model_panel.h"
+#include "ui/docks/reconstructions_panel.h"
 #include "ui/docks/run_config_panel.h"
 #include "ui/docks/runs_panel.h"
 #include "ui/docks/sampler_stats_panel.h"
@@ -55,6 +56,7 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
   d.log = new LogPanel;
   d.canvas = new CanvasPanel;
   d.workers = new WorkersPanel;
+  d.reconstructions = new ReconstructionsPanel;
   const auto key = [](int n) { return QKeySequence(Qt::ALT | Qt::Key(Qt::Key_0 + n)); };
   d.docks = {wrap(window, d.model, QObject::tr("Model"), "modelDock", view, key(1)),
              wrap(window, d.runConfig, QObject::tr("Run"), "runConfigDock", view, key(2)),
@@ -67,7 +69,9 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
              wrap(window, d.sampler, QObject::tr("Sampler"), "samplerDock", view, key(9)),
              wrap(window, d.log, QObject::tr("Log"), "logDock", view, QKeySequence()),
              wrap(window, d.canvas, QObject::tr("Model canvas"), "canvasDock", view, QKeySequence()),
-             wrap(window, d.workers, QObject::tr("Workers"), "workersDock", view, QKeySequence())};
+             wrap(window, d.workers, QObject::tr("Workers"), "workersDock", view, QKeySequence()),
+             wrap(window, d.reconstructions, QObject::tr("Reconstructions"), "reconstructionsDock", view,
+                  QKeySequence())};
   return d;
 }
 
@@ -78,7 +82,11 @@ QDockWidget* StudioDocks::dock(const QString& objectName) const {
   return nullptr;
 }
 
-void StudioDocks::applyDefaultLayout(QMainWindow* window) const {
+void StudioDocks::applyDefaultLayout(QMainWindow* window) const { arrange(window, false); }
+
+void StudioDocks::applyTrainingLayout(QMainWindow* window) const { arrange(window, true); }
+
+void StudioDocks::arrange(QMainWindow* window, bool training) const {
   for (QDockWidget* d : docks) {
     d->setFloating(false);
     window->removeDockWidget(d);  // this hides it; it is shown again once placed
@@ -86,29 +94,51 @@ void StudioDocks::applyDefaultLayout(QMainWindow* window) const {
   QDockWidget *modelDock = dock("modelDock"), *runDock = dock("runConfigDock"), *dataDock = dock("dataDock"),
               *runsDock = dock("runsDock"), *traceDock = dock("traceDock"), *densityDock = dock("densityDock"),
               *elboDock = dock("elboDock"), *diagnosticsDock = dock("diagnosticsDock"),
-              *samplerDock = dock("samplerDock"), *logDock = dock("logDock");
+              *samplerDock = dock("samplerDock"), *logDock = dock("logDock"), *canvasDock = dock("canvasDock"),
+              *reconstructionsDock = dock("reconstructionsDock");
+  // A training has no chains: the ELBO over the reconstructions, the (tall) graph of its
+  // networks beside them. A tabbed dock cannot be split, so the splits come first.
+  QDockWidget* top = training ? elboDock : traceDock;
+  QDockWidget* bottom = training ? reconstructionsDock : diagnosticsDock;
   window->addDockWidget(Qt::LeftDockWidgetArea, modelDock);
-  window->addDockWidget(Qt::RightDockWidgetArea, traceDock);
+  window->addDockWidget(Qt::RightDockWidgetArea, top);
   window->splitDockWidget(modelDock, runDock, Qt::Vertical);
   window->tabifyDockWidget(runDock, runsDock);
   window->tabifyDockWidget(runsDock, dataDock);
   window->tabifyDockWidget(dataDock, dock("workersDock"));
-  window->splitDockWidget(traceDock, diagnosticsDock, Qt::Vertical);
-  window->tabifyDockWidget(traceDock, densityDock);
-  window->tabifyDockWidget(densityDock, elboDock);
-  window->tabifyDockWidget(elboDock, dock("canvasDock"));
-  window->tabifyDockWidget(diagnosticsDock, samplerDock);
-  window->tabifyDockWidget(samplerDock, logDock);
+  if (training) window->splitDockWidget(top, canvasDock, Qt::Horizontal);
+  window->splitDockWidget(top, bottom, Qt::Vertical);
+  if (training) {
+    window->tabifyDockWidget(elboDock, traceDock);
+    window->tabifyDockWidget(traceDock, densityDock);
+    window->tabifyDockWidget(reconstructionsDock, diagnosticsDock);
+    window->tabifyDockWidget(diagnosticsDock, samplerDock);
+  } else {
+    window->tabifyDockWidget(traceDock, densityDock);
+    window->tabifyDockWidget(densityDock, elboDock);
+    window->tabifyDockWidget(elboDock, canvasDock);
+    window->tabifyDockWidget(diagnosticsDock, samplerDock);
+    window->tabifyDockWidget(samplerDock, reconstructionsDock);
+  }
+  window->tabifyDockWidget(training ? samplerDock : reconstructionsDock, logDock);
   for (QDockWidget* d : docks) d->show();
   const int w = std::max(window->width(), 800), h = std::max(window->height(), 500);
-  window->resizeDocks({modelDock, traceDock}, {w * 3 / 10, w * 7 / 10}, Qt::Horizontal);
+  if (training) {
+    window->resizeDocks({modelDock, top, canvasDock}, {w * 24 / 100, w * 54 / 100, w * 22 / 100}, Qt::Horizontal);
+  } else {
+    window->resizeDocks({modelDock, top}, {w * 3 / 10, w * 7 / 10}, Qt::Horizontal);
+  }
   window->resizeDocks({modelDock, runDock}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
-  window->resizeDocks({traceDock, diagnosticsDock}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
+  window->resizeDocks({top, bottom}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
 }
 
 void StudioDocks::raiseFrontTabs() const {
   // Raising a tabbed dock makes it its group's current tab.
   for (const char* name : {"runConfigDock", "traceDock", "diagnosticsDock"}) dock(name)->raise();
+}
+
+void StudioDocks::raiseTrainingTabs() const {
+  for (const char* name : {"runConfigDock", "elboDock", "reconstructionsDock"}) dock(name)->raise();
 }
 
 void StudioDocks::setDocument(ProjectDocument* document) const {
@@ -122,6 +152,7 @@ void StudioDocks::setDocument(ProjectDocument* document) const {
   elbo->setDocument(document);
   sampler->setDocument(document);
   canvas->setDocument(document);
+  reconstructions->setDocument(document);
 }
 
 }  // namespace variate::ui

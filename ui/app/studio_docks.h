@@ -19,6 +19,7 @@ class ElboPanel;
 class LogPanel;
 class ModelPanel;
 class ProjectDocument;
+class ReconstructionsPanel;
 class RunConfigPanel;
 class RunsPanel;
 class SamplerStatsPanel;
@@ -38,18 +39,28 @@ struct StudioDocks {
   LogPanel* log;
   CanvasPanel* canvas;
   WorkersPanel* workers;
+  ReconstructionsPanel* reconstructions;
   QList<QDockWidget*> docks;
 
   /// Creates every panel in a dock of `window` and lists the docks' toggles in `viewMenu`.
   static StudioDocks create(QMainWindow* window, QMenu* viewMenu);
   /// Model and settings on the left; traces, density and ELBO on the right above the
-  /// diagnostics, sampler statistics and log.
+  /// diagnostics, sampler statistics, reconstructions and log.
   void applyDefaultLayout(QMainWindow* window) const;
   /// Brings the default front tab of each group forward; works once the window is shown.
   void raiseFrontTabs() const;
+  /// For a deep model's training (it has no chains to show): the model and settings on
+  /// the left, the ELBO over the reconstructions, the canvas on the right; call
+  /// raiseTrainingTabs() once shown.
+  void applyTrainingLayout(QMainWindow* window) const;
+  /// The ELBO and the Reconstructions panel to the front of their groups.
+  void raiseTrainingTabs() const;
   /// Gives every panel the document (nullptr: none open).
   void setDocument(ProjectDocument* document) const;
   QDockWidget* dock(const QString& objectName) const;
+
+ private:
+  void arrange(QMainWindow* window, bool training) const;
 };
 
 }  // namespace variate::ui

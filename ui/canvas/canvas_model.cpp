@@ -119,7 +119,8 @@ NodePositions CanvasModel::computedLayout() const {
   QList<LayoutEdge> edges;
   for (const auto& edge : shown_.edges()) {
     const CanvasNode* target = shown_.node(edge.to);
-    if (!edge.drawn() || !target) continue;
+    // A guide reads back up the model (x → encoder → z): the layers follow the generative side.
+    if (!edge.drawn() || !target || edge.guide) continue;
     edges << LayoutEdge{edge.from, edge.to, NodeItem::slotOffset(*target, EdgeItem::slotFor(edge, *target))};
   }
   QList<PlateNesting> plates;

@@ -13,6 +13,13 @@
 #include "ui/document/project_document.h"
 
 namespace variate::ui {
+namespace {
+
+// Narrower than this, the graph alone is shown: the palette and the properties come back
+// when the dock is widened.
+constexpr int kNarrowWidth = 800;
+
+}  // namespace
 
 CanvasPanel::CanvasPanel(QWidget* parent) : QWidget(parent) {
   setObjectName("canvasPanel");
@@ -74,12 +81,8 @@ void CanvasPanel::setDocument(ProjectDocument* document) {
   splitter_->addWidget(properties_);
   splitter_->setStretchFactor(splitter_->indexOf(canvas_), 1);
   splitter_->setCollapsible(splitter_->indexOf(canvas_), false);
-  QList<int> sizes;
-  for (int i = 0; i < splitter_->count(); ++i) {
-    QWidget* w = splitter_->widget(i);
-    sizes << (w == palette_ ? 190 : w == canvas_ ? 700 : w == properties_ ? 270 : 0);
-  }
-  splitter_->setSizes(sizes);
+  narrow_ = width() < kNarrowWidth;
+  applySizes();
   RunList* runs = document->runs();
   connect(runs, &RunList::summaryChanged, model_, [this, runs](qint64 id) {
     if (id == runs->currentId()) showRunDiagnostics();
@@ -87,6 +90,28 @@ void CanvasPanel::setDocument(ProjectDocument* document) {
   connect(runs, &RunList::currentChanged, model_, [this] { showRunDiagnostics(); });
   connect(runs, &RunList::runRemoved, model_, [this] { showRunDiagnostics(); });
   showRunDiagnostics();
+}
+
+void CanvasPanel::applySizes() {
+  // Hidden, not collapsed: a splitter's minimum width counts every visible child.
+  palette_->setVisible(!narrow_);
+  if (properties_) properties_->setVisible(!narrow_);
+  if (narrow_) return;
+  QList<int> sizes;
+  for (int i = 0; i < splitter_->count(); ++i) {
+    QWidget* w = splitter_->widget(i);
+    sizes << (w == palette_ ? 190 : w == canvas_ ? 700 : w == properties_ ? 270 : 0);
+  }
+  splitter_->setSizes(sizes);
+}
+
+void CanvasPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  // Only on crossing the width: the user's splitter sizes stay otherwise.
+  if (const bool narrow = width() < kNarrowWidth; narrow != narrow_ && canvas_) {
+    narrow_ = narrow;
+    applySizes();
+  }
 }
 
 void CanvasPanel::showRunDiagnostics() {

@@ -1,7 +1,8 @@
 #pragma once
 /// The model canvas as the studio docks it: the node palette, the canvas and the selected
 /// node's properties side by side, working on the open project document. The canvas shows
-/// the diagnostics of the document's current run as its summary arrives.
+/// the diagnostics of the document's current run as its summary arrives. In a narrow dock
+/// the graph is shown alone (the palette and properties return when it is widened).
 ///
 ///   auto* panel = new CanvasPanel;
 ///   dock->setWidget(panel);
@@ -37,8 +38,12 @@ class CanvasPanel : public QWidget {
   NodePropertiesPanel* properties() const { return properties_; }
   NodePalette* palette() const { return palette_; }
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void showRunDiagnostics();
+  void applySizes();
 
   ProjectDocument* document_ = nullptr;
   CanvasModel* model_ = nullptr;
@@ -47,6 +52,7 @@ class CanvasPanel : public QWidget {
   NodePropertiesPanel* properties_ = nullptr;
   QLabel* noProjectHint_;  // shown instead of the canvas while no project is open
   QSplitter* splitter_;
+  bool narrow_ = false;
 };
 
 }  // namespace variate::ui

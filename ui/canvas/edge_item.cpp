@@ -1,5 +1,6 @@
 #include "ui/canvas/edge_item.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QPainter>
@@ -10,6 +11,7 @@
 namespace variate::ui {
 
 QString EdgeItem::slotFor(const CanvasEdge& edge, const CanvasNode& target) {
+  if (edge.guide) return {};  // the slots are the prior's parameters
   for (const auto& role : edge.roles) {
     if (target.parameters.contains(role)) return role;
   }
@@ -22,20 +24,35 @@ QString EdgeItem::slotFor(const CanvasEdge& edge, const CanvasNode& target) {
 EdgeItem::EdgeItem(const CanvasEdge& edge, NodeItem* from, NodeItem* to)
     : edge_(edge), from_(from), to_(to), slot_(slotFor(edge, to->node())) {
   const bool indexOnly = edge.roles == QStringList{"index"};
-  setPen(QPen(QColor("#546e7a"), 1.4, indexOnly ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
+  setPen(QPen(edge.guide ? QColor("#7e57c2") : QColor("#546e7a"), 1.4,
+              indexOnly || edge.guide ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
   setFlags(ItemIsSelectable);
   setZValue(5);
-  setToolTip(QObject::tr("%1 → %2 (%3)").arg(edge.from, edge.to, edge.roles.join(", ")));
+  setToolTip(edge.guide ? QObject::tr("%1 → %2 (the guide's %3)").arg(edge.from, edge.to, edge.roles.join(", "))
+                        : QObject::tr("%1 → %2 (%3)").arg(edge.from, edge.to, edge.roles.join(", ")));
   updatePath();
 }
+
+namespace {
+
+// A vertical S-curve reads as top-down flow even when the child sits beside its parent.
+// An edge back up the graph (a guide reading what the model generates) swings out to the
+// right, clear of the edges running down between the same nodes.
+QPainterPath curve(const QPointF& start, const QPointF& end) {
+  const double rise = start.y() - end.y();
+  const double bend = std::max(30.0, std::abs(end.y() - start.y()) / 2);
+  const double out = rise > 0 ? std::clamp(rise * 0.35, 80.0, 260.0) : 0;
+  QPainterPath path(start);
+  path.cubicTo(start + QPointF(out, bend), end + QPointF(out, -bend), end);
+  return path;
+}
+
+}  // namespace
 
 void EdgeItem::updatePath() {
   const QPointF start = from_->mapToScene(from_->outputAnchor());
   const QPointF end = to_->mapToScene(slot_.isEmpty() ? to_->topAnchor(endOffset_) : to_->slotAnchor(slot_));
-  // A vertical S-curve reads as top-down flow even when the child sits beside its parent.
-  const double bend = std::max(30.0, std::abs(end.y() - start.y()) / 2);
-  QPainterPath path(start);
-  path.cubicTo(start + QPointF(0, bend), end - QPointF(0, bend), end);
+  QPainterPath path = curve(start, end);
   const QPointF direction = end - path.pointAtPercent(0.95);
   const double length = std::hypot(direction.x(), direction.y());
   const QPointF unit = length > 0 ? direction / length : QPointF(0, 1);
@@ -62,10 +79,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   painter->setBrush(Qt::NoBrush);
   const QPointF start = from_->mapToScene(from_->outputAnchor());
   const QPointF end = arrow_.isEmpty() ? start : arrow_.front();
-  const double bend = std::max(30.0, std::abs(end.y() - start.y()) / 2);
-  QPainterPath curve(start);
-  curve.cubicTo(start + QPointF(0, bend), end - QPointF(0, bend), end);
-  painter->drawPath(curve);
+  painter->drawPath(curve(start, end));
   painter->setPen(Qt::NoPen);
   painter->setBrush(line.color());
   painter->drawPolygon(arrow_);

@@ -1,7 +1,7 @@
 #pragma once
 /// An edge of the model graph: from a node's output handle to the slot of the parameter it
 /// feeds (or the top of a node that reads it in an expression), with an arrowhead. Index
-/// uses are dashed.
+/// uses are dashed, and so are a guide's reads (in violet, ending at the node's top).
 
 #include <QGraphicsPathItem>
 

@@ -110,6 +110,17 @@ void ModelCanvas::placeBanners() {
 void ModelCanvas::resizeEvent(QResizeEvent* event) {
   QGraphicsView::resizeEvent(event);
   placeBanners();
+  // A dock is laid out after its canvas is made: until the user pans or zooms, the graph
+  // stays framed as the size settles, at its own size or smaller.
+  if (!touched_) frameGraph();
+}
+
+void ModelCanvas::frameGraph() {
+  const QRectF bounds = scene_->graphBounds();
+  if (bounds.isEmpty() || viewport()->width() < 40 || viewport()->height() < 40) return;
+  fitInView(bounds.adjusted(-30, -30, 30, 30), Qt::KeepAspectRatio);
+  if (zoom() > 1) scale(1 / zoom(), 1 / zoom());
+  centerOn(bounds.center());
 }
 
 void ModelCanvas::zoomBy(double factor) {
@@ -162,6 +173,7 @@ bool ModelCanvas::event(QEvent* event) {
 }
 
 void ModelCanvas::mousePressEvent(QMouseEvent* event) {
+  touched_ = true;
   const QPointF at = mapToScene(event->position().toPoint());
   if (event->button() == Qt::MiddleButton) {
     panning_ = true;
@@ -265,6 +277,7 @@ void ModelCanvas::finishConnection(const QPointF& scenePoint) {
 }
 
 void ModelCanvas::wheelEvent(QWheelEvent* event) {
+  touched_ = true;
   if (event->modifiers() & Qt::ControlModifier) {
     zoomBy(std::pow(1.15, event->angleDelta().y() / 120.0));
     event->accept();
@@ -274,6 +287,7 @@ void ModelCanvas::wheelEvent(QWheelEvent* event) {
 }
 
 void ModelCanvas::keyPressEvent(QKeyEvent* event) {
+  touched_ = true;
   if (event->matches(QKeySequence::Copy)) {
     copySelection();
   } else if (event->matches(QKeySequence::Cut)) {

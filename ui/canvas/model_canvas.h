@@ -65,6 +65,7 @@ class ModelCanvas : public QGraphicsView {
   void setSlotHighlight(NodeItem* item, const QString& parameter);
   void onSnapshotChanged();
   void placeBanners();
+  void frameGraph();
 
   CanvasModel* model_;
   CanvasScene* scene_;
@@ -81,6 +82,7 @@ class ModelCanvas : public QGraphicsView {
   // Node positions when a left press began, to record a drag as one move.
   QHash<QString, QPointF> pressPositions_;
   bool centred_ = false;
+  bool touched_ = false;  // the user panned, zoomed or clicked: the view is theirs
 };
 
 }  // namespace variate::ui

@@ -1,10 +1,13 @@
 #include "ui/canvas/model_snapshot.h"
 
 #include <QObject>
+#include <QSet>
 
 #include <variate/model/checker.h>
 #include <variate/model/graph.h>
+#include <variate/model/network_call.h>
 #include <variate/model/parser.h>
+#include <variate/model/printer.h>
 
 namespace variate::ui {
 namespace {
@@ -33,6 +36,42 @@ QString firstError(const model::Source& source, const model::Diagnostics& diagno
     if (diagnostic.severity == model::Severity::error) return located(source, diagnostic);
   }
   return {};
+}
+
+void namesIn(const model::Expr& e, QSet<QString>& out) {
+  if (e.kind == model::ExprKind::name) out.insert(fromStd(e.name));
+  for (const auto& operand : e.operands) namesIn(operand, out);
+  for (const auto& argument : e.arguments) namesIn(argument.value, out);
+}
+
+QSet<QString> namesRead(const model::Statement& statement) {
+  QSet<QString> names;
+  if (const auto* random = statement.as<model::RandomStmt>()) {
+    namesIn(random->distribution, names);
+    for (const auto& dim : random->dims) namesIn(dim, names);
+  } else if (const auto* assignment = statement.as<model::Deterministic>()) {
+    namesIn(assignment->value, names);
+  }
+  return names;
+}
+
+// The widths a network call declares, with the input's where its last declared size is a
+// number (`z[N, 20]`, `data x: real[N, 784]`); the data decide it otherwise.
+void describeNetwork(const model::Expr& call, const QList<CanvasNode>& earlier, CanvasNode& node) {
+  model::Diagnostics ignored;
+  const auto network = model::read_network_call(call, ignored);
+  if (!network) return;
+  if (network->input && network->input->kind == model::ExprKind::name) {
+    for (const auto& input : earlier) {
+      bool number = false;
+      const qint64 width = input.sizes.isEmpty() ? 0 : input.sizes.last().toLongLong(&number);
+      if (input.id == fromStd(network->input->name) && number) node.layerWidths << width;
+    }
+  }
+  QStringList widths;
+  for (const auto width : network->widths) node.layerWidths << width;
+  for (const auto width : node.layerWidths) widths << QString::number(width);
+  node.network = QString("%1 %2, %3").arg(fromStd(call.name), widths.join(" → "), model::activation_name(network->activation));
 }
 
 }  // namespace
@@ -79,6 +118,12 @@ ModelSnapshot ModelSnapshot::fromText(const QString& text) {
       node.integerData = statements[*checkedNode->declaration].as<model::DataDecl>()->type ==
                          model::BaseType::integer;
     }
+    if (checkedNode && checkedNode->kind == model::NodeKind::network && checkedNode->assignment) {
+      describeNetwork(statements[*checkedNode->assignment].as<model::Deterministic>()->value, snapshot.nodes_, node);
+    }
+    if (checkedNode && checkedNode->guide) {
+      node.guideText = fromStd(model::to_string(statements[*checkedNode->guide].as<model::RandomStmt>()->distribution));
+    }
     node.programIndex = static_cast<int>(statements.size());
     if (checkedNode) {
       for (const auto& s : {checkedNode->declaration, checkedNode->assignment, checkedNode->distribution}) {
@@ -90,6 +135,16 @@ ModelSnapshot ModelSnapshot::fromText(const QString& text) {
   for (const auto& e : graph.edges) {
     CanvasEdge edge{fromStd(e.from), fromStd(e.to), {}};
     for (const auto& role : e.roles) edge.roles << fromStd(role);
+    // The graph has one edge per pair: it is the guide's when no other statement of the
+    // target reads the source.
+    if (const model::Node* target = checked.find(e.to); target && target->guide) {
+      const QString from = fromStd(e.from);
+      bool elsewhere = false;
+      for (const auto& s : {target->declaration, target->assignment, target->distribution}) {
+        if (s) elsewhere = elsewhere || namesRead(statements[*s]).contains(from);
+      }
+      edge.guide = !elsewhere && namesRead(statements[*target->guide]).contains(from);
+    }
     snapshot.edges_ << edge;
   }
   for (const auto& p : graph.plates) {

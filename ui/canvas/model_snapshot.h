@@ -32,6 +32,11 @@ struct CanvasNode {
   QStringList arguments;       // their argument texts: {"theta", "sigma"}
   QString distributionText;    // "Normal(theta, sigma)"
   QString expression;          // for `=` nodes
+  /// A network's layers as the call gives them: "mlp 20 → 400 → 784, relu" (the input
+  /// width where the input's declared sizes fix it).
+  QString network;
+  QList<qint64> layerWidths;   // the same widths, input first when known
+  QString guideText;           // a latent's guide: "Normal(encoder[:, 1:20], ...)"
   QStringList plates;          // plate ids, outermost first
   int programIndex = 0;        // position of its first statement
 
@@ -45,6 +50,9 @@ struct CanvasEdge {
   QString from;
   QString to;
   QStringList roles;  // "mu", "value", "index", "size", "component.sigma"
+  /// Read only by the target's guide (`guide z ~ Normal(encoder[...], ...)`): the
+  /// variational side of the model, not the generative one.
+  bool guide = false;
   /// Drawn: size-only edges are shown by the plates instead.
   bool drawn() const { return roles != QStringList{"size"}; }
 };

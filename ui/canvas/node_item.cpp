@@ -37,7 +37,27 @@ QFont slotFont() {
 }
 
 bool isRectangular(CanvasNode::Kind kind) {
-  return kind == CanvasNode::Kind::Data || kind == CanvasNode::Kind::TransformedData;
+  return kind == CanvasNode::Kind::Data || kind == CanvasNode::Kind::TransformedData ||
+         kind == CanvasNode::Kind::Network;
+}
+
+// Room on a network's left for its layer glyph.
+constexpr double kLayerGlyphWidth = 26;
+
+// A network's glyph: one bar per layer (input first), its height growing with the width
+// on a log scale, so an encoder narrows and a decoder widens at a glance.
+void paintLayers(QPainter* painter, const QRectF& body, const CanvasNode& node) {
+  const QList<qint64>& widths = node.layerWidths;
+  if (widths.isEmpty()) return;
+  const double most = std::log1p(static_cast<double>(*std::max_element(widths.begin(), widths.end())));
+  const double step = (kLayerGlyphWidth - 8) / static_cast<double>(widths.size());
+  const double full = body.height() - 14;
+  painter->setPen(Qt::NoPen);
+  painter->setBrush(QColor("#7e57c2"));
+  for (int i = 0; i < widths.size(); ++i) {
+    const double h = full * (0.2 + 0.8 * std::log1p(static_cast<double>(widths[i])) / most);
+    painter->drawRoundedRect(QRectF(body.left() + 7 + i * step, body.center().y() - h / 2, step - 1.5, h), 1, 1);
+  }
 }
 
 bool showsDiagnostics(const CanvasNode& node, const NodeDiagnostics* diagnostics) {
@@ -48,6 +68,7 @@ bool showsDiagnostics(const CanvasNode& node, const NodeDiagnostics* diagnostics
 QString detailOf(const CanvasNode& node) {
   QString text;
   if (node.kind == CanvasNode::Kind::Data) return node.declaredType;
+  if (node.kind == CanvasNode::Kind::Network && !node.network.isEmpty()) return node.network;
   if (!node.expression.isEmpty()) text = "= " + node.expression;
   if (node.hasDistribution()) {
     QString prefix;
@@ -101,6 +122,7 @@ QSizeF NodeItem::bodySize(const CanvasNode& node, const NodeDiagnostics* diagnos
   const double height = name.height() + (lines.size() - 1) * detail.height();
   QSizeF size = isRectangular(node.kind) ? QSizeF(width + 24, height + 14)
                                          : QSizeF(width * 1.22 + 30, height * 1.3 + 18);
+  if (node.kind == CanvasNode::Kind::Network) size += QSizeF(kLayerGlyphWidth, 8);
   double slotRow = kSlotGap;
   for (const auto& parameter : node.parameters) slotRow += slotWidth(parameter) + kSlotGap;
   size.setWidth(std::max({size.width(), slotRow + 16, 90.0}));
@@ -163,11 +185,16 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   QColor fill = Qt::white;
   if (node_.kind == CanvasNode::Kind::Data) fill = QColor("#eef1f5");
   if (node_.kind == CanvasNode::Kind::Observed) fill = QColor("#b8c2cc");
+  if (node_.kind == CanvasNode::Kind::Network) fill = QColor("#ede7f6");
   if (hasDiagnostics_ && diagnostics_.tint().isValid()) fill = diagnostics_.tint();
   const bool selected = option->state & QStyle::State_Selected;
   QPen pen(selected ? QColor("#1e73d8") : QColor("#37474f"), selected ? 2.6 : 1.4);
+  const bool network = node_.kind == CanvasNode::Kind::Network;
+  if (network && !selected) pen.setColor(QColor("#5e35b1"));
   auto outline = [&](const QRectF& r) {
-    if (isRectangular(node_.kind)) {
+    if (network) {
+      painter->drawRoundedRect(r, 12, 12);
+    } else if (isRectangular(node_.kind)) {
       painter->drawRoundedRect(r, 3, 3);
     } else {
       painter->drawEllipse(r);
@@ -181,22 +208,26 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   painter->setPen(pen);
   painter->setBrush(fill);
   outline(body_);
-  if (node_.isDeterministic()) {
+  if (network) {
+    paintLayers(painter, body_, node_);
+  } else if (node_.isDeterministic()) {
     painter->setBrush(Qt::NoBrush);
     outline(body_.adjusted(4, 4, -4, -4));
   }
 
   const QStringList lines = textLines(node_, hasDiagnostics_ ? &diagnostics_ : nullptr);
+  // A network's text sits right of its layer glyph.
+  const QRectF text = network ? body_.adjusted(kLayerGlyphWidth - 4, 0, 0, 0) : body_;
   const QFontMetricsF name(nameFont()), detail(detailFont());
   double y = body_.center().y() - (name.height() + (lines.size() - 1) * detail.height()) / 2;
   painter->setPen(QColor("#102027"));
   painter->setFont(nameFont());
-  painter->drawText(QRectF(body_.left(), y, body_.width(), name.height()), Qt::AlignCenter, lines.front());
+  painter->drawText(QRectF(text.left(), y, text.width(), name.height()), Qt::AlignCenter, lines.front());
   y += name.height();
   painter->setFont(detailFont());
   for (int i = 1; i < lines.size(); ++i) {
     painter->setPen(i >= 2 ? QColor("#3e2723") : QColor("#37474f"));
-    painter->drawText(QRectF(body_.left() - 20, y, body_.width() + 40, detail.height()), Qt::AlignCenter, lines[i]);
+    painter->drawText(QRectF(text.left() - 20, y, text.width() + 40, detail.height()), Qt::AlignCenter, lines[i]);
     y += detail.height();
   }
 

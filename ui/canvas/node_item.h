@@ -1,7 +1,8 @@
 #pragma once
 /// A node of the model graph on the canvas, drawn after the Bayesian-network conventions:
 /// data as a rectangle, a latent variable as an ellipse, an observed one as a shaded
-/// ellipse, a deterministic node with a double outline. Its distribution's parameters are
+/// ellipse, a deterministic node with a double outline, a network as a rounded box with a
+/// bar per layer and its widths ("mlp 20 → 400 → 784, relu"). Its distribution's parameters are
 /// slots along its top edge (edges end there; drop a connection onto one), and a handle at
 /// its bottom starts a connection. The item's position is the node's centre.
 

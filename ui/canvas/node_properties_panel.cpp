@@ -22,6 +22,7 @@ QString kindText(CanvasNode::Kind kind) {
     case CanvasNode::Kind::Latent: return QObject::tr("latent variable (inferred)");
     case CanvasNode::Kind::TransformedData: return QObject::tr("transformed data");
     case CanvasNode::Kind::Derived: return QObject::tr("derived quantity");
+    case CanvasNode::Kind::Network: return QObject::tr("network");
   }
   return {};
 }
@@ -30,7 +31,7 @@ QString kindText(CanvasNode::Kind kind) {
 QString signatureOf(const CanvasNode& node) {
   return QStringList{node.id, QString::number(int(node.kind)), node.declaredType, node.sizes.join(","),
                      node.distribution, node.parameters.join(","), node.arguments.join("\x1f"), node.expression,
-                     QString::number(node.declaredData), QString::number(node.integerData)}
+                     QString::number(node.declaredData), QString::number(node.integerData), node.guideText}
       .join("\x1e");
 }
 
@@ -190,7 +191,13 @@ void NodePropertiesPanel::buildForm(const CanvasNode& node) {
     addField("expressionEdit", tr("Expression"), node.expression, checkProperty(NodeProperty::Expression, {}),
              [this, id](const QString& text) { model_->setExpression(id, text); });
   }
-  if (node.kind != CanvasNode::Kind::Derived) addDistributionField(node);
+  if (node.kind == CanvasNode::Kind::Network && !node.network.isEmpty()) {
+    auto* layers = new QLabel(node.network, form_);
+    layers->setObjectName("networkLabel");
+    layers->setToolTip(tr("Its weights are learned by the training (amortized variational inference)"));
+    layout_->addRow(tr("Layers"), layers);
+  }
+  if (node.kind != CanvasNode::Kind::Derived && node.kind != CanvasNode::Kind::Network) addDistributionField(node);
 
   const FamilyInfo* family = node.hasDistribution() ? catalog::find(node.distribution) : nullptr;
   if (family && family->parameterizations.size() > 1) {
@@ -213,6 +220,12 @@ void NodePropertiesPanel::buildForm(const CanvasNode& node) {
     addField("argument:" + parameter, parameter, node.arguments.value(i),
              checkProperty(NodeProperty::Argument, parameter),
              [this, id, parameter](const QString& text) { model_->setArgument(id, parameter, text); });
+  }
+  if (!node.guideText.isEmpty()) {  // edited in the text: the guide is the variational side
+    auto* guide = new QLabel(node.guideText, form_);
+    guide->setObjectName("guideLabel");
+    guide->setWordWrap(true);
+    layout_->addRow(tr("Guide"), guide);
   }
 }
 

@@ -67,6 +67,11 @@ void DiagnosticsPanel::refresh() {
     return;
   }
   model_->setSummaries(run->summary, other ? &other->summary : nullptr, run->name, other ? other->name : QString());
+  if (run->config.method == InferenceMethod::Amortized) {
+    caption_->setText(tr("%1 trains networks: it has no draws (the ELBO and Reconstructions panels show it)")
+                          .arg(run->name));
+    return;
+  }
   const RunSummary& s = run->summary;
   const bool advi = run->config.method == InferenceMethod::Advi;
   QString text = s.rows.empty() ? tr("%1: no draws summarized yet").arg(run->name)

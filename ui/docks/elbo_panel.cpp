@@ -84,6 +84,13 @@ void ElboPanel::setDocument(ProjectDocument* document) {
 
 int ElboPanel::plottedPoints() const { return plot_->graphCount() ? plot_->graph(0)->dataCount() : 0; }
 
+int ElboPanel::plottedHeldout() const {
+  for (int i = 0; i < plot_->graphCount(); ++i) {
+    if (plot_->graph(i)->objectName() == "heldoutElbo") return plot_->graph(i)->dataCount();
+  }
+  return 0;
+}
+
 bool ElboPanel::exportTo(const QString& path, QString* error) {
   redraw();
   plot_->replot();
@@ -95,10 +102,19 @@ void ElboPanel::redraw() {
   plot_->clearItems();
   markedConvergence_ = -1;
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  const bool training = run && run->config.method == InferenceMethod::Amortized;
+  plot_->xAxis->setLabel(training ? tr("step") : tr("iteration"));
+  plot_->yAxis->setLabel(training ? tr("ELBO per row") : tr("ELBO"));
+  plot_->yAxis2->setVisible(!training);
   if (!run || run->elbo.empty()) {
     caption_->setText(run && run->config.method == InferenceMethod::Nuts ? tr("%1 is a NUTS run: no ELBO").arg(run->name)
-                                                                          : tr("No ELBO yet: run ADVI."));
+                      : training                                         ? tr("%1: no steps yet").arg(run->name)
+                                                                         : tr("No ELBO yet: run ADVI."));
     plot_->replot(QCustomPlot::rpQueuedReplot);
+    return;
+  }
+  if (training) {
+    redrawTraining(*run);
     return;
   }
   DecimatedSeries raw(3000);
@@ -185,6 +201,82 @@ void ElboPanel::redraw() {
     text += tr(" · converged at iteration %1").arg(markedConvergence_);
   } else if (!run->isActive()) {
     text += tr(" · did not converge");
+  }
+  caption_->setText(text);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ElboPanel::redrawTraining(const RunData& run) {
+  DecimatedSeries raw(3000);
+  QVector<double> xs, ys;
+  for (const auto& point : run.elbo.points) {
+    xs << point.iteration;
+    ys << point.elbo;
+    raw.append(point.iteration, point.elbo);
+  }
+  const QVector<double> smooth = movingAverage(ys, std::max(25, static_cast<int>(ys.size() / 40)));
+  QVector<double> rx, ry;
+  raw.points(&rx, &ry);
+  QCPGraph* rawGraph = plot_->addGraph();
+  rawGraph->setName(tr("ELBO of each step's batch"));
+  rawGraph->setLineStyle(QCPGraph::lsNone);
+  rawGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(120, 144, 156, 70), 2.5));
+  rawGraph->setData(rx, ry, true);
+  QCPGraph* smoothGraph = plot_->addGraph();
+  smoothGraph->setName(tr("moving average"));
+  smoothGraph->setPen(QPen(QColor("#0072B2"), 2.5));
+  smoothGraph->setData(xs, smooth, true);
+  QVector<double> epochX, trainY, heldoutX, heldoutY;
+  for (const auto& epoch : run.elbo.epochs) {
+    epochX << epoch.step;
+    trainY << epoch.trainElbo;
+    if (epoch.heldoutElbo && std::isfinite(*epoch.heldoutElbo)) {
+      heldoutX << epoch.step;
+      heldoutY << *epoch.heldoutElbo;
+    }
+  }
+  QCPGraph* trainGraph = plot_->addGraph();
+  trainGraph->setName(tr("epoch's training ELBO"));
+  trainGraph->setLineStyle(QCPGraph::lsNone);
+  trainGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor("#0072B2"), QColor("#ffffff"), 7));
+  trainGraph->setData(epochX, trainY, true);
+  QCPGraph* heldoutGraph = plot_->addGraph();
+  heldoutGraph->setObjectName("heldoutElbo");
+  heldoutGraph->setName(tr("held-out ELBO"));
+  heldoutGraph->setPen(QPen(QColor("#D55E00"), 1.5));
+  heldoutGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QColor("#D55E00"), QColor("#D55E00"), 7));
+  heldoutGraph->setData(heldoutX, heldoutY, true);
+
+  // The first steps' ELBO is far below the rest: scale to what follows the first 5%.
+  const double last = xs.isEmpty() ? (epochX.isEmpty() ? 1.0 : epochX.last()) : xs.last();
+  double lo = INFINITY, hi = -INFINITY;
+  const auto include = [&](const QVector<double>& keys, const QVector<double>& values) {
+    for (int i = 0; i < values.size(); ++i) {
+      if (keys[i] < last / 20 || !std::isfinite(values[i])) continue;
+      lo = std::min(lo, values[i]);
+      hi = std::max(hi, values[i]);
+    }
+  };
+  include(xs, smooth);
+  include(heldoutX, heldoutY);
+  include(epochX, trainY);
+  plot_->xAxis->setRange(0, std::max(1.0, last * 1.03));
+  if (std::isfinite(lo) && hi > lo) {
+    const double pad = (hi - lo) * 0.4;
+    plot_->yAxis->setRange(lo - pad, hi + pad);
+  } else {
+    plot_->yAxis->rescale();
+  }
+
+  QString text = run.name;
+  if (!smooth.isEmpty()) {
+    text = tr("%1: training ELBO %2 per row (moving average)").arg(run.name).arg(smooth.last(), 0, 'f', 2);
+  }
+  if (!run.elbo.epochs.empty()) {
+    const EpochPoint& e = run.elbo.epochs.back();
+    text += tr(" · epoch %1/%2").arg(e.epoch).arg(run.config.epochs);
+    if (e.heldoutElbo) text += tr(": held-out %1").arg(*e.heldoutElbo, 0, 'f', 2);
+    text += tr(", %1 rows/s").arg(e.rowsPerSecond, 0, 'f', 0);
   }
   caption_->setText(text);
   plot_->replot(QCustomPlot::rpQueuedReplot);

@@ -2,7 +2,8 @@
 /// The ELBO of a variational run, live: every iteration's noisy estimate (light), a
 /// moving average over them, the relative change of each evaluation on a log axis with
 /// the tolerance it is checked against (the run's own tol_rel_obj), and the iteration
-/// where the fit converged.
+/// where the fit converged. A deep model's training shows its steps' ELBO, their moving
+/// average, and each epoch's training and held-out ELBO.
 
 #include <QPointer>
 #include <QWidget>
@@ -15,6 +16,7 @@ class QLabel;
 namespace variate::ui {
 
 class ProjectDocument;
+class RunData;
 struct ElboTrace;
 
 /// Moving average of `values` over a centred window of `window` points (shrinking at the
@@ -28,8 +30,11 @@ class ElboPanel : public QWidget {
   explicit ElboPanel(QWidget* parent = nullptr);
   void setDocument(ProjectDocument* document);
   QCustomPlot* plot() const { return plot_; }
-  /// Points on the raw ELBO curve, and the convergence iteration marked (-1 if none).
+  /// Points on the raw ELBO curve (a training's steps), and the convergence iteration
+  /// marked (-1 if none).
   int plottedPoints() const;
+  /// A training's held-out ELBO points (one per epoch).
+  int plottedHeldout() const;
   int markedConvergence() const { return markedConvergence_; }
   bool exportTo(const QString& path, QString* error);
 
@@ -38,6 +43,7 @@ class ElboPanel : public QWidget {
 
  private:
   void redraw();
+  void redrawTraining(const RunData& run);
 
   QPointer<ProjectDocument> document_;
   QCustomPlot* plot_;

@@ -79,6 +79,9 @@ void ModelPanel::showCheck(const ModelCheck& check) {
   const int errors = check.errorCount();
   if (errors) {
     status_->setText(tr("<span style='color:#c62828'>✗ %n error(s)</span>", "", errors));
+  } else if (check.deep) {
+    status_->setText(tr("<span style='color:#2e7d32'>✓ checks: %n network(s), trained by amortized VI</span>", "",
+                        check.networks.size()));
   } else if (check.compiled) {
     status_->setText(tr("<span style='color:#2e7d32'>✓ compiles: %n parameter block(s)</span>", "", check.parameters.size()));
   } else {

@@ -51,7 +51,7 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   method_->setObjectName("method");
   method_->addItems({"NUTS", "ADVI"});
   method_->setToolTip(tr("NUTS: exact MCMC with Stan's adaptation. ADVI: a fast Gaussian approximation"));
-  addRow("method", tr("Method"), Shown::Always, method_);
+  addRow("method", tr("Method"), Shown::NotDeep, method_);
 
   chains_ = addInt("chains", tr("Chains"), Shown::Nuts, &RunConfig::chains, 1, 64,
                    tr("Independent chains (R-hat needs at least 2)"));
@@ -62,7 +62,7 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
          tr("Threads for the chains; auto: one per chain, so every chain samples live. With several "
             "processes: threads per process; auto: this machine's cores shared by them"),
          tr("auto"));
-  processes_ = addInt("processes", tr("Processes"), Shown::Always, &RunConfig::processes, 1, RunConfig::kMaxProcesses,
+  processes_ = addInt("processes", tr("Processes"), Shown::NotDeep, &RunConfig::processes, 1, RunConfig::kMaxProcesses,
                       processesTip());
   metric_ = addCombo("metric", tr("Metric"), Shown::Nuts, {tr("diagonal"), tr("dense")},
                      tr("The mass matrix warmup adapts: diagonal, or dense for strongly correlated posteriors"));
@@ -100,15 +100,28 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   addInt("output_draws", tr("Output draws"), Shown::Advi, &RunConfig::outputDraws, 1, 10'000'000,
          tr("Draws from the fitted approximation recorded as the run's draws"));
 
+  auto* trained = new QLabel(tr("amortized VI: the networks are trained"));
+  trained->setToolTip(tr("A model with networks or guides is trained by amortized variational inference (as "
+                         "variate fit trains it): Adam on the minibatch ELBO, the guide's latents drawn per row"));
+  addRow("method_deep", tr("Method"), Shown::Deep, trained);
+  addInt("epochs", tr("Epochs"), Shown::Deep, &RunConfig::epochs, 1, 100'000, tr("Passes over the training rows"));
+  addInt("batch_size", tr("Batch size"), Shown::Deep, &RunConfig::batchSize, 1, 1'000'000,
+         tr("Rows per step (the likelihood is scaled by N / batch size)"));
+  addDouble("learning_rate", tr("Learning rate"), Shown::Deep, &RunConfig::learningRate, 1e-6, 1,
+            tr("Adam's step size"));
+  heldout_ = addCombo("test_data_set", tr("Held-out data"), Shown::Deep, {},
+                      tr("A data set of the project whose rows give the held-out ELBO after each epoch and the "
+                         "images the Reconstructions panel shows"));
+
   seed_ = new QLineEdit;
   seed_->setValidator(new QRegularExpressionValidator(QRegularExpression("\\d{1,19}"), seed_));
   seed_->setToolTip(tr("Random seed: the same seed and settings give the same draws"));
   addRow("seed", tr("Seed"), Shown::Always, seed_);
-  dtype_ = addCombo("dtype", tr("Dtype"), Shown::Always, {dtypeName(Dtype::Float64), dtypeName(Dtype::Float32)},
+  dtype_ = addCombo("dtype", tr("Dtype"), Shown::NotDeep, {dtypeName(Dtype::Float64), dtypeName(Dtype::Float32)},
                     tr("Arithmetic of data and of what the model computes from it; float32 is faster on large data "
                        "(the log density is summed in float64)"));
-  device_ = addCombo("device", tr("Device"), Shown::Always, availableDevices(), tr("Where the model is evaluated"));
-  backend_ = addCombo("backend", tr("Backend"), Shown::Always, {"auto", "tape", "torch"},
+  device_ = addCombo("device", tr("Device"), Shown::NotDeep, availableDevices(), tr("Where the model is evaluated"));
+  backend_ = addCombo("backend", tr("Backend"), Shown::NotDeep, {"auto", "tape", "torch"},
                       tr("What evaluates the density: auto takes the tape (fast, CPU, float64) when every "
                          "op of the model has a kernel, else LibTorch; batched chains run on LibTorch"));
 
@@ -135,7 +148,7 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   for (const auto& field : ints_) connect(field.box, &QSpinBox::valueChanged, this, &RunConfigPanel::edited);
   for (const auto& field : doubles_) connect(field.box, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
   connect(eta_, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
-  for (QComboBox* box : {method_, metric_, family_, dtype_, device_, backend_, runOn_}) {
+  for (QComboBox* box : {method_, metric_, family_, dtype_, device_, backend_, runOn_, heldout_}) {
     connect(box, &QComboBox::currentIndexChanged, this, &RunConfigPanel::edited);
   }
   connect(batched_, &QCheckBox::toggled, this, &RunConfigPanel::edited);
@@ -196,13 +209,33 @@ void RunConfigPanel::setDocument(ProjectDocument* document) {
   if (!document) return;
   connections_ << connect(document, &ProjectDocument::runConfigChanged, this, &RunConfigPanel::show);
   connections_ << connect(document, &ProjectDocument::modelChecked, this, &RunConfigPanel::showModel);
+  connections_ << connect(document, &ProjectDocument::dataSetsChanged, this, [this] { show(document_->runConfig()); });
+  deep_ = document->modelCheck().deep;
   show(document->runConfig());
   showModel(document->modelCheck());
+}
+
+bool RunConfigPanel::isShown(Shown shown, const RunConfig& config) const {
+  switch (shown) {
+    case Shown::Always: return true;
+    case Shown::Deep: return deep_;
+    case Shown::NotDeep: return !deep_;
+    case Shown::Nuts: return !deep_ && config.method != InferenceMethod::Advi;
+    case Shown::Advi: return !deep_ && config.method == InferenceMethod::Advi;
+  }
+  return true;
 }
 
 void RunConfigPanel::show(const RunConfig& config) {
   showing_ = true;
   const bool advi = config.method == InferenceMethod::Advi;
+  heldout_->clear();
+  heldout_->addItem(tr("(none)"), QString());
+  if (document_) {
+    for (const DataSetEntry& set : document_->dataSets()) heldout_->addItem(set.name, set.name);
+  }
+  if (heldout_->findData(config.heldoutDataSet) < 0) heldout_->addItem(config.heldoutDataSet, config.heldoutDataSet);
+  heldout_->setCurrentIndex(heldout_->findData(config.heldoutDataSet));
   method_->setCurrentIndex(advi ? 1 : 0);
   for (const auto& field : ints_) field.box->setValue(config.*field.value);
   for (const auto& field : doubles_) field.box->setValue(config.*field.value);
@@ -217,7 +250,7 @@ void RunConfigPanel::show(const RunConfig& config) {
   showWorker(runOn_, config.worker);
   processes_->setEnabled(!advi);
   processes_->setToolTip(advi ? tr("ADVI runs on one process; Processes applies to NUTS") : processesTip());
-  for (const auto& [field, shown] : rows_) form_->setRowVisible(field, shown == Shown::Always || (shown == Shown::Advi) == advi);
+  for (const auto& [field, shown] : rows_) form_->setRowVisible(field, isShown(shown, config));
   showing_ = false;
 }
 
@@ -240,7 +273,18 @@ void RunConfigPanel::refreshWorkers() {
 }
 
 void RunConfigPanel::showModel(const ModelCheck& check) {
-  if (check.compiled) {
+  if (check.deep != deep_) {
+    deep_ = check.deep;
+    if (document_) show(document_->runConfig());
+  }
+  if (check.deep) {
+    QString text = tr("<b>Networks</b>: %1").arg(check.networks.join("; ").toHtmlEscaped());
+    if (!check.amortized.isEmpty()) {
+      text += tr("<br><b>Amortized latents</b> (drawn per row from their guides): %1")
+                  .arg(check.amortized.join(", ").toHtmlEscaped());
+    }
+    model_->setText(text);
+  } else if (check.compiled) {
     QString text = tr("<b>Parameters</b>: %1").arg(check.parameters.join(", ").toHtmlEscaped());
     if (!check.derived.isEmpty()) text += tr("<br><b>Derived</b>: %1").arg(check.derived.join(", ").toHtmlEscaped());
     model_->setText(text);
@@ -265,6 +309,7 @@ void RunConfigPanel::edited() {
   config.dtype = dtype_->currentIndex() == 1 ? Dtype::Float32 : Dtype::Float64;
   config.device = device_->currentText();
   config.backend = tape::parse_backend(backend_->currentText().toStdString()).value_or(tape::Backend::automatic);
+  config.heldoutDataSet = heldout_->currentData().toString();
   const QStringList worker = runOn_->currentData().toStringList();
   if (worker.value(0) != config.worker.address) {  // the same worker keeps the recorded job
     config.worker = worker.size() == 3 ? WorkerRef{worker[0], worker[1], worker[2], QString(), {}} : WorkerRef();

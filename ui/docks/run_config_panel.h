@@ -5,8 +5,10 @@
 /// for ADVI family, iterations, tol_rel_obj, eta (adapted or given), adaptation
 /// iterations, gradient and ELBO draws, the ELBO's evaluation interval and output draws;
 /// for both seed, dtype, device and backend, and where the run goes ("Run on": this
-/// computer or a worker, NUTS only). Every change is an undoable edit of the
-/// document (consecutive changes of one field merge into one step).
+/// computer or a worker, NUTS only). A model with networks or guides is trained instead:
+/// then only its epochs, batch size, learning rate, held-out data set and seed show.
+/// Every change is an undoable edit of the document (consecutive changes of one field
+/// merge into one step).
 /// Each field's object name is its key in the configuration's JSON ("max_depth").
 /// Below: the model's parameters as the checker sees them.
 
@@ -52,7 +54,7 @@ class RunConfigPanel : public QWidget {
     Box* box;
     Value RunConfig::*value;
   };
-  enum class Shown { Always, Nuts, Advi };
+  enum class Shown { Always, Nuts, Advi, Deep, NotDeep };
 
   QSpinBox* addInt(const QString& key, const QString& label, Shown shown, int RunConfig::*value, int lo, int hi,
                    const QString& tip, const QString& special = QString());
@@ -63,6 +65,7 @@ class RunConfigPanel : public QWidget {
   void addRow(const QString& key, const QString& label, Shown shown, QWidget* field);
 
   static QString processesTip();
+  bool isShown(Shown shown, const RunConfig& config) const;
   void show(const RunConfig& config);
   void showModel(const ModelCheck& check);
   void edited();
@@ -86,6 +89,8 @@ class RunConfigPanel : public QWidget {
   QComboBox* device_;
   QComboBox* backend_;
   QComboBox* runOn_;
+  QComboBox* heldout_ = nullptr;
+  bool deep_ = false;  // the model is trained: only the training's rows show
   QLabel* model_;
   bool showing_ = false;
   QList<QMetaObject::Connection> connections_;

@@ -63,6 +63,7 @@ void RunsPanel::setDocument(ProjectDocument* document) {
     connections_ << connect(runs, &RunList::runChanged, this, &RunsPanel::update);
     // Live draws only change the counts: refreshed twice a second, not at every batch.
     connections_ << connect(runs, &RunList::drawsAppended, this, [this](qint64 id) { stale_.insert(id); });
+    connections_ << connect(runs, &RunList::elboAppended, this, [this](qint64 id) { stale_.insert(id); });  // epochs
     connections_ << connect(runs, &RunList::drawsReset, this, &RunsPanel::update);
     connections_ << connect(runs, &RunList::currentChanged, this, [this](qint64 id) {
       updating_ = true;
@@ -115,9 +116,15 @@ void RunsPanel::update(qint64 id) {
   item->setText(Status, statusName(run->status));
   item->setForeground(Status, statusColor(run->status));
   item->setToolTip(Status, run->message);
-  item->setText(Chains, QString::number(run->config.method == InferenceMethod::Advi ? 1 : run->config.chains));
-  item->setText(Draws, run->drawsLoaded && !run->chains.empty() ? QString::number(run->samplingDrawsPerChain())
-                                                                 : QString::number(run->config.draws));
+  item->setText(Chains, QString::number(run->config.method == InferenceMethod::Nuts ? run->config.chains : 1));
+  if (run->config.method == InferenceMethod::Amortized) {  // a training's progress: its epochs
+    const int done = run->elbo.epochs.empty() ? 0 : run->elbo.epochs.back().epoch;
+    item->setText(Draws, run->drawsLoaded ? tr("%1/%2 epochs").arg(done).arg(run->config.epochs)
+                                          : tr("%1 epochs").arg(run->config.epochs));
+  } else {
+    item->setText(Draws, run->drawsLoaded && !run->chains.empty() ? QString::number(run->samplingDrawsPerChain())
+                                                                   : QString::number(run->config.draws));
+  }
   item->setText(Started, run->started.toString("yyyy-MM-dd HH:mm:ss"));
   const QDateTime end = run->ended.isValid() ? run->ended : QDateTime::currentDateTime();
   item->setText(Duration, QString("%1 s").arg(run->started.msecsTo(end) / 1000.0, 0, 'f', 1));
@@ -138,8 +145,11 @@ void RunsPanel::showMenu(const QPoint& position) {
   if (runs->comparisonId() >= 0) menu.addAction(tr("Stop comparing"), this, [runs] { runs->setComparison(-1); });
   menu.addSeparator();
   menu.addAction(tr("Rename"), this, [this, item] { tree_->editItem(item, Name); });
-  QAction* more = menu.addAction(QIcon(":/icons/run-more.svg"), tr("Run more draws"), this, [this, id] { emit runMoreRequested(id); });
-  more->setEnabled(run && !run->isActive() && run->config.method == InferenceMethod::Nuts);
+  const bool training = run && run->config.method == InferenceMethod::Amortized;
+  QAction* more = menu.addAction(QIcon(":/icons/run-more.svg"),
+                                 training ? tr("Continue training") : tr("Run more draws"), this,
+                                 [this, id] { emit runMoreRequested(id); });
+  more->setEnabled(run && !run->isActive() && (training || run->config.method == InferenceMethod::Nuts));
   menu.addAction(tr("Export draws as CSV…"), this, [this, id] { emit exportDrawsRequested(id); });
   menu.addSeparator();
   QAction* remove = menu.addAction(tr("Delete…"), this, [this, id] { emit deleteRequested(id); });

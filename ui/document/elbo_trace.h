@@ -1,7 +1,9 @@
 #pragma once
-/// The ELBO of a variational run, one estimate per reported iteration, as the ELBO panel
-/// plots it.
+/// The ELBO of a variational run, one estimate per reported iteration (per training step
+/// of a deep model, with a record per epoch), as the ELBO panel plots it.
 
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace variate::ui {
@@ -12,10 +14,28 @@ struct ElboPoint {
   double relativeChange = 0;  // |ΔELBO / ELBO| over the engine's convergence window
 };
 
+/// One completed epoch of a training.
+struct EpochPoint {
+  int epoch = 0;
+  long long step = 0;  // steps done at its end
+  double trainElbo = 0;  // mean per row over its steps
+  std::optional<double> heldoutElbo;
+  double seconds = 0;
+  double rowsPerSecond = 0;
+};
+
 struct ElboTrace {
   std::vector<ElboPoint> points;
+  std::vector<EpochPoint> epochs;
   int convergedAt = -1;  // iteration where the convergence test passed, or -1
-  bool empty() const { return points.empty(); }
+  bool empty() const { return points.empty() && epochs.empty(); }
+  /// A training continued from its checkpoint after `step`: what came later is redone.
+  void rewindTo(long long step) {
+    points.erase(std::remove_if(points.begin(), points.end(), [&](const ElboPoint& p) { return p.iteration > step; }),
+                 points.end());
+    epochs.erase(std::remove_if(epochs.begin(), epochs.end(), [&](const EpochPoint& e) { return e.step > step; }),
+                 epochs.end());
+  }
 };
 
 }  // namespace variate::ui

@@ -1,6 +1,7 @@
 #pragma once
 /// What the engine thread hands the UI in one go: draw blocks, adaptation results, chain
-/// ends and ELBO points that piled up since the UI last took them. Immutable once posted.
+/// ends, ELBO points, a training's epochs and its latest preview that piled up since the
+/// UI last took them. Immutable once posted.
 
 #include <vector>
 
@@ -8,6 +9,7 @@
 
 #include "ui/document/draw_block.h"
 #include "ui/document/elbo_trace.h"
+#include "ui/document/training_preview.h"
 
 namespace variate::ui {
 
@@ -33,10 +35,13 @@ struct LiveUpdate {
   std::vector<ChainEnd> chainEnds;
   std::vector<ElboPoint> elbo;
   int elboConvergedAt = -1;
+  std::vector<EpochPoint> epochs;
+  /// The newest of a training's previews since the last update (older ones are dropped).
+  TrainingPreviewPtr preview;
 
   bool empty() const {
     return blocks.empty() && adaptations.empty() && chainEnds.empty() && elbo.empty() &&
-           elboConvergedAt < 0;
+           elboConvergedAt < 0 && epochs.empty() && !preview;
   }
 };
 

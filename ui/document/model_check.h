@@ -27,10 +27,19 @@ struct ModelCheck {
   QStringList parameters;
   QStringList derived;
   bool compiled = false;
+  /// The model has networks or guides: it is trained (amortized VI), not sampled; its
+  /// networks ("decoder: mlp 20 → 400 → 784, relu") and guided latents ("z[N, 20]").
+  bool deep = false;
+  QStringList networks;
+  QStringList amortized;
   QString report;  // the compiler's text, as `variate check` prints it
 
   int errorCount() const;
 };
+
+/// Whether `text` parses and checks as a model with networks or guides (on the calling
+/// thread: parsing and checking are quick, binding data is not).
+bool isDeepModel(const QString& text);
 
 }  // namespace variate::ui
 

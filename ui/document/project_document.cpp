@@ -88,14 +88,26 @@ std::unique_ptr<ProjectDocument> ProjectDocument::openModelFile(const QString& p
   if (QFileInfo::exists(projectPath)) return open(projectPath, error);
   const QString text = readFile(path, error);
   if (!error->isEmpty()) return nullptr;
+  // data.json, or the training and held-out rows of a deep model (`variate fit --data
+  // train.json --test-data test.json`).
   QList<QPair<QString, QString>> dataSets;
-  const QString dataPath = model.absolutePath() + "/data.json";
-  if (QFileInfo::exists(dataPath)) {
+  const QStringList names = QFileInfo::exists(model.absolutePath() + "/data.json") ? QStringList{"data"}
+                                                                                   : QStringList{"train", "test"};
+  for (const QString& name : names) {
+    const QString dataPath = model.absolutePath() + "/" + name + ".json";
+    if (!QFileInfo::exists(dataPath)) continue;
     const QString json = readFile(dataPath, error);
     if (!error->isEmpty()) return nullptr;
-    dataSets << qMakePair(QString("data"), json);
+    dataSets << qMakePair(name, json);
   }
-  return create(projectPath, model.completeBaseName(), text, dataSets, error);
+  auto document = create(projectPath, model.completeBaseName(), text, dataSets, error);
+  if (document && names.size() == 2 && dataSets.size() == 2) {
+    RunConfig config = document->runConfig();
+    config.heldoutDataSet = "test";
+    document->applyRunConfig(config);
+    document->applyDataSetIndex(document->dataSetIndex("train"));
+  }
+  return document;
 }
 
 void ProjectDocument::load() {
@@ -119,6 +131,11 @@ void ProjectDocument::load() {
   } else if (const QVariant legacy = QSettings().value(legacyConfigKey(path_)); legacy.isValid()) {
     config_ = RunConfig::fromJson(QJsonDocument::fromJson(legacy.toByteArray()).object());
     storeRunConfig();
+  }
+  // Data sets come in the order of their names ("test" before "train"): without a run
+  // to say which it trained on, the held-out set is not the one to select.
+  if (records.empty() && currentDataSet() && currentDataSet()->name == config_.heldoutDataSet) {
+    currentDataSet_ = currentDataSet_ == 0 && dataSets_.size() > 1 ? 1 : 0;
   }
   for (auto id : project_->interrupted_at_open()) {
     openingNotes_ << (tr("Run %1 was interrupted (its writer stopped before it finished); its draws up to then are kept.").arg(id));
@@ -213,11 +230,25 @@ void ProjectDocument::storeRunConfig() {
   }
 }
 
+int ProjectDocument::dataSetIndex(const QString& name) const {
+  for (int i = 0; i < dataSets_.size(); ++i) {
+    if (dataSets_[i].name == name) return i;
+  }
+  return -1;
+}
+
 bool ProjectDocument::prepareRun(RunRequest* request, QString* error) {
   try {
     const auto version = project_->save_model(modelName_.toStdString(), modelText().toStdString());
     request->projectPath = path_;
     request->config = config_;
+    // A model with networks is trained whatever method the others use; only it is.
+    if (isDeepModel(modelText())) {
+      request->config.method = InferenceMethod::Amortized;
+      if (!fillHeldout(request, error)) return false;
+    } else if (config_.method == InferenceMethod::Amortized) {
+      request->config.method = InferenceMethod::Nuts;
+    }
     request->modelName = modelName_;
     request->modelText = modelText();
     request->modelVersionId = version.id;
@@ -266,6 +297,32 @@ bool ProjectDocument::prepareRunMore(qint64 id, RunRequest* request, QString* er
   // the first run's): the seed moves on with the draws already made.
   request->config.seed = run->config.seed + static_cast<quint64>(run->chains.front().iterations());
   return true;
+}
+
+bool ProjectDocument::fillHeldout(RunRequest* request, QString* error) const {
+  const QString& name = request->config.heldoutDataSet;
+  if (name.isEmpty()) return true;
+  const int index = dataSetIndex(name);
+  if (index < 0) {
+    *error = tr("The held-out data set '%1' is not in %2: choose another in the Run panel.").arg(name, displayName());
+    return false;
+  }
+  request->heldoutJson = dataSets_[index].json;
+  return true;
+}
+
+bool ProjectDocument::prepareContinueTraining(qint64 id, RunRequest* request, QString* error) {
+  const RunPtr run = runs_.run(id);
+  if (!run || run->isActive() || run->config.method != InferenceMethod::Amortized) {
+    *error = tr("Only an ended training can be continued.");
+    return false;
+  }
+  if (!fillFromRecord(*run, request, error)) return false;
+  request->config = run->config;
+  request->continues = id;
+  // A finished training trains the configured epochs more; another goes on to its own.
+  if (run->status == RunStatus::Finished) request->moreEpochs = config_.epochs;
+  return fillHeldout(request, error);
 }
 
 bool ProjectDocument::fillFromRecord(const RunData& run, RunRequest* request, QString* error) const {

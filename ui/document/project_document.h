@@ -64,6 +64,8 @@ class ProjectDocument : public QObject {
   const DataSetEntry* currentDataSet() const;
   /// Undoable.
   void selectDataSet(int index);
+  /// The index of the data set called `name`, or -1.
+  int dataSetIndex(const QString& name) const;
   /// Stores a CmdStan JSON file in the project and selects it; false with a message.
   bool importDataSet(const QString& filePath, QString* error);
 
@@ -73,12 +75,17 @@ class ProjectDocument : public QObject {
   void setRunConfig(const RunConfig& config);
   RunList* runs() { return &runs_; }
   /// Saves the model text as a model version if it changed, and fills `request` for a
-  /// run of the current configuration; false with a message.
+  /// run of the current configuration (a training for a model with networks or guides,
+  /// with its held-out data set); false with a message.
   bool prepareRun(RunRequest* request, QString* error);
   /// Fills `request` to continue an ended NUTS run from where its chains ended, with
   /// their adapted step sizes and metrics, in the model version and data it was sampled
   /// with, for the configured number of draws; false with a message.
   bool prepareRunMore(qint64 id, RunRequest* request, QString* error);
+  /// Fills `request` to continue an ended training from its latest checkpoint: an
+  /// unfinished one (stopped, interrupted, failed) to its planned epochs, a finished one
+  /// for the configured epochs more; false with a message.
+  bool prepareContinueTraining(qint64 id, RunRequest* request, QString* error);
   /// Fills `request` to follow again the worker's job of run `id`, left interrupted when
   /// the studio that followed it closed; false with a message.
   bool prepareReattach(qint64 id, RunRequest* request, QString* error);
@@ -131,6 +138,8 @@ class ProjectDocument : public QObject {
   explicit ProjectDocument(std::unique_ptr<store::Project> project);
   /// The model version and data set `run` was sampled with, into `request`.
   bool fillFromRecord(const RunData& run, RunRequest* request, QString* error) const;
+  /// The JSON of request->config.heldoutDataSet, if it names one.
+  bool fillHeldout(RunRequest* request, QString* error) const;
   void load();
   void loadDataSets();
   void onTextCommandAdded();

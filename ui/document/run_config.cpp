@@ -30,7 +30,12 @@ std::optional<AdviMethod> adviMethodFromName(const QString& name) {
 }  // namespace
 
 QString methodName(InferenceMethod method) {
-  return method == InferenceMethod::Advi ? QStringLiteral("ADVI") : QStringLiteral("NUTS");
+  switch (method) {
+    case InferenceMethod::Advi: return QStringLiteral("ADVI");
+    case InferenceMethod::Amortized: return QStringLiteral("amortized VI");
+    case InferenceMethod::Nuts: break;
+  }
+  return QStringLiteral("NUTS");
 }
 
 QString dtypeName(Dtype dtype) { return dtype == Dtype::Float32 ? QStringLiteral("float32") : QStringLiteral("float64"); }
@@ -39,7 +44,8 @@ QString metricName(MetricKind metric) { return metric == MetricKind::dense ? QSt
 
 QJsonObject RunConfig::toJson() const {
   QJsonObject json;
-  json["method"] = methodName(method);
+  // "amortized", as `variate fit --project` records a training.
+  json["method"] = method == InferenceMethod::Amortized ? QStringLiteral("amortized") : methodName(method);
   json["seed"] = QString::number(seed);  // JSON numbers lose 64-bit integers
   json["dtype"] = dtypeName(dtype);
   json["device"] = device;
@@ -62,6 +68,10 @@ QJsonObject RunConfig::toJson() const {
   json["elbo_samples"] = elboSamples;
   json["eval_elbo"] = evalElbo;
   json["output_draws"] = outputDraws;
+  json["epochs"] = epochs;
+  json["batch_size"] = batchSize;
+  json["learning_rate"] = learningRate;
+  json["test_data_set"] = heldoutDataSet;
   if (worker.isRemote()) {
     QJsonObject remote{{"address", worker.address}, {"token_file", worker.tokenFile}};
     if (!worker.caFile.isEmpty()) remote["ca_file"] = worker.caFile;
@@ -78,7 +88,10 @@ QJsonObject RunConfig::toJson() const {
 
 RunConfig RunConfig::fromJson(const QJsonObject& json) {
   RunConfig config;
-  config.method = json["method"].toString() == "ADVI" ? InferenceMethod::Advi : InferenceMethod::Nuts;
+  const QString method = json["method"].toString();
+  config.method = method == "ADVI"        ? InferenceMethod::Advi
+                  : method == "amortized" ? InferenceMethod::Amortized
+                                          : InferenceMethod::Nuts;
   const QJsonValue seed = json["seed"];
   config.seed = seed.isString() ? seed.toString().toULongLong() : static_cast<quint64>(seed.toDouble(1));
   config.dtype = dtypeFromName(json["dtype"].toString()).value_or(config.dtype);
@@ -103,6 +116,10 @@ RunConfig RunConfig::fromJson(const QJsonObject& json) {
   config.elboSamples = json["elbo_samples"].toInt(config.elboSamples);
   config.evalElbo = json["eval_elbo"].toInt(config.evalElbo);
   config.outputDraws = json["output_draws"].toInt(config.outputDraws);
+  config.epochs = json["epochs"].toInt(config.epochs);
+  config.batchSize = json["batch_size"].toInt(config.batchSize);
+  config.learningRate = json["learning_rate"].toDouble(config.learningRate);
+  config.heldoutDataSet = json["test_data_set"].toString();
   const QJsonObject remote = json["worker"].toObject();
   config.worker = {remote["address"].toString(), remote["token_file"].toString(), remote["ca_file"].toString(),
                    remote["job"].toString(), {}};

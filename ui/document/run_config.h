@@ -2,7 +2,7 @@
 /// The settings of one inference run as the run-configuration panel edits them and a
 /// project records them (as JSON, next to the run). The values are the engine's own types
 /// (MetricKind, AdviMethod) and its options' defaults; ui/engine turns them into
-/// NutsOptions, AdviOptions and CompileOptions.
+/// NutsOptions, AdviOptions, AmortizedFitOptions and CompileOptions.
 ///
 ///   RunConfig config;
 ///   config.metric = MetricKind::dense;
@@ -21,9 +21,11 @@
 
 namespace variate::ui {
 
-enum class InferenceMethod { Nuts, Advi };
+/// Amortized: training a deep model's networks (engine/deep). The studio picks it for
+/// every model with networks or guides, and only for those.
+enum class InferenceMethod { Nuts, Advi, Amortized };
 
-/// "NUTS" or "ADVI".
+/// "NUTS", "ADVI" or "amortized VI".
 QString methodName(InferenceMethod method);
 
 /// The arithmetic type of real data and of what the model computes from it
@@ -79,6 +81,13 @@ struct RunConfig {
   int elboSamples = AdviOptions().elbo_samples();
   int evalElbo = AdviOptions().eval_elbo();
   int outputDraws = 1000;  // approximate-posterior draws recorded at the end
+  // Amortized VI (`variate fit` of a deep model); the defaults are the CLI's.
+  int epochs = 10;
+  int batchSize = 128;
+  double learningRate = 1e-3;
+  /// The project's data set whose rows give the held-out ELBO after each epoch and the
+  /// images the Reconstructions panel shows; empty: none (the training rows are shown).
+  QString heldoutDataSet;
   /// Where the run goes: this computer, or a worker ("worker": {...} in the JSON).
   WorkerRef worker;
 

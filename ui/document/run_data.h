@@ -1,8 +1,8 @@
 #pragma once
 /// One inference run as the studio holds it in memory: configuration, status, the draws
 /// of every chain (immutable blocks), per-chain progress, the ELBO trace of a variational
-/// run, and the latest posterior summary. Lives on the UI thread; snapshots of its chains
-/// can be read elsewhere.
+/// run (with a training's epochs and latest images), and the latest posterior summary.
+/// Lives on the UI thread; snapshots of its chains can be read elsewhere.
 
 #include <optional>
 #include <vector>
@@ -17,6 +17,7 @@
 #include "ui/document/chain_draws.h"
 #include "ui/document/elbo_trace.h"
 #include "ui/document/run_config.h"
+#include "ui/document/training_preview.h"
 
 namespace variate::ui {
 
@@ -63,6 +64,8 @@ class RunData {
   std::vector<ChainDraws> chains;
   std::vector<ChainState> chainStates;
   ElboTrace elbo;
+  /// A training's latest images; null for other runs and before the first.
+  TrainingPreviewPtr preview;
   RunSummary summary;
   /// Live runs have their draws from the start; runs read from the project get them on demand.
   bool drawsLoaded = false;

@@ -76,11 +76,14 @@ void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
   }
   target->elbo.points.insert(target->elbo.points.end(), update.elbo.begin(), update.elbo.end());
   if (update.elboConvergedAt >= 0) target->elbo.convergedAt = update.elboConvergedAt;
+  target->elbo.epochs.insert(target->elbo.epochs.end(), update.epochs.begin(), update.epochs.end());
+  if (update.preview) target->preview = update.preview;
 
   if (!update.blocks.empty()) emit drawsAppended(id, update.blocks);
   for (const auto& adaptation : update.adaptations) emit chainStateChanged(id, adaptation.chain);
   for (const auto& end : update.chainEnds) emit chainStateChanged(id, end.chain);
-  if (!update.elbo.empty() || update.elboConvergedAt >= 0) emit elboAppended(id);
+  if (!update.elbo.empty() || update.elboConvergedAt >= 0 || !update.epochs.empty()) emit elboAppended(id);
+  if (update.preview) emit previewChanged(id);
 }
 
 void RunList::setStatus(qint64 id, RunStatus status, const QString& message) {
@@ -129,6 +132,25 @@ void RunList::continueRun(qint64 id, int moreDraws) {
   target->message.clear();
   target->ended = QDateTime();
   emit runChanged(id);
+}
+
+void RunList::continueTraining(qint64 id, long long checkpointStep, int epochs) {
+  RunData* target = find(id);
+  if (!target) return;
+  target->elbo.rewindTo(checkpointStep);
+  target->config.epochs = epochs;
+  target->status = RunStatus::Running;
+  target->message.clear();
+  target->ended = QDateTime();
+  emit drawsReset(id);
+  emit runChanged(id);
+}
+
+void RunList::setPreview(qint64 id, TrainingPreviewPtr preview) {
+  RunData* target = find(id);
+  if (!target) return;
+  target->preview = std::move(preview);
+  emit previewChanged(id);
 }
 
 void RunList::setRecorded(const RunData& record) {

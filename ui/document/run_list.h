@@ -52,6 +52,11 @@ class RunList : public QObject {
   /// "Run more draws" started: the run is running again for `moreDraws` more draws per
   /// chain, its chains unfinished and their rates measured afresh.
   void continueRun(qint64 id, int moreDraws);
+  /// A training continues from its checkpoint after `checkpointStep` (the ELBO and epochs
+  /// after it are redone), for `epochs` epochs in all.
+  void continueTraining(qint64 id, long long checkpointStep, int epochs);
+  /// A training's images, computed from its stored weights (a reopened project).
+  void setPreview(qint64 id, TrainingPreviewPtr preview);
   /// Status, message and times as the project file records them (`record.id` names the run).
   void setRecorded(const RunData& record);
 
@@ -65,7 +70,10 @@ class RunList : public QObject {
   /// The run's draws were replaced wholesale (read back from the project).
   void drawsReset(qint64 id);
   void chainStateChanged(qint64 id, int chain);
+  /// ELBO points or a training's epochs arrived.
   void elboAppended(qint64 id);
+  /// A training's latest images (TrainingPreview) changed.
+  void previewChanged(qint64 id);
   void summaryChanged(qint64 id);
   void currentChanged(qint64 id);
   void comparisonChanged(qint64 id);

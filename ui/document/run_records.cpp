@@ -49,7 +49,9 @@ RunData runFromRecord(const store::RunInfo& info) {
   run.name = QString::fromStdString(info.name);
   const QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(info.config_json)).object();
   run.config = RunConfig::fromJson(config);
-  run.config.method = info.method == store::RunMethod::advi ? InferenceMethod::Advi : InferenceMethod::Nuts;
+  run.config.method = info.method == store::RunMethod::advi        ? InferenceMethod::Advi
+                      : info.method == store::RunMethod::amortized ? InferenceMethod::Amortized
+                                                                   : InferenceMethod::Nuts;
   run.config.seed = info.seed;
   run.status = statusOf(info.status);
   run.message = QString::fromStdString(info.error_message);
@@ -113,6 +115,9 @@ ElboTrace readElbo(const store::Project& project, store::Id run) {
   ElboTrace trace;
   for (const store::ElboPoint& point : project.elbo_trace(run)) {
     trace.points.push_back({point.iteration, point.elbo, point.rel_change});
+  }
+  for (const store::EpochRecord& e : project.training_epochs(run)) {
+    trace.epochs.push_back({e.epoch, e.step, e.train_elbo, e.heldout_elbo, e.seconds, e.rows_per_second});
   }
   // The studio stores where the convergence rule passed with the run's diagnostics.
   if (const auto json = project.diagnostics_json(run)) {

@@ -31,10 +31,15 @@ struct RunRequest {
   QString dataSetName;
   QString dataJson;  // empty when the model reads no data
   std::optional<qint64> dataSetId;
+  /// A training's held-out rows (config.heldoutDataSet's JSON); empty for none.
+  QString heldoutJson;
   /// "Run more draws": the run that grows (its draws are appended) and one start per
-  /// chain (warmup is skipped).
+  /// chain (warmup is skipped). A training continues from its latest checkpoint.
   qint64 continues = -1;
   std::vector<ChainResume> resume;
+  /// Continuing a finished training: this many epochs more (0: an unfinished one goes
+  /// on to its own number).
+  int moreEpochs = 0;
   /// Reattaching to `continues`, a run whose job (config.worker.job) went on on its worker
   /// while no studio followed it: its missing draws are filled in.
   bool reattach = false;

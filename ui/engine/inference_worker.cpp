@@ -11,7 +11,9 @@ void InferenceWorker::run(const RunRequest& request) {
                      [this] { emit foundPaused(); }};
   RunOutcome outcome;
   try {
-    if (request.config.method == InferenceMethod::Advi) {
+    if (request.config.method == InferenceMethod::Amortized) {
+      outcome = runAmortized(request, context);
+    } else if (request.config.method == InferenceMethod::Advi) {
       outcome = runAdvi(request, context);
     } else if (request.config.worker.isRemote()) {
 #ifdef VARIATE_WITH_REMOTE

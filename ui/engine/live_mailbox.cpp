@@ -33,6 +33,14 @@ void LiveMailbox::post(std::vector<ElboPoint> points, int convergedAt) {
   });
 }
 
+void LiveMailbox::post(EpochPoint epoch) {
+  postWith([&](LiveUpdate& u) { u.epochs.push_back(epoch); });
+}
+
+void LiveMailbox::post(TrainingPreviewPtr preview) {
+  postWith([&](LiveUpdate& u) { u.preview = std::move(preview); });
+}
+
 LiveUpdate LiveMailbox::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   LiveUpdate taken = std::move(pending_);

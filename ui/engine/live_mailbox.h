@@ -20,6 +20,9 @@ class LiveMailbox {
   void post(ChainAdaptation adaptation);
   void post(ChainEnd end);
   void post(std::vector<ElboPoint> points, int convergedAt);
+  void post(EpochPoint epoch);
+  /// Replaces a preview the UI has not taken yet: only the newest is worth drawing.
+  void post(TrainingPreviewPtr preview);
   /// Everything posted since the last take.
   LiveUpdate take();
 

@@ -3,6 +3,8 @@
 #include <variate/core/shape.h>
 #include <variate/io/data_file.h>
 #include <variate/model/compile.h>
+#include <variate/model/network_call.h>
+#include <variate/model/printer.h>
 
 namespace variate::ui {
 namespace {
@@ -28,6 +30,32 @@ QString withShape(const std::string& name, const Shape& shape) {
   QStringList extents;
   for (auto extent : shape) extents << QString::number(extent);
   return text + "[" + extents.join(", ") + "]";
+}
+
+// A deep model's networks with their layers, and its guided latents with their sizes.
+void describeDeep(const model::CheckedModel& checked, ModelCheck& result) {
+  const auto& statements = checked.program.statements;
+  for (const model::Node& node : checked.nodes) {
+    if (node.kind == model::NodeKind::network && node.assignment) {
+      model::Diagnostics ignored;
+      const model::Expr& value = statements[*node.assignment].as<model::Deterministic>()->value;
+      const auto call = model::read_network_call(value, ignored);
+      if (!call) continue;
+      QStringList widths;
+      for (const auto width : call->widths) widths << QString::number(width);
+      const QString input = call->input ? QString::fromStdString(model::to_string(*call->input)) : QString();
+      result.networks << QString("%1 = mlp(%2) → %3, %4")
+                             .arg(QString::fromStdString(node.name), input, widths.join(" → "),
+                                  model::activation_name(call->activation));
+    }
+    if (node.guide && node.distribution) {
+      QStringList dims;
+      for (const auto& dim : statements[*node.distribution].as<model::RandomStmt>()->dims) {
+        dims << QString::fromStdString(model::to_string(dim));
+      }
+      result.amortized << QString::fromStdString(node.name) + (dims.isEmpty() ? QString() : "[" + dims.join(", ") + "]");
+    }
+  }
 }
 
 }  // namespace
@@ -81,6 +109,17 @@ void ModelCheckWorker::check(quint64 generation, const QString& fileName, const 
   ModelCheck result;
   result.generation = generation;
   try {
+    // A deep model is checked without its data: binding it is the training's first step,
+    // and a data set of images is too large to parse at every edit.
+    const model::CompileResult parsed = model::compile_model(model::Source(fileName.toStdString(), text.toStdString()));
+    if (parsed.checked && parsed.checked->is_deep()) {
+      for (const auto& diagnostic : parsed.diagnostics) result.marks << markOf(*parsed.source, diagnostic);
+      result.report = QString::fromStdString(parsed.report());
+      result.deep = true;
+      describeDeep(*parsed.checked, result);
+      emit checked(result);
+      return;
+    }
     if (dataJson != dataText_) {
       dataText_ = dataJson;
       data_.reset();

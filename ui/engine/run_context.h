@@ -19,6 +19,10 @@ struct RunStart {
   qint64 runId = -1;
   QStringList columns;
   int parameterColumns = 0;
+  /// A training continued from its checkpoint after this step (-1: none), for this many
+  /// epochs in all.
+  long long resumedStep = -1;
+  int epochs = 0;
 };
 
 struct RunOutcome {
@@ -43,6 +47,10 @@ struct RunContext {
 RunOutcome runNuts(const RunRequest& request, RunContext& context);
 /// Fits ADVI, recording into the project; never throws.
 RunOutcome runAdvi(const RunRequest& request, RunContext& context);
+/// Trains a deep model (networks and guides) by amortized VI, recording the training
+/// (ELBO per step, epochs, checkpoints) into the project, or continues one from its
+/// latest checkpoint (request.continues); never throws.
+RunOutcome runAmortized(const RunRequest& request, RunContext& context);
 /// Samples with NUTS as a job of request.config.worker, or reattaches to one
 /// (request.reattach), recording its events into the project; never throws.
 RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context);

@@ -23,7 +23,7 @@ LoadedRun RunLoader::read(const QString& projectPath, qint64 runId) {
     LoadedDraws draws = readDraws(project, info);
     result.chains = std::move(draws.chains);
     result.states = std::move(draws.states);
-    if (info.method == store::RunMethod::advi) result.elbo = readElbo(project, runId);
+    if (info.method != store::RunMethod::nuts) result.elbo = readElbo(project, runId);
   } catch (const std::exception& e) {
     result.error = QString::fromStdString(e.what());
   }
