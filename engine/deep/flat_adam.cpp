@@ -13,14 +13,15 @@ namespace {
 
 // One pass: the moments, then the weight. The same arithmetic as torch::optim::Adam
 // (bias corrections folded into the step size and the denominator).
-template <class T>
-void adam_pass(T* __restrict weights, const T* __restrict gradients, T* __restrict m, T* __restrict v, int64_t n,
+// `gradient(i)` gives element i of the gradient.
+template <class T, class Gradient>
+void adam_pass(T* __restrict weights, const Gradient& gradient, T* __restrict m, T* __restrict v, int64_t n,
                double beta1, double beta2, double step_size, double correction2_sqrt, double epsilon) {
   const T b1 = static_cast<T>(beta1), b2 = static_cast<T>(beta2);
   const T one_b1 = static_cast<T>(1 - beta1), one_b2 = static_cast<T>(1 - beta2);
   const T rate = static_cast<T>(step_size), root = static_cast<T>(correction2_sqrt), eps = static_cast<T>(epsilon);
   for (int64_t i = 0; i < n; ++i) {
-    const T g = gradients[i];
+    const T g = gradient(i);
     m[i] = b1 * m[i] + one_b1 * g;
     v[i] = b2 * v[i] + one_b2 * g * g;
     weights[i] -= rate * m[i] / (std::sqrt(v[i]) / root + eps);
@@ -44,20 +45,44 @@ FlatAdam::FlatAdam(at::Tensor weights, AdamOptions options, at::Tensor first_mom
   }
 }
 
-void FlatAdam::step(const at::Tensor& gradients) {
+void FlatAdam::step(const at::Tensor& gradients) { step_on_sum({gradients}); }
+
+void FlatAdam::step_on_sum(const std::vector<at::Tensor>& parts) {
   const int64_t n = weights_.numel();
-  if (gradients.scalar_type() != weights_.scalar_type() || !gradients.is_contiguous() || gradients.numel() < n) {
-    throw ArgumentError("FlatAdam::step: the gradients must be a contiguous vector of the weights' dtype");
+  for (const at::Tensor& part : parts) {
+    if (part.scalar_type() != weights_.scalar_type() || !part.is_contiguous() || part.numel() < n) {
+      throw ArgumentError("FlatAdam::step: the gradients must be contiguous vectors of the weights' dtype");
+    }
   }
+  if (parts.empty()) throw ArgumentError("FlatAdam::step: no gradient");
   ++steps_;
   const double t = static_cast<double>(steps_);
   const double correction1 = 1 - std::pow(options_.beta1(), t);
   const double correction2 = 1 - std::pow(options_.beta2(), t);
   const double step_size = options_.learning_rate() / correction1;
   AT_DISPATCH_FLOATING_TYPES(weights_.scalar_type(), "FlatAdam::step", [&] {
-    adam_pass<scalar_t>(weights_.data_ptr<scalar_t>(), gradients.data_ptr<scalar_t>(),
-                        first_moment_.data_ptr<scalar_t>(), second_moment_.data_ptr<scalar_t>(), n,
-                        options_.beta1(), options_.beta2(), step_size, std::sqrt(correction2), options_.epsilon());
+    scalar_t* w = weights_.data_ptr<scalar_t>();
+    scalar_t* m = first_moment_.data_ptr<scalar_t>();
+    scalar_t* v = second_moment_.data_ptr<scalar_t>();
+    const auto pass = [&](const auto& gradient) {
+      adam_pass<scalar_t>(w, gradient, m, v, n, options_.beta1(), options_.beta2(), step_size, std::sqrt(correction2),
+                          options_.epsilon());
+    };
+    const scalar_t* a = parts[0].data_ptr<scalar_t>();
+    if (parts.size() == 1) {
+      pass([a](int64_t i) { return a[i]; });
+    } else if (parts.size() == 2) {
+      const scalar_t* b = parts[1].data_ptr<scalar_t>();
+      pass([a, b](int64_t i) { return a[i] + b[i]; });
+    } else {
+      std::vector<const scalar_t*> all;
+      for (const auto& part : parts) all.push_back(part.data_ptr<scalar_t>());
+      pass([&all](int64_t i) {
+        scalar_t g = all[0][i];
+        for (size_t r = 1; r < all.size(); ++r) g += all[r][i];
+        return g;
+      });
+    }
   });
 }
 

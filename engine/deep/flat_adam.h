@@ -7,6 +7,8 @@
 ///   FlatAdam adam(weights, AdamOptions().learning_rate(1e-3));
 ///   adam.step(gradients);   // weights -= lr * m_hat / (sqrt(v_hat) + eps), in place
 
+#include <vector>
+
 #include <ATen/core/Tensor.h>
 
 #include "variate/vi/adam.h"
@@ -28,6 +30,9 @@ class FlatAdam {
 
   /// `gradients`: at least as long as the weights (the first weights.numel() are read).
   void step(const at::Tensor& gradients);
+  /// The same step on the sum of `parts` (added in their order, element by element, in
+  /// the same pass: ranks' gradient slots in shared memory).
+  void step_on_sum(const std::vector<at::Tensor>& parts);
   long steps() const { return steps_; }
   void set_steps(long steps) { steps_ = steps; }
   const AdamOptions& options() const { return options_; }
