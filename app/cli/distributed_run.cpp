@@ -2,8 +2,10 @@
 
 #include <ATen/ATen.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include <variate/core/argument_error.h>
 #include <variate/core/threading.h>
@@ -132,6 +134,12 @@ std::string DistributedRun::failure(const std::exception& error, DistributedRun*
 std::string DistributedRun::abort() {
   if (!children_) return "";
   std::string failure = children_->poll_failure();
+  // A rank seen gone may still be tearing down its threads, not yet waitable: give its
+  // exit a moment to be told.
+  for (int i = 0; failure.empty() && i < 30; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    failure = children_->poll_failure();
+  }
   children_->stop();
   return failure;
 }

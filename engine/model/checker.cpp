@@ -345,8 +345,8 @@ class Checker {
         n.kind = is_network_call(assignment->value) ? NodeKind::network
                  : data_only                         ? NodeKind::transformed_data
                                                      : NodeKind::derived;
-      } else if (!n.declaration && !n.assignment) {
-        n.kind = NodeKind::latent;
+      } else if (!n.declaration && !n.assignment && n.distribution) {
+        n.kind = NodeKind::latent;  // (a guide alone makes no variable: check_guide says so)
       }
     }
     // `NAME = expr` then `NAME ~ Dist(...)` observes NAME, which must then be data.

@@ -25,7 +25,8 @@ inline std::map<QString, ShippedModel> shipped_models() {
     for (const auto& entry : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
       const QDir dir(root.filePath(entry));
       const QStringList vmods = dir.entryList({"*.vmod"}, QDir::Files);
-      if (vmods.isEmpty()) continue;
+      // projects/fashion_vae trains from IDX files (tests/app/tst_variate_deep covers it).
+      if (vmods.isEmpty() || !dir.exists("data.json")) continue;
       ShippedModel files{dir.filePath(vmods.front()).toStdString(), dir.filePath("data.json").toStdString(), ""};
       if (dir.exists("stan_logdensity.json")) files.stan_points = dir.filePath("stan_logdensity.json").toStdString();
       models[root.dirName() + "/" + entry] = files;

@@ -141,6 +141,10 @@ class TestAmortizedModel : public QObject {
     QCOMPARE(check_error("data x: real[3, 2]\nguide x ~ Normal(0, 1)\n"),
              QString("2:7: 'x' is not a latent variable; a guide is the variational family of one, as in "
                      "`z[N, 20] ~ Normal(0, 1)` with `guide z ~ Normal(...)`"));
+    // A guide with no prior (once a crash the fuzzer found).
+    QCOMPARE(check_error("data N: int\nguide z ~ Normal(0, 1)\n"),
+             QString("2:7: 'z' is not a latent variable; a guide is the variational family of one, as in "
+                     "`z[N, 20] ~ Normal(0, 1)` with `guide z ~ Normal(...)`"));
     QCOMPARE(check_error("data N: int\nz[N] ~ Normal(0, 1)\nguide z ~ Cauchy(0, 1)\n"),
              QString("3:11: a guide is Normal(loc, scale) for now (its draws are reparameterized); 'Cauchy' is not"));
     QCOMPARE(check_error("data N: int\nmu ~ Normal(0, 1)\nz[N] ~ Normal(mu, 1)\nguide z ~ Normal(mu, 1)\n"),

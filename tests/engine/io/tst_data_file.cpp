@@ -47,7 +47,10 @@ class TestDataFile : public QObject {
     QTest::newRow("mixed depth") << "{\"v\": [1, [2]]}"
                                  << "d.json: data variable 'v' mixes numbers and lists at the same depth";
     QTest::newRow("object value") << "{\"o\": {\"a\": 1}}"
-                                  << "d.json: data variable 'o' must hold numbers, got object";
+                                  << "d.json: 'o': an object names an IDX file, as {\"idx_images\": \"t10k-images-idx3-ubyte.gz\"}";
+    QTest::newRow("IDX key") << "{\"o\": {\"idx_images\": \"i.gz\", \"size\": 3}}"
+                             << "d.json: 'o': unknown key 'size' (an IDX value takes idx_images or idx_labels";
+    QTest::newRow("IDX file") << "{\"o\": {\"idx_labels\": \"/nonexistent/labels.gz\"}}" << "/nonexistent/labels.gz";
   }
   void jsonErrors() {
     QFETCH(QString, text);
