@@ -12,9 +12,10 @@ packages=(
   xvfb xauth fonts-dejavu-core imagemagick
   clang libclang-rt-14-dev
 )
-# The benchmarks' Stan side (bench/README.md), on request: VARIATE_WITH_STAN=1.
+# The benchmarks' Stan side (bench/README.md), and R's loo for regenerating the PSIS
+# reference (tests/data/psis/make_reference.R), on request: VARIATE_WITH_STAN=1.
 if [[ "${VARIATE_WITH_STAN:-0}" == 1 ]]; then
-  packages+=(r-cran-rstan r-cran-jsonlite r-cran-posterior)
+  packages+=(r-cran-rstan r-cran-jsonlite r-cran-posterior r-cran-loo)
 fi
 
 missing=()
