@@ -16,6 +16,7 @@
 #include <variate/core/checks.h>
 #include <variate/core/threading.h>
 #include <variate/distributed/distributed_error.h>
+#include <variate/diagnostics/psis.h>
 #include <variate/diagnostics/quantiles.h>
 #include <variate/vi/advi.h>
 #include <variate/core/random_stream.h>
@@ -159,9 +160,34 @@ std::string format_table(const std::vector<io::SummaryRow>& rows) {
   return text;
 }
 
+// PSIS k-hat of the output draws' importance ratios p/q (Yao, Vehtari, Simpson & Gelman
+// 2018): how far q is from the posterior where it matters for estimates. NaN when a
+// draw's density is NaN.
+double importance_k_hat(const ApproximationDraws& draws) {
+  const at::Tensor ratios = (draws.log_p - draws.log_g).to(at::kDouble).contiguous();
+  std::vector<double> log_ratios(ratios.data_ptr<double>(), ratios.data_ptr<double>() + ratios.numel());
+  for (const double r : log_ratios) {
+    if (std::isnan(r) || r == INFINITY) return NAN;
+  }
+  return diagnostics::pareto_smooth(log_ratios).k_hat;
+}
+
+void print_k_hat(std::ostream& out, double k_hat) {
+  if (std::isnan(k_hat)) {
+    out << "Pareto k-hat of the importance ratios p/q: not available (a draw's log density is NaN)\n";
+    return;
+  }
+  out << "Pareto k-hat of the importance ratios p/q: " << number("%.2f", k_hat) << "\n";
+  if (k_hat > diagnostics::kPsisKHatThreshold) {
+    out << "Warning: k-hat is above " << diagnostics::kPsisKHatThreshold
+        << ": the approximation misses much of the posterior's mass (Yao et al. 2018), so its means, sds and "
+           "intervals may be far off even though the ELBO converged. Try --method fullrank, or sample with NUTS.\n";
+  }
+}
+
 void write_summary(const std::string& path, const std::vector<io::SummaryRow>& rows,
                    const AdviOptions& options, const AdviResult& result, int64_t draws,
-                   const std::string& backend, int ranks) {
+                   const std::string& backend, int ranks, double k_hat) {
   auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt, backend, ranks));
   const auto finite = [](double x) -> nlohmann::ordered_json {
     return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
@@ -175,7 +201,11 @@ void write_summary(const std::string& path, const std::vector<io::SummaryRow>& r
                              {"draws", draws},
                              {"gradient_evaluations", result.gradient_evaluations},
                              {"seconds_adaptation", result.seconds_adaptation},
-                             {"seconds_optimization", result.seconds_optimization}};
+                             {"seconds_optimization", result.seconds_optimization},
+                             {"pareto_k", std::isfinite(k_hat) ? nlohmann::ordered_json(k_hat)
+                                          : std::isnan(k_hat)  ? nlohmann::ordered_json(nullptr)
+                                                               : nlohmann::ordered_json("Inf")},
+                             {"pareto_k_ok", k_hat <= diagnostics::kPsisKHatThreshold}};
   std::ofstream file(path);
   file << document.dump(1) << "\n";
   if (!file) throw ArgumentError("cannot write the summary to '" + path + "'");
@@ -329,13 +359,15 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
               << format_table(summary)
               << "\nDraws are independent draws from the approximation: R-hat and ESS do not "
                  "apply.\n";
+    const double k_hat = importance_k_hat(draws);
+    print_k_hat(out, k_hat);
     if (result.status == AdviStatus::max_iterations) {
       out << "Warning: the maximum number of iterations (" << options.iter
                 << ") was reached before the ELBO converged.\n";
     }
     if (options.summary_json) {
       write_summary(*options.summary_json, summary, advi_options, result, options.output_draws,
-                    facts.backend, facts.ranks);
+                    facts.backend, facts.ranks, k_hat);
     }
     return 0;
   } catch (const ArgumentError& e) {

@@ -152,6 +152,46 @@ class TestVariateFit : public QObject {
     QVERIFY(draws.exit_code != 0);
   }
 
+  // A mean-field Gaussian on a 10-dimensional Gaussian with correlations 0.95 is a known
+  // bad approximation: PSIS k-hat of p/q flags it; a full-rank one fits and is not flagged.
+  void aBadApproximationIsFlaggedByKHat() {
+    QTemporaryDir folder;
+    QFile model(folder.filePath("correlated.vmod"));
+    QVERIFY(model.open(QIODevice::WriteOnly));
+    model.write("data mu: real[10]\ndata Sigma: real[10, 10]\nx ~ MultiNormal(mu, Sigma)\n");
+    model.close();
+    QJsonArray sigma;
+    for (int i = 0; i < 10; ++i) {
+      QJsonArray row;
+      for (int j = 0; j < 10; ++j) row.append(i == j ? 1.0 : 0.95);
+      sigma.append(row);
+    }
+    QFile data(folder.filePath("data.json"));
+    QVERIFY(data.open(QIODevice::WriteOnly));
+    data.write(QJsonDocument(QJsonObject{{"mu", QJsonArray{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}}, {"Sigma", sigma}}).toJson());
+    data.close();
+    const auto fit = [&](const QString& method) {
+      return run({"fit", model.fileName(), "--data", data.fileName(), "--method", method, "--seed", "1", "--iter",
+                  "2000", "--quiet", "--summary-json", folder.filePath(method + ".json")});
+    };
+    const Outcome meanfield = fit("meanfield");
+    QCOMPARE(meanfield.exit_code, 0);
+    QVERIFY2(meanfield.output.contains("Warning: k-hat is above 0.7: the approximation misses much of the "
+                                       "posterior's mass"),
+             qPrintable(meanfield.output));
+    const QJsonObject bad = read_json(folder.filePath("meanfield.json"))["variational"].toObject();
+    QVERIFY2(bad["pareto_k"].toDouble() > 0.7, qPrintable(QString::number(bad["pareto_k"].toDouble())));
+    QCOMPARE(bad["pareto_k_ok"].toBool(), false);
+    const Outcome fullrank = fit("fullrank");
+    QCOMPARE(fullrank.exit_code, 0);
+    QVERIFY2(fullrank.output.contains("Pareto k-hat of the importance ratios p/q: ") &&
+                 !fullrank.output.contains("Warning: k-hat"),
+             qPrintable(fullrank.output));
+    const QJsonObject good = read_json(folder.filePath("fullrank.json"))["variational"].toObject();
+    QVERIFY(good["pareto_k"].toDouble() < 0.7);
+    QCOMPARE(good["pareto_k_ok"].toBool(), true);
+  }
+
   void helpListsFit() {
     const Outcome help = run({"--help"});
     QVERIFY(help.output.contains("fit"));
