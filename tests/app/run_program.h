@@ -52,6 +52,22 @@ inline int draw_lines(const QString& path) {
   return count;
 }
 
+/// The PIDs whose parent is `parent` (the ranks a test's `--nproc` run started).
+inline QList<qint64> children_of(qint64 parent) {
+  QList<qint64> children;
+  for (const auto& entry : QDir("/proc").entryList(QDir::Dirs)) {
+    bool numeric = false;
+    const qint64 pid = entry.toLongLong(&numeric);
+    if (!numeric) continue;
+    QFile stat("/proc/" + entry + "/stat");
+    if (!stat.open(QIODevice::ReadOnly)) continue;
+    const QString text = QString::fromUtf8(stat.readAll());
+    const QStringList fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() > 1 && fields[1].toLongLong() == parent) children << pid;
+  }
+  return children;
+}
+
 /// Runs the `variate` command line this build made.
 inline Outcome run(const QStringList& arguments, int timeout_ms = -1) {
   return run_program(VARIATE_EXECUTABLE, arguments, timeout_ms);

@@ -16,6 +16,7 @@
 #include "app/run_program.h"
 #include "variate/store/project.h"
 
+using app_test::children_of;
 using app_test::run;
 namespace vs = variate::store;
 
@@ -62,21 +63,6 @@ bool same_weights(const QString& a, const QString& b) {
     if (!y.count(key) || !at::equal(tensor, y.at(key))) return false;
   }
   return true;
-}
-
-QList<qint64> children_of(qint64 parent) {
-  QList<qint64> children;
-  for (const auto& entry : QDir("/proc").entryList(QDir::Dirs)) {
-    bool numeric = false;
-    const qint64 pid = entry.toLongLong(&numeric);
-    if (!numeric) continue;
-    QFile stat("/proc/" + entry + "/stat");
-    if (!stat.open(QIODevice::ReadOnly)) continue;
-    const QString text = QString::fromUtf8(stat.readAll());
-    const QStringList fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-    if (fields.size() > 1 && fields[1].toLongLong() == parent) children << pid;
-  }
-  return children;
 }
 
 // The first run's last epoch-end step and last ELBO step, or -1 (the file may not be

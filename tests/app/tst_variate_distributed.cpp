@@ -68,22 +68,6 @@ void compare_chains(const QString& a, const QString& b, int chains) {
   }
 }
 
-// The PIDs whose parent is `parent`.
-QList<qint64> children_of(qint64 parent) {
-  QList<qint64> children;
-  for (const auto& entry : QDir("/proc").entryList(QDir::Dirs)) {
-    bool numeric = false;
-    const qint64 pid = entry.toLongLong(&numeric);
-    if (!numeric) continue;
-    QFile stat("/proc/" + entry + "/stat");
-    if (!stat.open(QIODevice::ReadOnly)) continue;
-    const QString text = QString::fromUtf8(stat.readAll());
-    const QStringList fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-    if (fields.size() > 1 && fields[1].toLongLong() == parent) children << pid;
-  }
-  return children;
-}
-
 // Starts `variate sample --nproc 2` on one chain of a million draws with `extra` options,
 // and returns once its CSV holds `draws` draws (or it ended, or two minutes passed).
 void start_long_run(QProcess& rank0, const QTemporaryDir& folder, const QTemporaryDir& out, int draws,
