@@ -13,6 +13,7 @@
 #include "variate/core/random_stream.h"
 #include "variate/vi/variational_fullrank.h"
 #include "variate/vi/variational_meanfield.h"
+#include "variate/vi/whitened_gaussian.h"
 
 namespace variate {
 namespace {
@@ -313,6 +314,32 @@ AdviFit advi(const UnconstrainedTarget& target, const AdviOptions& options,
     fit.family = std::make_shared<MeanFieldGaussian>(target.layout(), start);
   }
   fit.result = fit_variational(target, *fit.family, options, observer, stop, lockstep);
+  return fit;
+}
+
+AdviFit advi_whitened(const UnconstrainedTarget& target, const AdviOptions& options, const GaussianEstimate& estimate,
+                      AdviObserver* observer, const std::atomic<bool>* stop, Lockstep* lockstep) {
+  WhitenedGaussian whitened(target.layout(), options.method(), estimate.mean, estimate.covariance);
+  AdviFit fit;
+  fit.result = fit_variational(target, whitened, options, observer, stop, lockstep);
+  if (fit.result.status == AdviStatus::adaptation_failed) {
+    // From a good estimate no step size improves on the start within adapt_iter steps:
+    // the start is near the optimum. Refine from it with the step size that lost least.
+    double eta = 0.01, best = -kInfinity;
+    for (const auto& trial : fit.result.eta_trials) {
+      if (trial.elbo > best) std::tie(eta, best) = std::make_pair(trial.eta, trial.elbo);
+    }
+    const std::vector<EtaTrial> trials = fit.result.eta_trials;
+    const long evaluations = fit.result.gradient_evaluations;
+    const double seconds = fit.result.seconds_adaptation;
+    fit.result = fit_variational(target, whitened, AdviOptions(options).eta(eta).adapt_engaged(false), observer,
+                                 stop, lockstep);
+    fit.result.eta_trials = trials;
+    fit.result.eta_adapted = true;
+    fit.result.gradient_evaluations += evaluations;
+    fit.result.seconds_adaptation += seconds;
+  }
+  fit.family = whitened.to_plain();
   return fit;
 }
 

@@ -94,6 +94,15 @@ AdviResult fit_variational(const UnconstrainedTarget& target, VariationalFamily&
 struct AdviFit {
   std::shared_ptr<VariationalFamily> family;  ///< MeanFieldGaussian or FullRankGaussian
   AdviResult result;
+  /// Where the optimization started: "random" (Stan's uniform start), or the Gaussian
+  /// estimate that started and whitened it ("pathfinder", pathfinder/preconditioned_advi.h).
+  std::string start = "random";
+};
+
+/// A Gaussian estimate of the posterior on the unconstrained scale.
+struct GaussianEstimate {
+  at::Tensor mean;        ///< [d]
+  at::Tensor covariance;  ///< [d, d], positive definite
 };
 
 /// ADVI with options.method()'s Gaussian family, its mean started uniform on
@@ -105,5 +114,13 @@ struct AdviFit {
 AdviFit advi(const UnconstrainedTarget& target, const AdviOptions& options,
              AdviObserver* observer = nullptr, const std::atomic<bool>* stop = nullptr,
              Lockstep* lockstep = nullptr);
+
+/// ADVI with options.method()'s family started at `estimate` and optimized in coordinates
+/// whitened by its covariance (whitened_gaussian.h); the fit is returned as the built-in
+/// family. fit.start is left "random" for the caller to name the estimate.
+/// @throws ArgumentError if the covariance is not positive definite, or as fit_variational().
+AdviFit advi_whitened(const UnconstrainedTarget& target, const AdviOptions& options, const GaussianEstimate& estimate,
+                      AdviObserver* observer = nullptr, const std::atomic<bool>* stop = nullptr,
+                      Lockstep* lockstep = nullptr);
 
 }  // namespace variate

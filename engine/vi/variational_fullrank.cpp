@@ -30,13 +30,14 @@ std::vector<at::Tensor> FullRankGaussian::step_scales() const {
   return {sd, sd.unsqueeze(1), at::ones({}, at::kDouble)};
 }
 
-void FullRankGaussian::program() const {
-  const at::Tensor l = scale_tril();
+void FullRankGaussian::program() const { multi_normal_blocks(layout_, mu_, scale_tril()); }
+
+void multi_normal_blocks(const ParameterLayout& layout, const at::Tensor& mean, const at::Tensor& l) {
   at::Tensor noise = at::zeros({0}, at::kDouble);  // eps of the blocks drawn so far
-  for (const auto& p : layout_.parameters()) {
+  for (const auto& p : layout.parameters()) {
     const int64_t offset = p.offset, n = p.size;
     const at::Tensor rows = l.narrow(0, offset, n);
-    at::Tensor loc = mu_.narrow(0, offset, n);
+    at::Tensor loc = mean.narrow(0, offset, n);
     if (offset > 0) loc = loc + at::matmul(rows.narrow(1, 0, offset), noise);
     const at::Tensor block = rows.narrow(1, offset, n);
     at::Tensor value;

@@ -50,4 +50,8 @@ class FullRankGaussian : public VariationalFamily {
   at::Tensor omega_;
 };
 
+/// Creates the chain of conditionals above for N(mean, L L^T), L = `scale_tril` [d, d]
+/// lower triangular with a positive diagonal: a dense Gaussian as a program.
+void multi_normal_blocks(const ParameterLayout& layout, const at::Tensor& mean, const at::Tensor& scale_tril);
+
 }  // namespace variate

@@ -24,13 +24,14 @@ MeanFieldGaussian::MeanFieldGaussian(ParameterLayout layout, std::optional<at::T
   omega_ = at::zeros({layout_.dimension()}, at::kDouble).requires_grad_(true);
 }
 
-void MeanFieldGaussian::program() const {
-  const at::Tensor sigma = at::exp(omega_);
-  for (const auto& p : layout_.parameters()) {
-    Normal(p.name, mu_.narrow(0, p.offset, p.size).reshape(p.unconstrained_shape),
-           sigma.narrow(0, p.offset, p.size).reshape(p.unconstrained_shape));
+void normal_blocks(const ParameterLayout& layout, const at::Tensor& mean, const at::Tensor& scale) {
+  for (const auto& p : layout.parameters()) {
+    Normal(p.name, mean.narrow(0, p.offset, p.size).reshape(p.unconstrained_shape),
+           scale.narrow(0, p.offset, p.size).reshape(p.unconstrained_shape));
   }
 }
+
+void MeanFieldGaussian::program() const { normal_blocks(layout_, mu_, at::exp(omega_)); }
 
 std::vector<at::Tensor> MeanFieldGaussian::step_scales() const {
   return {scale(), at::ones({}, at::kDouble)};

@@ -42,6 +42,10 @@ class MeanFieldGaussian : public VariationalFamily {
   at::Tensor omega_;
 };
 
+/// Creates Normal(name, mean[slice], scale[slice]) for each latent variable of `layout`,
+/// with the variable's unconstrained shape: a diagonal Gaussian as a program.
+void normal_blocks(const ParameterLayout& layout, const at::Tensor& mean, const at::Tensor& scale);
+
 /// The [d] starting mean checked against a layout, or zeros; shared by the Gaussian families.
 at::Tensor initial_mean(const char* family, const ParameterLayout& layout,
                         const std::optional<at::Tensor>& mean);

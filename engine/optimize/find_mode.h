@@ -1,0 +1,41 @@
+#pragma once
+/// The mode of a model's density on the unconstrained scale by L-BFGS, as Stan's
+/// `optimize`: without the Jacobian of the constraining transforms (the default) it is
+/// the posterior mode of the constrained parameters (the maximum likelihood estimate when
+/// the target scores the likelihood alone, maximum_likelihood.h); with it, the mode of
+/// the unconstrained density, the centre of a Laplace approximation (laplace.h).
+///
+///   const ModeResult mode = find_mode(model.target(), ModeOptions{}.with_seed(1));
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "variate/optimize/lbfgs.h"
+#include "variate/target/unconstrained_target.h"
+
+namespace variate {
+
+struct ModeOptions {
+  bool jacobian = false;
+  LbfgsOptions lbfgs;
+  uint64_t seed = 0;
+  /// Random starts are uniform(-init_radius, init_radius) unconstrained, as Stan's.
+  double init_radius = 2;
+  /// An unconstrained start instead of a random one (d values).
+  std::vector<double> init;
+};
+
+struct ModeResult {
+  LbfgsResult lbfgs;         ///< x is the unconstrained mode
+  double log_density = 0;    ///< at the mode, with the Jacobian when options.jacobian
+  std::vector<double> start;  ///< where L-BFGS started
+  double seconds = 0;
+};
+
+/// @throws ArgumentError if no start with a finite density is found, or `init` has the
+/// wrong length or a non-finite density.
+ModeResult find_mode(const UnconstrainedTarget& target, const ModeOptions& options,
+                     const std::atomic<bool>* stop = nullptr, const LbfgsObserver& observer = {});
+
+}  // namespace variate
