@@ -11,6 +11,8 @@
 #include <variate/cli/export_command.h>
 #include <variate/cli/fit_command.h>
 #include <variate/cli/logp_command.h>
+#include <variate/cli/optimize_command.h>
+#include <variate/cli/pathfinder_command.h>
 #include <variate/cli/sample_command.h>
 #include <variate/cli/summary_command.h>
 #include <variate/cli/vmod_source.h>
@@ -38,6 +40,8 @@ int main(int argc, char** argv) {
   cli::add_logp_command(app, exit_code, std::make_shared<cli::VmodSource>());
   cli::add_sample_command(app, exit_code, std::make_shared<cli::VmodSource>(), remote);
   cli::add_fit_command(app, exit_code, std::make_shared<cli::VmodSource>(), remote);
+  cli::add_optimize_command(app, exit_code, std::make_shared<cli::VmodSource>());
+  cli::add_pathfinder_command(app, exit_code, std::make_shared<cli::VmodSource>());
   cli::add_summary_command(app, exit_code);
   cli::add_export_command(app, exit_code);
 #ifdef VARIATE_WITH_REMOTE

@@ -18,6 +18,7 @@
 #include <variate/distributed/distributed_error.h>
 #include <variate/diagnostics/psis.h>
 #include <variate/diagnostics/quantiles.h>
+#include <variate/pathfinder/preconditioned_advi.h>
 #include <variate/vi/advi.h>
 #include <variate/core/random_stream.h>
 #include <variate/vi/variational_draws.h>
@@ -27,6 +28,7 @@
 
 #include "variate/cli/deep_fit.h"
 #include "variate/cli/distributed_run.h"
+#include "variate/cli/independent_draws.h"
 #include "variate/cli/remote_inference.h"
 #include "variate/cli/run_hooks.h"
 #include "version.h"
@@ -48,6 +50,7 @@ struct FitOptions {
   int elbo_samples = 100;
   int eval_elbo = 100;
   int output_draws = 1000;
+  std::string precondition = "pathfinder";
   bool quiet = false;
   std::optional<std::string> data_name;  // as outputs name the data file (a worker's job)
   DistributedOptions distributed;
@@ -55,11 +58,6 @@ struct FitOptions {
   std::vector<std::string> forwarded;  // the options a worker gets (--worker)
 };
 
-std::string number(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
 
 // The ELBO trace on stderr, laid out as CmdStan prints it.
 class TracePrinter : public AdviObserver {
@@ -118,76 +116,9 @@ class AdviObservers : public AdviObserver {
   std::vector<AdviObserver*> observers_;
 };
 
-// Statistics of independent draws: R-hat and ESS estimate nothing here (every draw is an
-// independent draw from q), so as cmdstanr's summary of a variational fit the table leaves
-// them out; the JSON keeps sample's layout with ess = S, mcse = sd / sqrt(S) (exact for
-// independent draws) and r_hat = null.
-std::vector<io::SummaryRow> summarize_draws(const std::vector<std::vector<double>>& rows,
-                                            const std::vector<std::string>& names) {
-  std::vector<io::SummaryRow> summary;
-  const double s = static_cast<double>(rows.size());
-  for (size_t k = 0; k < names.size(); ++k) {
-    std::vector<double> column;
-    for (const auto& row : rows) column.push_back(row[k]);
-    double mean = 0, squares = 0;
-    for (const double x : column) mean += x / s;
-    for (const double x : column) squares += (x - mean) * (x - mean);
-    const double sd = rows.size() > 1 ? std::sqrt(squares / (s - 1)) : NAN;
-    const auto q = diagnostics::quantiles(column, {0.05, 0.5, 0.95});
-    summary.push_back({names[k], mean, sd / std::sqrt(s), sd, q[0], q[1], q[2], s, s, NAN});
-  }
-  return summary;
-}
-
-std::string format_table(const std::vector<io::SummaryRow>& rows) {
-  std::vector<std::vector<std::string>> table = {{"", "Mean", "StdDev", "5%", "50%", "95%"}};
-  for (const auto& r : rows) {
-    table.push_back({r.name, number("%.3g", r.mean), number("%.3g", r.sd), number("%.3g", r.q5),
-                     number("%.3g", r.q50), number("%.3g", r.q95)});
-  }
-  std::vector<size_t> widths(table.front().size(), 0);
-  for (const auto& line : table) {
-    for (size_t c = 0; c < line.size(); ++c) widths[c] = std::max(widths[c], line[c].size());
-  }
-  std::string text;
-  for (const auto& line : table) {
-    text += line[0] + std::string(widths[0] - line[0].size(), ' ');
-    for (size_t c = 1; c < line.size(); ++c) {
-      text += std::string(2 + widths[c] - line[c].size(), ' ') + line[c];
-    }
-    text += '\n';
-  }
-  return text;
-}
-
-// PSIS k-hat of the output draws' importance ratios p/q (Yao, Vehtari, Simpson & Gelman
-// 2018): how far q is from the posterior where it matters for estimates. NaN when a
-// draw's density is NaN.
-double importance_k_hat(const ApproximationDraws& draws) {
-  const at::Tensor ratios = (draws.log_p - draws.log_g).to(at::kDouble).contiguous();
-  std::vector<double> log_ratios(ratios.data_ptr<double>(), ratios.data_ptr<double>() + ratios.numel());
-  for (const double r : log_ratios) {
-    if (std::isnan(r) || r == INFINITY) return NAN;
-  }
-  return diagnostics::pareto_smooth(log_ratios).k_hat;
-}
-
-void print_k_hat(std::ostream& out, double k_hat) {
-  if (std::isnan(k_hat)) {
-    out << "Pareto k-hat of the importance ratios p/q: not available (a draw's log density is NaN)\n";
-    return;
-  }
-  out << "Pareto k-hat of the importance ratios p/q: " << number("%.2f", k_hat) << "\n";
-  if (k_hat > diagnostics::kPsisKHatThreshold) {
-    out << "Warning: k-hat is above " << diagnostics::kPsisKHatThreshold
-        << ": the approximation misses much of the posterior's mass (Yao et al. 2018), so its means, sds and "
-           "intervals may be far off even though the ELBO converged. Try --method fullrank, or sample with NUTS.\n";
-  }
-}
-
 void write_summary(const std::string& path, const std::vector<io::SummaryRow>& rows,
                    const AdviOptions& options, const AdviResult& result, int64_t draws,
-                   const std::string& backend, int ranks, double k_hat) {
+                   const std::string& backend, int ranks, double k_hat, const std::string& start) {
   auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt, backend, ranks));
   const auto finite = [](double x) -> nlohmann::ordered_json {
     return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
@@ -198,13 +129,12 @@ void write_summary(const std::string& path, const std::vector<io::SummaryRow>& r
                              {"elbo", finite(result.elbo)},
                              {"eta", finite(result.eta)},
                              {"eta_adapted", result.eta_adapted},
+                             {"start", start},
                              {"draws", draws},
                              {"gradient_evaluations", result.gradient_evaluations},
                              {"seconds_adaptation", result.seconds_adaptation},
                              {"seconds_optimization", result.seconds_optimization},
-                             {"pareto_k", std::isfinite(k_hat) ? nlohmann::ordered_json(k_hat)
-                                          : std::isnan(k_hat)  ? nlohmann::ordered_json(nullptr)
-                                                               : nlohmann::ordered_json("Inf")},
+                             {"pareto_k", nlohmann::ordered_json::parse(k_hat_json(k_hat))},
                              {"pareto_k_ok", k_hat <= diagnostics::kPsisKHatThreshold}};
   std::ofstream file(path);
   file << document.dump(1) << "\n";
@@ -281,8 +211,15 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
       fit = remote->fit(options.remote, errors, target, observers.empty() ? nullptr : &observers, facts);
     } else {
       if (hooks.started) hooks.started(facts);
-      fit = advi(target, advi_options, observers.empty() ? nullptr : &observers, hooks.stop,
-                 run ? &run->lockstep() : nullptr);
+      AdviObserver* observer = observers.empty() ? nullptr : &observers;
+      Lockstep* lockstep = run ? &run->lockstep() : nullptr;
+      if (options.precondition == "pathfinder") {
+        std::string fallback;
+        fit = preconditioned_advi(target, advi_options, observer, hooks.stop, lockstep, &fallback);
+        if (!fallback.empty()) errors << "note: " << fallback << "\n";
+      } else {
+        fit = advi(target, advi_options, observer, hooks.stop, lockstep);
+      }
       if (hooks.fitted) hooks.fitted(fit);
       if (!hooks.writes_outputs) return fit.result.status == AdviStatus::adaptation_failed ||
                                         fit.result.status == AdviStatus::diverged ? 1 : 0;
@@ -305,14 +242,7 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
     const ApproximationDraws draws =
         sample_approximation(target, *fit.family, options.output_draws, generator);
     const DrawColumns& columns = model->columns;
-    const auto to_rows = [](const at::Tensor& points) {
-      std::vector<std::vector<double>> rows(points.size(0));
-      const at::Tensor p = points.contiguous();
-      for (int64_t i = 0; i < p.size(0); ++i) {
-        rows[i].assign(p[i].data_ptr<double>(), p[i].data_ptr<double>() + p.size(1));
-      }
-      return rows;
-    };
+    const auto to_rows = tensor_rows;
     if (run) {
       if (const std::string failure = run->finish(); !failure.empty()) {
         throw distributed::DistributedError(failure + " after the run");
@@ -355,19 +285,25 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
               << options.output_draws << " draws from the approximation; seed " << seed << "\n"
               << "eta = " << result.eta << (result.eta_adapted ? " (adapted)" : "") << "; "
               << to_string(result.status) << " after " << result.iterations
-              << " iterations; ELBO " << number("%.6g", result.elbo) << "\n\n"
+              << " iterations; ELBO " << number("%.6g", result.elbo) << "\n"
+              << (fit.start == "pathfinder" ? "Started from single-path Pathfinder's estimate of the posterior, "
+                                              "optimized in coordinates whitened by its covariance.\n\n"
+                  : fit.start == "laplace"
+                      ? "Started from the Laplace approximation at the mode Pathfinder's L-BFGS found (its ELBO beat "
+                        "Pathfinder's estimate), optimized in coordinates whitened by its covariance.\n\n"
+                      : "Started at random (uniform(-2, 2) unconstrained), as Stan's ADVI.\n\n")
               << format_table(summary)
               << "\nDraws are independent draws from the approximation: R-hat and ESS do not "
                  "apply.\n";
-    const double k_hat = importance_k_hat(draws);
-    print_k_hat(out, k_hat);
+    const double k_hat = importance_k_hat(draws.log_p, draws.log_g);
+    print_k_hat(out, k_hat, "A converged ELBO does not vouch for them. Try --method fullrank, or sample with NUTS.");
     if (result.status == AdviStatus::max_iterations) {
       out << "Warning: the maximum number of iterations (" << options.iter
                 << ") was reached before the ELBO converged.\n";
     }
     if (options.summary_json) {
       write_summary(*options.summary_json, summary, advi_options, result, options.output_draws,
-                    facts.backend, facts.ranks, k_hat);
+                    facts.backend, facts.ranks, k_hat, fit.start);
     }
     return 0;
   } catch (const ArgumentError& e) {
@@ -398,6 +334,11 @@ void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource>
   command->add_option("--elbo-samples", o->elbo_samples, "Monte Carlo draws per ELBO evaluation")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_option("--eval-elbo", o->eval_elbo, "Evaluate the ELBO every this many iterations")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_option("--output-draws", o->output_draws, "Draws from the approximation")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--precondition", o->precondition,
+                      "pathfinder: start from single-path Pathfinder's estimate and optimize in coordinates whitened "
+                      "by it; none: Stan's random start")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"pathfinder", "none"}));
   command->add_flag("--quiet", o->quiet, "No ELBO trace");
   add_distributed_options(*command, o->distributed);
   if (source->model_file()) add_remote_options(*command, o->remote);  // a worker gets the model's text

@@ -1,10 +1,12 @@
 #include "variate/cli/sample_command.h"
 
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
 
 #include <ATen/Context.h>
+#include <nlohmann/json.hpp>
 
 #include <variate/core/checks.h>
 #include <variate/distributed/distributed_error.h>
@@ -16,7 +18,9 @@
 
 #include "variate/cli/chain_output.h"
 #include "variate/cli/distributed_run.h"
+#include "variate/cli/independent_draws.h"
 #include "variate/cli/model_input.h"
+#include "variate/cli/pathfinder_init.h"
 #include "variate/cli/project_output.h"
 #include "variate/cli/remote_inference.h"
 #include "version.h"
@@ -36,6 +40,7 @@ struct SampleOptions {
   int max_depth = 10;
   double adapt_delta = 0.8;
   std::string metric = "diag";
+  std::string init = "2";  // a radius, or "pathfinder"
   bool save_warmup = false;
   bool batched_chains = false;
   bool quiet = false;
@@ -122,6 +127,22 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
                                  .metric(options.metric == "dense" ? MetricKind::dense : MetricKind::diagonal)
                                  .batched_chains(options.batched_chains);
     if (options.resume_from) nuts.warmup(0).resume_from(read_chain_starts(*options.resume_from));
+    std::optional<PathfinderInit> pathfinder_init;
+    if (options.init == "pathfinder") {
+      if (run || on_worker || options.resume_from) {
+        err << "error: --init pathfinder starts chains on this process; it does not combine with several "
+               "processes, --worker or --resume-from\n";
+        return 1;
+      }
+      pathfinder_init = pathfinder_starts(model->target, options.chains, seed);
+      nuts.initial_positions(pathfinder_init->positions);
+      if (root && !options.quiet) {
+        err << "Chains start at draws of Pathfinder (4 paths, " << pathfinder_init->gradient_evaluations
+            << " evaluations of the log density, k-hat " << number("%.2f", pathfinder_init->pareto_k) << ")\n";
+      }
+    } else {
+      nuts.init_radius(std::stod(options.init));
+    }
     const DrawColumns& columns = model->columns;
     const std::string data_name = options.data_name.value_or(options.data.value_or(""));
     ChainOutputOptions output;
@@ -151,7 +172,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
         nlohmann::json config = {
             {"chains", options.chains}, {"warmup", options.warmup}, {"draws", options.draws},
             {"max_depth", options.max_depth}, {"adapt_delta", options.adapt_delta},
-            {"metric", options.metric}, {"threads", threads},
+            {"metric", options.metric}, {"threads", threads}, {"init", options.init},
             {"batched_chains", options.batched_chains}, {"device", facts.device},
             {"backend_used", facts.backend}, {"ranks", facts.ranks},
             {"model_file", source.name()}, {"data_file", data_name}};
@@ -196,7 +217,18 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     const io::SamplerChecks checks = io::sampler_checks(observer.draws(), options.max_depth);
     for (const auto& line : io::summary_warnings(checks, summary.parameters)) out << line << "\n";
     if (options.summary_json) {
-      io::write_summary_json(*options.summary_json, summary.parameters, totals, facts.backend, facts.ranks);
+      if (pathfinder_init) {
+        auto document = nlohmann::ordered_json::parse(
+            io::summary_json(summary.parameters, totals, facts.backend, facts.ranks));
+        document["init"] = {{"method", "pathfinder"},
+                            {"gradient_evaluations", pathfinder_init->gradient_evaluations},
+                            {"pareto_k", nlohmann::ordered_json::parse(k_hat_json(pathfinder_init->pareto_k))}};
+        std::ofstream file(*options.summary_json);
+        file << document.dump(2) << "\n";
+        if (!file) throw ArgumentError("cannot write the summary to '" + *options.summary_json + "'");
+      } else {
+        io::write_summary_json(*options.summary_json, summary.parameters, totals, facts.backend, facts.ranks);
+      }
     }
     if (recorder) recorder->finish(io::summary_json(summary.parameters, totals, facts.backend, facts.ranks));
     return 0;
@@ -239,6 +271,20 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
   command->add_option("--max-depth", o->max_depth, "Maximum tree depth")->capture_default_str();
   command->add_option("--adapt-delta", o->adapt_delta, "Target acceptance rate of warmup")->capture_default_str();
   command->add_option("--metric", o->metric, "diag or dense")->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
+  command->add_option("--init", o->init,
+                      "Where chains start: uniform(-R, R) on the unconstrained scale for a number R, or "
+                      "'pathfinder': at draws of multi-path Pathfinder")
+      ->capture_default_str()
+      ->check([](const std::string& value) -> std::string {
+        if (value == "pathfinder") return "";
+        try {
+          size_t used = 0;
+          const double radius = std::stod(value, &used);
+          if (used == value.size() && radius >= 0) return "";
+        } catch (const std::exception&) {
+        }
+        return "--init must be a radius (a number >= 0) or 'pathfinder', got '" + value + "'";
+      });
   command->add_flag("--save-warmup", o->save_warmup, "Also write warmup draws to the CSV files");
   command->add_flag("--batched-chains", o->batched_chains, "Evaluate all chains in one batched LibTorch computation");
   source->add_arguments(*command, ModelCommand::sample);  // the model, and how to compile it

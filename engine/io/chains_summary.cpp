@@ -74,7 +74,10 @@ SamplerTotals sampler_totals(const std::vector<ChainResult>& chains) {
   for (const auto& chain : chains) {
     for (size_t i = 0; i < chain.stats.size(); ++i) {
       totals.leapfrog_steps += chain.stats[i].leapfrog_steps;
-      if (static_cast<int>(i) < chain.warmup_iterations) continue;
+      if (static_cast<int>(i) < chain.warmup_iterations) {
+        totals.warmup_leapfrog_steps += chain.stats[i].leapfrog_steps;
+        continue;
+      }
       totals.divergences += chain.stats[i].has_divergence;
       totals.max_treedepth_hits += chain.stats[i].reached_max_depth;
     }

@@ -84,6 +84,7 @@ std::string summary_json(const std::vector<SummaryRow>& parameters,
     document["sampler"] = {{"divergences", sampler->divergences},
                            {"max_treedepth_hits", sampler->max_treedepth_hits},
                            {"leapfrog_steps", sampler->leapfrog_steps},
+                           {"warmup_leapfrog_steps", sampler->warmup_leapfrog_steps},
                            {"gradient_evaluations", sampler->gradient_evaluations},
                            {"seconds_warmup", json_number(sampler->seconds_warmup)},
                            {"seconds_sampling", json_number(sampler->seconds_sampling)}};

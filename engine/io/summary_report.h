@@ -45,7 +45,8 @@ std::vector<SummaryRow> summary_rows(const std::vector<Summary>& summaries) {
 struct SamplerTotals {
   int64_t divergences = 0;
   int64_t max_treedepth_hits = 0;
-  int64_t leapfrog_steps = 0;
+  int64_t leapfrog_steps = 0;         ///< warmup and sampling
+  int64_t warmup_leapfrog_steps = 0;  ///< warmup's: what a better start saves
   int64_t gradient_evaluations = 0;
   double seconds_warmup = 0;
   double seconds_sampling = 0;
@@ -64,7 +65,8 @@ std::string format_summary_table(const std::vector<SummaryRow>& parameters,
 ///   {"parameters": {"theta[1]": {"mean", "sd", "mcse_mean", "q5", "q50", "q95",
 ///                                "ess_bulk", "ess_tail", "r_hat"}, ...},
 ///    "sampler": {"divergences", "max_treedepth_hits", "leapfrog_steps",
-///                "gradient_evaluations", "seconds_warmup", "seconds_sampling"}}
+///                "warmup_leapfrog_steps", "gradient_evaluations", "seconds_warmup",
+///                "seconds_sampling"}}
 /// with parameters in the given order and NaN or infinite values as null. Without
 /// `sampler` (a variational fit) the "sampler" object is left out. A non-empty `backend`
 /// ("tape", "torch": what evaluated the density) adds {"backend": ...}; a positive

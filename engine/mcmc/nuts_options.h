@@ -73,10 +73,20 @@ class NutsOptions {
   }
   const std::vector<ChainStart>& resume_from() const { return resume_from_; }
 
+  /// Where each chain starts (unconstrained, one position per chain) instead of a random
+  /// point: draws from an approximation such as Pathfinder's. Warmup runs as usual.
+  NutsOptions& initial_positions(std::vector<std::vector<double>> positions) {
+    if (positions.empty()) throw ArgumentError("NutsOptions: argument 'initial_positions' must not be empty");
+    initial_positions_ = std::move(positions);
+    return *this;
+  }
+  const std::vector<std::vector<double>>& initial_positions() const { return initial_positions_; }
+
  private:
   MetricKind metric_ = MetricKind::diagonal;
   bool batched_chains_ = false;
   std::vector<ChainStart> resume_from_;
+  std::vector<std::vector<double>> initial_positions_;
 };
 
 }  // namespace variate

@@ -131,6 +131,15 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
     point.p.assign(d, 0.0);
     hamiltonian.evaluate(point);
     step_size = options.resume_from()[chain].step_size;
+  } else if (!options.initial_positions().empty()) {
+    point.q = options.initial_positions()[chain];
+    point.p.assign(d, 0.0);
+    hamiltonian.evaluate(point);
+    if (!std::isfinite(point.log_density)) {
+      throw ArgumentError("chain " + std::to_string(chain + 1) +
+                          ": the log density or its gradient is not finite at the given initial position");
+    }
+    step_size = initial_step_size(hamiltonian, point, 1.0, random);
   } else {
     point = initial_point(hamiltonian, d, options.init_radius(), random, chain);
     step_size = initial_step_size(hamiltonian, point, 1.0, random);
@@ -195,6 +204,21 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   return result;
 }
 
+void check_initial_positions(const NutsOptions& options, size_t d) {
+  const auto& positions = options.initial_positions();
+  if (positions.empty()) return;
+  const auto fail = [](const std::string& what) { throw ArgumentError("sample_nuts: initial_positions " + what); };
+  if (static_cast<int>(positions.size()) != options.chains()) {
+    fail("has " + std::to_string(positions.size()) + " positions for " + std::to_string(options.chains()) + " chains");
+  }
+  if (!options.resume_from().empty()) fail("and resume_from exclude each other");
+  for (const auto& position : positions) {
+    if (position.size() != d) {
+      fail("has a position of " + std::to_string(position.size()) + " values, expected " + std::to_string(d));
+    }
+  }
+}
+
 void check_resume(const NutsOptions& options, size_t d) {
   const auto& starts = options.resume_from();
   if (starts.empty()) return;
@@ -223,6 +247,7 @@ std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const Nu
                                      Lockstep* lockstep) {
   const size_t d = static_cast<size_t>(target.dimension());
   check_resume(options, d);
+  check_initial_positions(options, d);
   if (lockstep && options.batched_chains()) {
     throw ArgumentError("sample_nuts: batched chains cannot run in lockstep with other processes");
   }

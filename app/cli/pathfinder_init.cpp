@@ -1,0 +1,30 @@
+#include "variate/cli/pathfinder_init.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <variate/core/random_stream.h>
+#include <variate/pathfinder/pathfinder.h>
+
+namespace variate::cli {
+
+PathfinderInit pathfinder_starts(const UnconstrainedTarget& target, int chains, uint64_t seed) {
+  // Streams of their own: the chains' streams of `seed` are 0, 1, ...
+  const uint64_t pathfinder_seed = RandomStream::for_chain(seed, uint64_t{1} << 40).next();
+  const PathfinderResult fit = pathfinder(target, PathfinderOptions().seed(pathfinder_seed));
+  PathfinderInit init;
+  init.gradient_evaluations = fit.gradient_evaluations;
+  init.pareto_k = fit.pareto_k;
+  // Distinct draws where there are enough (resampling repeats the heavily weighted ones).
+  const at::Tensor unique = std::get<0>(at::unique_dim(fit.draws, 0));
+  const at::Tensor pool = unique.size(0) >= chains ? unique : fit.draws;
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(pathfinder_seed + 1);
+  const at::Tensor picks = at::randperm(pool.size(0), generator, at::kLong);
+  for (int c = 0; c < chains; ++c) {
+    const at::Tensor row = pool[picks[c % pool.size(0)]].contiguous();
+    init.positions.emplace_back(row.data_ptr<double>(), row.data_ptr<double>() + row.numel());
+  }
+  return init;
+}
+
+}  // namespace variate::cli
