@@ -98,6 +98,14 @@ double earnings(const Params& p, const json& d) {
   return lp;
 }
 
+double earn_height(const Params& p, const json& d) {
+  const Vec earn = numbers(d["earn"]), height = numbers(d["height"]);
+  const Vec& b = p.at("beta");
+  double lp = 0;  // flat priors
+  for (size_t n = 0; n < earn.size(); ++n) lp += normal(earn[n], b[0] + b[1] * height[n], p.at("sigma")[0]);
+  return lp;
+}
+
 double gp_pois_regr(const Params& p, const json& d) {
   const Vec x = numbers(d["x"]), k = numbers(d["k"]);
   const size_t N = x.size();
@@ -131,6 +139,26 @@ double kidiq(const Params& p, const json& d) {
   return lp;
 }
 
+double kidiq_interaction(const Params& p, const json& d) {
+  const Vec score = numbers(d["kid_score"]), iq = numbers(d["mom_iq"]), hs = numbers(d["mom_hs"]);
+  const Vec& b = p.at("beta");
+  const double sigma = p.at("sigma")[0];
+  double lp = half_cauchy(sigma, 2.5);
+  for (size_t n = 0; n < score.size(); ++n) {
+    lp += normal(score[n], b[0] + b[1] * hs[n] + b[2] * iq[n] + b[3] * hs[n] * iq[n], sigma);
+  }
+  return lp;
+}
+
+double kilpisjarvi(const Params& p, const json& d) {
+  const Vec x = numbers(d["x"]), y = numbers(d["y"]);
+  const double alpha = p.at("alpha")[0], beta = p.at("beta")[0], sigma = p.at("sigma")[0];
+  double lp = normal(alpha, d["pmualpha"].get<double>(), d["psalpha"].get<double>()) +
+              normal(beta, d["pmubeta"].get<double>(), d["psbeta"].get<double>());  // sigma: flat
+  for (size_t n = 0; n < y.size(); ++n) lp += normal(y[n], alpha + beta * x[n], sigma);
+  return lp;
+}
+
 double mesquite(const Params& p, const json& d) {
   const Vec w = numbers(d["weight"]), d1 = numbers(d["diam1"]), d2 = numbers(d["diam2"]),
             ch = numbers(d["canopy_height"]), th = numbers(d["total_height"]),
@@ -142,6 +170,20 @@ double mesquite(const Params& p, const json& d) {
                         b[3] * std::log(d1[n] / d2[n]) + b[4] * std::log(th[n]) +
                         b[5] * std::log(dens[n]) + b[6] * group[n];
     lp += normal(std::log(w[n]), mean, p.at("sigma")[0]);
+  }
+  return lp;
+}
+
+double mesquite_raw(const Params& p, const json& d) {
+  const Vec w = numbers(d["weight"]), d1 = numbers(d["diam1"]), d2 = numbers(d["diam2"]),
+            ch = numbers(d["canopy_height"]), th = numbers(d["total_height"]),
+            dens = numbers(d["density"]), group = numbers(d["group"]);
+  const Vec& b = p.at("beta");
+  double lp = 0;
+  for (size_t n = 0; n < w.size(); ++n) {
+    const double mean = b[0] + b[1] * d1[n] + b[2] * d2[n] + b[3] * ch[n] + b[4] * th[n] + b[5] * dens[n] +
+                        b[6] * group[n];
+    lp += normal(w[n], mean, p.at("sigma")[0]);
   }
   return lp;
 }
@@ -169,11 +211,15 @@ const std::map<QString, Case>& cases() {
   static const std::map<QString, Case> table = {
       {"arK-arK", {ar_k, {"sigma"}}},
       {"diamonds-diamonds", {diamonds, {"sigma"}}},
+      {"earnings-earn_height", {earn_height, {"sigma"}}},
       {"earnings-logearn_interaction", {earnings, {"sigma"}}},
       {"eight_schools-eight_schools_noncentered", {eight_schools, {"tau"}}},
       {"gp_pois_regr-gp_pois_regr", {gp_pois_regr, {"rho", "alpha"}}},
+      {"kidiq-kidscore_interaction", {kidiq_interaction, {"sigma"}}},
       {"kidiq-kidscore_momhsiq", {kidiq, {"sigma"}}},
+      {"kilpisjarvi_mod-kilpisjarvi", {kilpisjarvi, {"sigma"}}},
       {"mesquite-logmesquite_logvas", {mesquite, {"sigma"}}},
+      {"mesquite-mesquite", {mesquite_raw, {"sigma"}}},
       {"sblrc-blr", {sblrc, {"sigma"}}},
   };
   return table;

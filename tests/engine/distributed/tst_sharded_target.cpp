@@ -30,8 +30,10 @@ using Case = variate::testing::ShippedModel;
 using variate::testing::shipped_models;
 
 // The models whose rows split; the others name why not.
-const std::set<QString> kShardable = {"arK-arK", "diamonds-diamonds", "earnings-logearn_interaction",
-                                       "kidiq-kidscore_momhsiq", "mesquite-logmesquite_logvas", "sblrc-blr",
+const std::set<QString> kShardable = {"arK-arK", "diamonds-diamonds", "earnings-earn_height",
+                                       "earnings-logearn_interaction", "kidiq-kidscore_interaction",
+                                       "kidiq-kidscore_momhsiq", "kilpisjarvi_mod-kilpisjarvi",
+                                       "mesquite-logmesquite_logvas", "mesquite-mesquite", "sblrc-blr",
                                        "radon", "arsenic_wells", "mixture"};
 
 struct Evaluations {

@@ -181,10 +181,14 @@ class TestFusedLikelihood : public QObject {
     QTest::newRow("arK") << "arK-arK" << "y_target";
     QTest::newRow("diamonds") << "diamonds-diamonds" << "Y";
     QTest::newRow("earnings") << "earnings-logearn_interaction" << "log_earn";
+    QTest::newRow("earn_height") << "earnings-earn_height" << "earn";
     QTest::newRow("eight schools") << "eight_schools-eight_schools_noncentered" << "";
     QTest::newRow("gp_pois_regr") << "gp_pois_regr-gp_pois_regr" << "";
     QTest::newRow("kidiq") << "kidiq-kidscore_momhsiq" << "kid_score";
+    QTest::newRow("kidiq interaction") << "kidiq-kidscore_interaction" << "kid_score";
+    QTest::newRow("kilpisjarvi") << "kilpisjarvi_mod-kilpisjarvi" << "y";
     QTest::newRow("mesquite") << "mesquite-logmesquite_logvas" << "log_weight";
+    QTest::newRow("mesquite raw") << "mesquite-mesquite" << "weight";
     QTest::newRow("sblrc") << "sblrc-blr" << "y";
   }
   void referenceModels() {
