@@ -27,6 +27,7 @@ struct OptimizeOptions {
   std::optional<uint64_t> seed;
   std::optional<bool> jacobian;
   bool mle = false;
+  bool newton = true;
   int laplace_draws = 0;
   std::optional<std::string> output;
   std::optional<std::string> summary_json;
@@ -88,6 +89,7 @@ int run_optimize(const OptimizeOptions& o, const ModelSource& source, std::ostre
     mode_options.jacobian = jacobian;
     mode_options.lbfgs = lbfgs_options(o);
     mode_options.seed = seed;
+    mode_options.newton_polish = o.newton;
     if (!o.quiet) err << "    Iter      log prob        ||dx||      ||grad||   #evals\n";
     const std::vector<double>* previous = nullptr;
     std::vector<double> last;
@@ -117,9 +119,13 @@ int run_optimize(const OptimizeOptions& o, const ModelSource& source, std::ostre
     out << "Inference for " << source.name() << ": " << (o.mle ? "maximum likelihood" : "posterior mode")
         << " by L-BFGS" << (jacobian ? " (with the Jacobian: the mode of the unconstrained density)" : "")
         << "; seed " << seed << "\n"
-        << describe(lbfgs.status) << " after " << lbfgs.iterations << " iterations (" << lbfgs.evaluations
-        << " evaluations); " << (o.mle ? "log likelihood " : "log density ") << number("%.6g", mode.log_density)
-        << "\n\n";
+        << describe(lbfgs.status) << " after " << lbfgs.iterations << " iterations"
+        << (mode.newton_steps > 0 ? ", then " + std::to_string(mode.newton_steps) +
+                                        " Newton steps with the exact Hessian (L-BFGS's curvature estimate had "
+                                        "stopped short of the mode)"
+                                  : std::string())
+        << " (" << lbfgs.evaluations << " evaluations); " << (o.mle ? "log likelihood " : "log density ")
+        << number("%.6g", mode.log_density) << "\n\n";
     size_t width = 0;
     for (const auto& name : names) width = std::max(width, name.size());
     for (size_t k = 0; k < names.size(); ++k) {
@@ -191,6 +197,10 @@ int run_optimize(const OptimizeOptions& o, const ModelSource& source, std::ostre
                               {"iterations", lbfgs.iterations},
                               {"evaluations", lbfgs.evaluations},
                               {"log_density", mode.log_density},
+                              {"newton_steps", mode.newton_steps},
+                              {"newton_decrement", std::isfinite(mode.newton_decrement)
+                                                       ? nlohmann::ordered_json(mode.newton_decrement)
+                                                       : nlohmann::ordered_json(nullptr)},
                               {"seconds", mode.seconds},
                               {"mode", values},
                               {"unconstrained_mode", lbfgs.x}};
@@ -225,6 +235,9 @@ void add_optimize_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSo
                     "(default: off, the mode of the constrained parameters, as Stan's optimize; on with "
                     "--laplace-draws, as Stan's laplace)");
   command->add_flag("--mle", o->mle, "Maximize the likelihood alone (the priors of the parameters left out)");
+  command->add_flag("!--no-newton", o->newton,
+                    "Stop where L-BFGS's tests stop (by default Newton steps with the exact Hessian finish the "
+                    "job, since those tests stop short of the mode on ridges)");
   command->add_option("--laplace-draws", o->laplace_draws,
                       "Draws from the Laplace approximation at the mode (Gaussian, the inverse Hessian its covariance)")
       ->check(CLI::NonNegativeNumber);

@@ -134,10 +134,11 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
                "processes, --worker or --resume-from\n";
         return 1;
       }
-      pathfinder_init = pathfinder_starts(model->target, options.chains, seed);
+      pathfinder_init = pathfinder_starts(model->target, options.chains, seed, options.metric == "dense");
       nuts.initial_positions(pathfinder_init->positions);
+      if (!pathfinder_init->inverse_metric.empty()) nuts.initial_inverse_metric(pathfinder_init->inverse_metric);
       if (root && !options.quiet) {
-        err << "Chains start at draws of Pathfinder (4 paths, " << pathfinder_init->gradient_evaluations
+        err << "Chains start at draws of Pathfinder, warmup from their covariance as the inverse metric (4 paths, " << pathfinder_init->gradient_evaluations
             << " evaluations of the log density, k-hat " << number("%.2f", pathfinder_init->pareto_k) << ")\n";
       }
     } else {

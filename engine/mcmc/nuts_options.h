@@ -82,11 +82,23 @@ class NutsOptions {
   }
   const std::vector<std::vector<double>>& initial_positions() const { return initial_positions_; }
 
+  /// The inverse metric warmup starts from instead of the identity (d values for a
+  /// diagonal metric, d*d row-major for a dense one): a covariance estimate such as
+  /// Pathfinder's, so the first windows do not explore with the wrong scales. Adaptation
+  /// replaces it at the end of its first slow window, as it does the identity.
+  NutsOptions& initial_inverse_metric(std::vector<double> values) {
+    if (values.empty()) throw ArgumentError("NutsOptions: argument 'initial_inverse_metric' must not be empty");
+    initial_inverse_metric_ = std::move(values);
+    return *this;
+  }
+  const std::vector<double>& initial_inverse_metric() const { return initial_inverse_metric_; }
+
  private:
   MetricKind metric_ = MetricKind::diagonal;
   bool batched_chains_ = false;
   std::vector<ChainStart> resume_from_;
   std::vector<std::vector<double>> initial_positions_;
+  std::vector<double> initial_inverse_metric_;
 };
 
 }  // namespace variate

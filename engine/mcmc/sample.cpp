@@ -117,7 +117,11 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   const uint64_t stream = static_cast<uint64_t>(chain) + (resuming ? (uint64_t{1} << 32) : 0);
   RandomStream random = RandomStream::for_chain(options.seed(), stream);
   EuclideanMetric metric(options.metric(), d);
-  if (resuming) metric.set_inverse_metric(options.resume_from()[chain].inverse_metric);
+  if (resuming) {
+    metric.set_inverse_metric(options.resume_from()[chain].inverse_metric);
+  } else if (!options.initial_inverse_metric().empty()) {
+    metric.set_inverse_metric(options.initial_inverse_metric());
+  }
   Hamiltonian hamiltonian(std::move(density), metric);
   const Nuts nuts(hamiltonian, options.max_tree_depth());
 
@@ -206,16 +210,25 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
 
 void check_initial_positions(const NutsOptions& options, size_t d) {
   const auto& positions = options.initial_positions();
-  if (positions.empty()) return;
-  const auto fail = [](const std::string& what) { throw ArgumentError("sample_nuts: initial_positions " + what); };
-  if (static_cast<int>(positions.size()) != options.chains()) {
-    fail("has " + std::to_string(positions.size()) + " positions for " + std::to_string(options.chains()) + " chains");
+  const auto& inverse_metric = options.initial_inverse_metric();
+  const auto fail = [](const std::string& what) { throw ArgumentError("sample_nuts: " + what); };
+  if ((!positions.empty() || !inverse_metric.empty()) && !options.resume_from().empty()) {
+    fail("initial_positions and initial_inverse_metric do not combine with resume_from");
   }
-  if (!options.resume_from().empty()) fail("and resume_from exclude each other");
+  if (!positions.empty() && static_cast<int>(positions.size()) != options.chains()) {
+    fail("initial_positions has " + std::to_string(positions.size()) + " positions for " +
+         std::to_string(options.chains()) + " chains");
+  }
   for (const auto& position : positions) {
     if (position.size() != d) {
-      fail("has a position of " + std::to_string(position.size()) + " values, expected " + std::to_string(d));
+      fail("initial_positions has a position of " + std::to_string(position.size()) + " values, expected " +
+           std::to_string(d));
     }
+  }
+  const size_t metric_size = options.metric() == MetricKind::dense ? d * d : d;
+  if (!inverse_metric.empty() && inverse_metric.size() != metric_size) {
+    fail("initial_inverse_metric has " + std::to_string(inverse_metric.size()) + " values, expected " +
+         std::to_string(metric_size));
   }
 }
 

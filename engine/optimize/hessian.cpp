@@ -8,16 +8,25 @@
 #include <torch/csrc/autograd/autograd.h>
 
 #include "variate/core/argument_error.h"
+#include "variate/core/checks.h"
 #include "variate/optimize/point_objective.h"
 
 namespace variate {
 namespace {
 
 // Row by row: the gradient of each entry of the gradient. Undefined where LibTorch cannot.
+// With argument validation on, a compiled model takes its general path rather than the
+// fused GLM kernels, whose backward pass is not itself differentiable.
 at::Tensor autograd_hessian(const UnconstrainedTarget& target, const at::Tensor& q, bool jacobian) {
+  ValidationGuard general_path(true);
   try {
+    // UnconstrainedTarget::log_density turns validation off (the fast path): evaluate the
+    // joint density directly instead.
     const at::Tensor theta = q.clone().requires_grad_(true);
-    const at::Tensor lp = target.torch_only().log_density(theta, jacobian);
+    const ConstrainedPoint point = target.layout().constrain(theta.to(target.device()));
+    at::Tensor lp = target.log_joint()(point.values);
+    if (jacobian) lp = lp + point.log_det_jacobian;
+    lp = lp.to(at::kCPU);
     const at::Tensor gradient = torch::autograd::grad({lp}, {theta}, {}, true, true)[0];
     const int64_t d = q.size(0);
     at::Tensor hessian = at::empty({d, d}, at::kDouble);
@@ -29,7 +38,7 @@ at::Tensor autograd_hessian(const UnconstrainedTarget& target, const at::Tensor&
     return hessian;
   } catch (const c10::Error&) {
     return {};
-  } catch (const std::runtime_error&) {
+  } catch (const std::runtime_error&) {  // ArgumentError too: a value validation rejects
     return {};
   }
 }

@@ -1,8 +1,11 @@
 #pragma once
 /// The Hessian of a model's log density on the unconstrained scale: by autograd (a second
-/// backward pass per row through LibTorch), or, where the density's operations have no
-/// second derivative in LibTorch (the fused kernels), by central differences of the exact
-/// gradient, as Stan computes it for `laplace`.
+/// backward pass per row through LibTorch, with validation on so that compiled models take
+/// their general path instead of the fused kernels), checked against a central difference
+/// of the gradient along a random direction; where it fails the check (an operation with
+/// no second derivative in LibTorch), by central differences of the exact gradient, as
+/// Stan computes it for `laplace`. Differences lose the flat directions of badly
+/// conditioned posteriors (their error is relative to the largest curvature).
 
 #include <string>
 #include <vector>

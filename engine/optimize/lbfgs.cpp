@@ -1,5 +1,6 @@
 #include "variate/optimize/lbfgs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -132,8 +133,15 @@ LbfgsResult minimize_lbfgs(const ObjectiveFunction& f, std::vector<double> x0, c
       }
       current.slope = slope;
       current.alpha = 0;
+      // Without curvature pairs the direction is the gradient, whose length says nothing
+      // about how far to go: the trial step is at most 1 long (as L-BFGS-B's first step),
+      // so that a huge gradient (a scale parameter far from its data's scale) does not
+      // throw the point to where the density is flat, the line search lengthening it as
+      // needed. On earn_height a step of 1e9 made sigma 1e261, where the relative
+      // gradient test then stops falsely.
       const bool steepest = inverse_hessian.empty();
-      search = strong_wolfe_search(f, current, direction, steepest ? options.init_alpha() : 1.0);
+      const double alpha = steepest ? std::min(options.init_alpha(), 1 / norm(direction)) : 1.0;
+      search = strong_wolfe_search(f, current, direction, alpha);
       result.evaluations += search.evaluations;
       if (search.point.alpha > 0 || steepest) break;
       inverse_hessian.clear();

@@ -16,7 +16,8 @@ class LbfgsOptions {
 #define VARIATE_LBFGS_OPTION(type, name, default_value, check) \
   VARIATE_CHECKED_OPTION(LbfgsOptions, type, name, default_value, check)
 
-  /// The first iteration's trial step length (later ones try 1, as quasi-Newton steps).
+  /// The first iteration's trial step length along the gradient, capped so the step is at
+  /// most 1 long (later iterations try 1, as quasi-Newton steps).
   VARIATE_LBFGS_OPTION(double, init_alpha, 1e-3, value > 0)
   /// Converged when the objective changes by less than this.
   VARIATE_LBFGS_OPTION(double, tol_obj, 1e-12, value >= 0)
