@@ -20,6 +20,7 @@
 #include <variate/diagnostics/quantiles.h>
 #include <variate/pathfinder/preconditioned_advi.h>
 #include <variate/vi/advi.h>
+#include <variate/vi/elbo_trend.h>
 #include <variate/core/random_stream.h>
 #include <variate/vi/variational_draws.h>
 #include <variate/io/data_file.h>
@@ -118,7 +119,8 @@ class AdviObservers : public AdviObserver {
 
 void write_summary(const std::string& path, const std::vector<io::SummaryRow>& rows,
                    const AdviOptions& options, const AdviResult& result, int64_t draws,
-                   const std::string& backend, int ranks, double k_hat, const std::string& start) {
+                   const std::string& backend, int ranks, double k_hat, const std::string& start,
+                   const ElboTrend& trend) {
   auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt, backend, ranks));
   const auto finite = [](double x) -> nlohmann::ordered_json {
     return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
@@ -135,7 +137,10 @@ void write_summary(const std::string& path, const std::vector<io::SummaryRow>& r
                              {"seconds_adaptation", result.seconds_adaptation},
                              {"seconds_optimization", result.seconds_optimization},
                              {"pareto_k", nlohmann::ordered_json::parse(k_hat_json(k_hat))},
-                             {"pareto_k_ok", k_hat <= diagnostics::kPsisKHatThreshold}};
+                             {"pareto_k_ok", k_hat <= diagnostics::kPsisKHatThreshold},
+                             {"elbo_still_improving", trend.still_improving},
+                             {"elbo_rise", trend.rise},
+                             {"elbo_rise_se", trend.standard_error}};
   std::ofstream file(path);
   file << document.dump(1) << "\n";
   if (!file) throw ArgumentError("cannot write the summary to '" + path + "'");
@@ -297,13 +302,20 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
                  "apply.\n";
     const double k_hat = importance_k_hat(draws.log_p, draws.log_g);
     print_k_hat(out, k_hat, "A converged ELBO does not vouch for them. Try --method fullrank, or sample with NUTS.");
+    const ElboTrend trend = elbo_trend(result.trace);
+    if (trend.still_improving) {
+      out << "Warning: the ELBO was still rising when the run stopped: by " << number("%.3g", trend.rise)
+          << " over its last " << trend.evaluations << " evaluations, " << number("%.1f", trend.rise / trend.standard_error)
+          << " times the noise of that rise. The fit may be short of its optimum: give it more iterations (--iter) or "
+             "a smaller --tol-rel-obj.\n";
+    }
     if (result.status == AdviStatus::max_iterations) {
       out << "Warning: the maximum number of iterations (" << options.iter
                 << ") was reached before the ELBO converged.\n";
     }
     if (options.summary_json) {
       write_summary(*options.summary_json, summary, advi_options, result, options.output_draws,
-                    facts.backend, facts.ranks, k_hat, fit.start);
+                    facts.backend, facts.ranks, k_hat, fit.start, trend);
     }
     return 0;
   } catch (const ArgumentError& e) {

@@ -25,7 +25,7 @@ namespace {
 struct OptimizeOptions {
   std::optional<std::string> data;
   std::optional<uint64_t> seed;
-  std::optional<bool> jacobian;
+  bool jacobian = false, no_jacobian = false;
   bool mle = false;
   bool newton = true;
   int laplace_draws = 0;
@@ -40,7 +40,10 @@ struct OptimizeOptions {
 
 // Whether the density includes the Jacobian: as asked; by default off (Stan's optimize),
 // except for Laplace draws, which approximate the unconstrained posterior (Stan's laplace).
-bool uses_jacobian(const OptimizeOptions& o) { return o.jacobian.value_or(o.laplace_draws > 0 && !o.mle); }
+bool uses_jacobian(const OptimizeOptions& o) {
+  if (o.jacobian || o.no_jacobian) return o.jacobian;
+  return o.laplace_draws > 0 && !o.mle;
+}
 
 LbfgsOptions lbfgs_options(const OptimizeOptions& o) {
   return LbfgsOptions()
@@ -78,6 +81,10 @@ int run_optimize(const OptimizeOptions& o, const ModelSource& source, std::ostre
   const std::optional<BoundModel> model = source.bind(o.data, err);
   if (!model) return 1;
   const bool jacobian = uses_jacobian(o);
+  if (o.jacobian && o.no_jacobian) {
+    err << "error: --jacobian and --no-jacobian exclude each other\n";
+    return 1;
+  }
   if (o.mle && jacobian) {
     err << "error: --mle maximizes the likelihood of the constrained parameters: it takes no --jacobian\n";
     return 1;
@@ -230,7 +237,8 @@ void add_optimize_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSo
   source->add_arguments(*command, ModelCommand::fit);
   command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV)");
   command->add_option("--seed", o->seed, "Random seed of the start and the draws (default: drawn at random and printed)");
-  command->add_flag("--jacobian,!--no-jacobian", o->jacobian,
+  command->add_flag("--no-jacobian", o->no_jacobian, "Leave the Jacobian out, also for Laplace draws");
+  command->add_flag("--jacobian", o->jacobian,
                     "Include the Jacobian of the constraining transforms: the mode of the unconstrained density "
                     "(default: off, the mode of the constrained parameters, as Stan's optimize; on with "
                     "--laplace-draws, as Stan's laplace)");

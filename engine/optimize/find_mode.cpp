@@ -11,7 +11,7 @@
 namespace variate {
 namespace {
 
-constexpr double kDecrementTolerance = 1e-8;
+constexpr double kDecrementTolerance = 1e-12;
 constexpr int kMaxNewtonSteps = 20;
 
 // Damped Newton steps from L-BFGS's end (Boyd & Vandenberghe 2004, Algorithm 9.5).

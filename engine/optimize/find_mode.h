@@ -26,7 +26,7 @@ struct ModeOptions {
   /// An unconstrained start instead of a random one (d values).
   std::vector<double> init;
   /// After L-BFGS converges, Newton steps with the exact Hessian (hessian.h) until the
-  /// Newton decrement g' (-H)^-1 g / 2, the log density still to gain, is below 1e-8:
+  /// Newton decrement g' (-H)^-1 g / 2, the log density still to gain, is below 1e-12:
   /// L-BFGS's tests judge the gradient by its own curvature estimate, which on a ridge
   /// (a regression on unstandardized predictors) misses the flat direction by orders of
   /// magnitude and declares convergence far from the mode. Models with more than
@@ -40,7 +40,7 @@ struct ModeResult {
   double log_density = 0;    ///< at the mode, with the Jacobian when options.jacobian
   std::vector<double> start;  ///< where L-BFGS started
   int newton_steps = 0;       ///< taken after L-BFGS (see ModeOptions::newton_polish)
-  /// The Newton decrement at the end (NaN when not computed): below 1e-8 at a mode.
+  /// The Newton decrement at the end (NaN when not computed): below 1e-12 at a mode.
   double newton_decrement = NAN;
   double seconds = 0;
 };
