@@ -21,7 +21,11 @@ struct HessianResult {
   std::string method;  ///< "autograd" or "finite differences"
 };
 
+/// `autograd` false: differences only. Processes that evaluate one density together (a
+/// sharded target) must: each one's LibTorch graph holds its own rows only, and the
+/// differences of the shared gradient give the same bits on any number of processes.
 /// @throws ArgumentError if the Hessian is not finite at q.
-HessianResult log_density_hessian(const UnconstrainedTarget& target, const std::vector<double>& q, bool jacobian);
+HessianResult log_density_hessian(const UnconstrainedTarget& target, const std::vector<double>& q, bool jacobian,
+                                  bool autograd = true);
 
 }  // namespace variate

@@ -42,10 +42,12 @@ double gaussian_elbo(const UnconstrainedTarget& target, const GaussianEstimate& 
 // The Laplace approximation where L-BFGS ended, one Newton step on: N(x + S grad log p(x),
 // S) with S = (-H(x))^-1, exact for a Gaussian posterior from any x, the Laplace
 // approximation at the mode when x is one. None where -H(x) is not positive definite.
-std::optional<GaussianEstimate> laplace_estimate(const UnconstrainedTarget& target, const PathResult& path) {
+std::optional<GaussianEstimate> laplace_estimate(const UnconstrainedTarget& target, const PathResult& path,
+                                                bool several_processes) {
   if (path.lbfgs_point.empty() || target.dimension() > kMaxHessianDimension) return std::nullopt;
   try {
-    const HessianResult hessian = log_density_hessian(target, path.lbfgs_point, /*jacobian=*/true);
+    const HessianResult hessian =
+        log_density_hessian(target, path.lbfgs_point, /*jacobian=*/true, /*autograd=*/!several_processes);
     const LaplaceApproximation laplace(path.lbfgs_point, hessian.hessian);
     std::vector<double> gradient;
     point_log_density(target, /*jacobian=*/true)(path.lbfgs_point, gradient);
@@ -76,7 +78,7 @@ AdviFit preconditioned_advi(const UnconstrainedTarget& target, const AdviOptions
     at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(RandomStream::for_chain(seed, 1).next());
     std::vector<Candidate> candidates;
     candidates.push_back({"pathfinder", {path.approximation->mean(), path.approximation->covariance()}});
-    if (auto laplace = laplace_estimate(target, path)) candidates.push_back({"laplace", *laplace});
+    if (auto laplace = laplace_estimate(target, path, lockstep != nullptr)) candidates.push_back({"laplace", *laplace});
     Candidate* best = nullptr;
     for (auto& c : candidates) {
       c.elbo = gaussian_elbo(target, c.estimate, generator);
