@@ -1,6 +1,7 @@
 #include "variate/store/stored_run_summary.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -95,6 +96,16 @@ StoredRunSummary summarize_run(const Project& project, Id run_id) {
   const io::ChainsSummary table = io::summarize_chains(rows, run.columns);
   summary.parameters = table.parameters;
   summary.sampler_rows = table.sampler_rows;
+  if (draws_are_independent(run.method)) {
+    // One chain of independent draws from an approximation: R-hat and ESS estimate
+    // nothing, and the MCSE is exact (as `variate fit` summarizes them).
+    const double s = static_cast<double>(length);
+    for (io::SummaryRow& row : summary.parameters) {
+      row.ess_bulk = row.ess_tail = s;
+      row.mcse_mean = row.sd / std::sqrt(s);
+      row.r_hat = std::nan("");
+    }
+  }
   if (run.method == RunMethod::nuts && !chains.empty()) {
     const io::SamplerChecks checks = io::sampler_checks(rows, max_depth_of(run));
     summary.totals = nuts_totals(chains, project.chains(run_id), checks);
