@@ -55,15 +55,17 @@ io::ChainRows sampling_rows(const std::vector<ChainDraws>& chains) {
   return rows;
 }
 
-// Leapfrog steps over every row (warmup included), the rest from the chains' records, as
-// `variate sample` reports them: gradients summed, times of the slowest chain.
+// Leapfrog steps over every row (and over warmup's alone), the rest from the chains' records,
+// as `variate sample` reports them: gradients summed, times of the slowest chain.
 io::SamplerTotals nuts_totals(const std::vector<ChainDraws>& chains, const std::vector<ChainRecord>& records,
                               const io::SamplerChecks& checks) {
   io::SamplerTotals totals;
   const size_t leapfrog = column_index(SamplerColumn::n_leapfrog);
   for (const auto& chain : chains) {
     for (size_t row = 0; row < chain.rows; ++row) {
-      totals.leapfrog_steps += static_cast<int64_t>(chain.at(row, leapfrog));
+      const auto steps = static_cast<int64_t>(chain.at(row, leapfrog));
+      totals.leapfrog_steps += steps;
+      if (row < static_cast<size_t>(std::max(0, chain.warmup_iterations))) totals.warmup_leapfrog_steps += steps;
     }
   }
   totals.divergences = checks.divergences;
