@@ -26,7 +26,11 @@ void StudioAutomation::start() {
   if (!document) return;
   ui::RunConfig config = document->runConfig();
   if (!options_.method.isEmpty()) {
-    config.method = options_.method.toLower() == "advi" ? ui::InferenceMethod::Advi : ui::InferenceMethod::Nuts;
+    const QString method = options_.method.toLower();
+    config.method = method == "advi"         ? ui::InferenceMethod::Advi
+                    : method == "optimize"   ? ui::InferenceMethod::Optimize
+                    : method == "pathfinder" ? ui::InferenceMethod::Pathfinder
+                                             : ui::InferenceMethod::Nuts;
   }
   if (options_.chains > 0) config.chains = options_.chains;
   if (options_.warmup >= 0) config.warmup = options_.warmup;

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
                                "train.json and test.json for a model with networks).",
                                "[PROJECT.variate | MODEL.vmod]");
   const QCommandLineOption runOnOpen("run-on-open", "Start a run as soon as the project is open.");
-  const QCommandLineOption method("method", "Inference method for this session: nuts or advi.", "method");
+  const QCommandLineOption method("method", "Inference method for this session: nuts, advi, optimize or pathfinder.", "method");
   const QCommandLineOption chains("chains", "Chains (NUTS).", "n");
   const QCommandLineOption warmup("warmup", "Warmup iterations per chain (NUTS).", "n");
   const QCommandLineOption draws("draws", "Draws per chain (NUTS).", "n");

@@ -11,6 +11,8 @@ const char* to_string(RunMethod method) {
     case RunMethod::nuts: return "nuts";
     case RunMethod::advi: return "advi";
     case RunMethod::amortized: return "amortized";
+    case RunMethod::optimize: return "optimize";
+    case RunMethod::pathfinder: return "pathfinder";
   }
   return "nuts";
 }
@@ -27,10 +29,11 @@ const char* to_string(RunStatus status) {
 }
 
 RunMethod run_method_from_string(const std::string& text) {
-  if (text == "nuts") return RunMethod::nuts;
-  if (text == "advi") return RunMethod::advi;
-  if (text == "amortized") return RunMethod::amortized;
-  throw ProjectError("unknown run method '" + text + "' (expected nuts, advi or amortized)");
+  for (RunMethod method : {RunMethod::nuts, RunMethod::advi, RunMethod::amortized, RunMethod::optimize,
+                           RunMethod::pathfinder}) {
+    if (text == to_string(method)) return method;
+  }
+  throw ProjectError("unknown run method '" + text + "' (expected nuts, advi, amortized, optimize or pathfinder)");
 }
 
 RunStatus run_status_from_string(const std::string& text) {

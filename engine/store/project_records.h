@@ -15,12 +15,15 @@ namespace variate::store {
 using Id = int64_t;
 
 /// amortized: training a deep model (a VAE's networks) by amortized variational inference.
-enum class RunMethod { nuts, advi, amortized };
+/// optimize: the mode by L-BFGS, its draws those of the Laplace approximation there (the
+/// mode alone when none were asked for). pathfinder: Pathfinder's (resampled) draws.
+enum class RunMethod { nuts, advi, amortized, optimize, pathfinder };
 /// running: being written now. stopped: ended early by a stop request, its draws kept.
 /// interrupted: its writer died (crash, kill) before finishing. failed: ended by an error.
 enum class RunStatus { running, finished, stopped, interrupted, failed };
 
-/// "nuts", "advi", "amortized"; "running", "finished", ... (the strings stored in the file).
+/// "nuts", "advi", "amortized", "optimize", "pathfinder"; "running", "finished", ... (the
+/// strings stored in the file).
 const char* to_string(RunMethod method);
 const char* to_string(RunStatus status);
 /// @throws ProjectError for an unknown string.
@@ -64,7 +67,8 @@ struct RunSpec {
   std::optional<Id> data_set_id;
   uint64_t seed = 0;
   /// Stan CSV names of a draw row: the method's own columns (mcmc/sampler_columns.h for
-  /// NUTS, vi/variational_draws.h for ADVI), then the parameters ("theta.1").
+  /// NUTS, vi/variational_draws.h for ADVI, Laplace and Pathfinder draws: lp__, log_p__,
+  /// log_g__), then the parameters ("theta.1").
   std::vector<std::string> columns;
 };
 

@@ -143,6 +143,40 @@ CREATE TABLE checkpoints (
   optimizer BLOB NOT NULL,
   PRIMARY KEY (run_id, step));
 )sql",
+    // 5: runs of the mode by L-BFGS with its Laplace draws (method 'optimize') and of
+    // Pathfinder ('pathfinder'). runs is rebuilt as in 4, for the same reason; the
+    // approximation's k-hat goes with the run's diagnostics document, no column.
+    R"sql(
+CREATE TABLE runs_new (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  method TEXT NOT NULL CHECK (method IN ('nuts', 'advi', 'amortized', 'optimize', 'pathfinder')),
+  config_json TEXT NOT NULL,
+  model_version_id INTEGER NOT NULL REFERENCES model_versions(id),
+  data_set_id INTEGER REFERENCES data_sets(id),
+  seed INTEGER NOT NULL,
+  columns_json TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  started_at REAL,
+  finished_at REAL,
+  status TEXT NOT NULL
+    CHECK (status IN ('running', 'finished', 'stopped', 'interrupted', 'failed')),
+  error_message TEXT NOT NULL DEFAULT '',
+  seconds REAL NOT NULL DEFAULT 0,
+  diagnostics_json TEXT,
+  owner_host TEXT,
+  owner_pid INTEGER,
+  owner_start_time INTEGER,
+  heartbeat_at REAL);
+INSERT INTO runs_new (id, name, method, config_json, model_version_id, data_set_id, seed,
+  columns_json, created_at, started_at, finished_at, status, error_message, seconds,
+  diagnostics_json, owner_host, owner_pid, owner_start_time, heartbeat_at)
+SELECT id, name, method, config_json, model_version_id, data_set_id, seed,
+  columns_json, created_at, started_at, finished_at, status, error_message, seconds,
+  diagnostics_json, owner_host, owner_pid, owner_start_time, heartbeat_at FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_new RENAME TO runs;
+)sql",
 };
 
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);

@@ -1,6 +1,7 @@
 #include "variate/store/stored_run_summary.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -54,15 +55,17 @@ io::ChainRows sampling_rows(const std::vector<ChainDraws>& chains) {
   return rows;
 }
 
-// Leapfrog steps over every row (warmup included), the rest from the chains' records, as
-// `variate sample` reports them: gradients summed, times of the slowest chain.
+// Leapfrog steps over every row (and over warmup's alone), the rest from the chains' records,
+// as `variate sample` reports them: gradients summed, times of the slowest chain.
 io::SamplerTotals nuts_totals(const std::vector<ChainDraws>& chains, const std::vector<ChainRecord>& records,
                               const io::SamplerChecks& checks) {
   io::SamplerTotals totals;
   const size_t leapfrog = column_index(SamplerColumn::n_leapfrog);
   for (const auto& chain : chains) {
     for (size_t row = 0; row < chain.rows; ++row) {
-      totals.leapfrog_steps += static_cast<int64_t>(chain.at(row, leapfrog));
+      const auto steps = static_cast<int64_t>(chain.at(row, leapfrog));
+      totals.leapfrog_steps += steps;
+      if (row < static_cast<size_t>(std::max(0, chain.warmup_iterations))) totals.warmup_leapfrog_steps += steps;
     }
   }
   totals.divergences = checks.divergences;
@@ -95,6 +98,16 @@ StoredRunSummary summarize_run(const Project& project, Id run_id) {
   const io::ChainsSummary table = io::summarize_chains(rows, run.columns);
   summary.parameters = table.parameters;
   summary.sampler_rows = table.sampler_rows;
+  if (draws_are_independent(run.method)) {
+    // One chain of independent draws from an approximation: R-hat and ESS estimate
+    // nothing, and the MCSE is exact (as `variate fit` summarizes them).
+    const double s = static_cast<double>(length);
+    for (io::SummaryRow& row : summary.parameters) {
+      row.ess_bulk = row.ess_tail = s;
+      row.mcse_mean = row.sd / std::sqrt(s);
+      row.r_hat = std::nan("");
+    }
+  }
   if (run.method == RunMethod::nuts && !chains.empty()) {
     const io::SamplerChecks checks = io::sampler_checks(rows, max_depth_of(run));
     summary.totals = nuts_totals(chains, project.chains(run_id), checks);

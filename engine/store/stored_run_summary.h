@@ -28,7 +28,14 @@ struct StoredRunSummary {
   std::string json() const;
 };
 
-/// Summarizes the post-warmup draws of every chain of `run`. Treedepth hits use the
+/// Whether a run's draws are independent draws from an approximation (ADVI, Laplace,
+/// Pathfinder): R-hat and ESS do not apply to them.
+inline bool draws_are_independent(RunMethod method) {
+  return method == RunMethod::advi || method == RunMethod::optimize || method == RunMethod::pathfinder;
+}
+
+/// Summarizes the post-warmup draws of every chain of `run`; a run of independent draws
+/// gets ess = S, mcse = sd / sqrt(S) and no R-hat (NaN), as `variate fit` writes them. Treedepth hits use the
 /// run's configured max_depth (10 when its configuration does not say).
 /// @throws ProjectError if the run does not exist.
 StoredRunSummary summarize_run(const Project& project, Id run);

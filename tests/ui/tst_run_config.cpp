@@ -77,6 +77,44 @@ class TestRunConfig : public QObject {
     QVERIFY(back != config);
   }
 
+  // Optimize and Pathfinder are named as their commands in the file, with their options
+  // under the commands' names; their draws, as ADVI's, are independent.
+  void optimizeAndPathfinderRoundTrip() {
+    const RunConfig defaults;
+    QCOMPARE(defaults.jacobian, true);
+    QCOMPARE(defaults.laplaceDraws, 1000);
+    QCOMPARE(defaults.paths, 4);
+    RunConfig config;
+    config.method = InferenceMethod::Optimize;
+    config.jacobian = false;
+    config.laplaceDraws = 0;
+    QCOMPARE(config.toJson()["method"].toString(), QString("optimize"));
+    QCOMPARE(config.toJson()["laplace_draws"].toInt(), 0);
+    RunConfig back = RunConfig::fromJson(config.toJson());
+    QCOMPARE(back.method, InferenceMethod::Optimize);
+    QCOMPARE(back.jacobian, false);
+    QCOMPARE(back.laplaceDraws, 0);
+    QVERIFY(back == config);
+    QVERIFY(!back.kHatApplies());  // no draws, and none would approximate the posterior
+    config.jacobian = true;
+    config.laplaceDraws = 200;
+    QVERIFY(config.kHatApplies());
+    config.method = InferenceMethod::Pathfinder;
+    config.paths = 8;
+    QCOMPARE(config.toJson()["method"].toString(), QString("pathfinder"));
+    back = RunConfig::fromJson(config.toJson());
+    QCOMPARE(back.method, InferenceMethod::Pathfinder);
+    QCOMPARE(back.paths, 8);
+    QVERIFY(back.kHatApplies());
+    QVERIFY(!back.onSeveralProcesses());
+    for (const auto method : {InferenceMethod::Advi, InferenceMethod::Optimize, InferenceMethod::Pathfinder}) {
+      QVERIFY(drawsAreIndependent(method));
+    }
+    QVERIFY(!drawsAreIndependent(InferenceMethod::Nuts));
+    QVERIFY(!drawsAreIndependent(InferenceMethod::Amortized));
+    QCOMPARE(methodName(InferenceMethod::Optimize), QString("Optimize (L-BFGS)"));
+  }
+
   // A run's record holds what reattaching to its job needs: the worker's address, the
   // paths of its token and CA files (never the token), and the job.
   void workerRoundTrip() {

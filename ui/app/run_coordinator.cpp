@@ -34,7 +34,7 @@ RunCoordinator::RunCoordinator(EngineController* engine, QObject* parent)
       document_->log(tr("Could not read the draws of %1: %2").arg(run->name, loaded->error));
       return;
     }
-    document_->runs()->setDraws(run->id, loaded->chains, loaded->states, loaded->elbo);
+    document_->runs()->setDraws(run->id, loaded->chains, loaded->states, loaded->elbo, loaded->approximation);
   });
 }
 

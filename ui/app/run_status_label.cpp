@@ -31,6 +31,17 @@ void RunStatusLabel::refresh() {
     setText(text);
     return;
   }
+  if (drawsAreIndependent(run->config.method)) {  // the draws come at the end, all at once
+    QString text = tr("%1: %2").arg(run->name, statusName(run->status));
+    if (run->isActive() && !run->elbo.points.empty()) {
+      text += tr(" · ADVI iteration %1").arg(run->elbo.points.back().iteration);
+    } else if (!run->isActive() && !run->chains.empty()) {
+      text += tr(" · %1 draws").arg(run->chains.front().iterations());
+    }
+    if (run->approximation.paretoK) text += " · " + kHatText(*run->approximation.paretoK);
+    setText(text);
+    return;
+  }
   int least = run->chains.empty() ? 0 : run->chains.front().iterations();
   double rate = 0, left = 0;
   for (size_t c = 0; c < run->chains.size(); ++c) {

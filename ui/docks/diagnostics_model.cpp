@@ -71,10 +71,25 @@ void DiagnosticsModel::setSummaries(const RunSummary& primary, const RunSummary*
   }
 }
 
+void DiagnosticsModel::setMode(const QStringList& names, const std::vector<double>& values) {
+  QHash<QString, double> mode;
+  for (int i = 0; i < names.size() && i < static_cast<int>(values.size()); ++i) mode[names[i]] = values[i];
+  if (mode == mode_) return;
+  beginResetModel();
+  mode_ = mode;
+  endResetModel();
+}
+
+double DiagnosticsModel::modeValue(int row) const { return mode_.value(names_.value(row), std::nan("")); }
+
+int DiagnosticsModel::columnOf(Statistic statistic, bool comparison) const {
+  return comparing_ ? 1 + 2 * statistic + (comparison ? 1 : 0) : 1 + statistic;
+}
+
 int DiagnosticsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : names_.size(); }
 
 int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : 1 + StatisticCount * (comparing_ ? 2 : 1);
+  return parent.isValid() ? 0 : 1 + StatisticCount * (comparing_ ? 2 : 1) + (mode_.isEmpty() ? 0 : 1);
 }
 
 DiagnosticsModel::Statistic DiagnosticsModel::statisticOf(int column, bool* comparison) const {
@@ -109,6 +124,16 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole || role == Qt::UserRole) return names_[index.row()];
     return {};
   }
+  if (!mode_.isEmpty() && index.column() == columnCount() - 1) {
+    const double v = modeValue(index.row());
+    switch (role) {
+      case Qt::DisplayRole: return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'g', 4);
+      case Qt::UserRole: return std::isnan(v) ? QVariant() : QVariant(v);
+      case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
+      case Qt::ToolTipRole: return tr("The mode L-BFGS found");
+      default: return {};
+    }
+  }
   bool comparison = false;
   const Statistic statistic = statisticOf(index.column(), &comparison);
   const double v = value(index.row(), statistic, comparison);
@@ -137,6 +162,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
 QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   if (section == 0) return tr("Parameter");
+  if (!mode_.isEmpty() && section == columnCount() - 1) return tr("Mode");
   bool comparison = false;
   const Statistic statistic = statisticOf(section, &comparison);
   const QString header = tr(kHeaders[statistic]);

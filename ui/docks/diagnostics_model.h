@@ -2,9 +2,11 @@
 /// The diagnostics table: one row per parameter with mean, sd, MCSE, quantiles, bulk and
 /// tail ESS and split R-hat, coloured where the convergence rule of
 /// diagnostics/thresholds.h flags them (R-hat ≥ 1.01, an ESS below 100 per chain). With a
-/// comparison run, each statistic shows both runs side by side.
+/// comparison run, each statistic shows both runs side by side. An optimization's run
+/// adds its mode as a last column.
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 #include "ui/document/run_data.h"
 
@@ -22,6 +24,13 @@ class DiagnosticsModel : public QAbstractTableModel {
   void setSummaries(const RunSummary& primary, const RunSummary* comparison,
                     const QString& primaryName = QString(), const QString& comparisonName = QString());
   bool comparing() const { return comparing_; }
+  /// The mode's value per parameter name, shown in a last "Mode" column (no names: none).
+  void setMode(const QStringList& names, const std::vector<double>& values);
+  bool showsMode() const { return !mode_.isEmpty(); }
+  /// The mode's value of a row's parameter (NaN where there is none).
+  double modeValue(int row) const;
+  /// The column of a statistic (of the comparison run's when `comparison`).
+  int columnOf(Statistic statistic, bool comparison = false) const;
 
   int rowCount(const QModelIndex& parent = QModelIndex()) const override;
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -46,6 +55,7 @@ class DiagnosticsModel : public QAbstractTableModel {
   std::vector<int> comparisonRow_;  // row in comparison_ of each name, or -1
   bool comparing_ = false;
   QString primaryName_, comparisonName_;
+  QHash<QString, double> mode_;
 };
 
 }  // namespace variate::ui

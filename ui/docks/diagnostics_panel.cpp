@@ -51,7 +51,8 @@ void DiagnosticsPanel::setDocument(ProjectDocument* document) {
   document_ = document;
   if (document) {
     RunList* runs = document->runs();
-    for (auto signal : {&RunList::currentChanged, &RunList::comparisonChanged, &RunList::summaryChanged}) {
+    for (auto signal : {&RunList::currentChanged, &RunList::comparisonChanged, &RunList::summaryChanged,
+                        &RunList::runChanged, &RunList::drawsReset}) {
       connections_ << connect(runs, signal, this, &DiagnosticsPanel::refresh);
     }
   }
@@ -63,25 +64,53 @@ void DiagnosticsPanel::refresh() {
   const RunPtr other = document_ ? document_->runs()->comparison() : nullptr;
   if (!run) {
     model_->setSummaries({}, nullptr);
+    model_->setMode({}, {});
     caption_->setText(tr("No run yet: press Run."));
     return;
   }
   model_->setSummaries(run->summary, other ? &other->summary : nullptr, run->name, other ? other->name : QString());
+  const ApproximationCheck& check = run->approximation;
+  model_->setMode(other ? QStringList() : check.modeNames, check.modeValues);
+  // Independent draws have no R-hat nor ESS: their columns go unless another run's
+  // statistics share the table.
+  const bool independent = drawsAreIndependent(run->config.method) && (!other || drawsAreIndependent(other->config.method));
+  for (const auto statistic : {DiagnosticsModel::EssBulk, DiagnosticsModel::EssTail, DiagnosticsModel::Rhat}) {
+    for (const bool comparison : {false, true}) {
+      if (comparison && !model_->comparing()) continue;
+      view_->setColumnHidden(model_->columnOf(statistic, comparison), independent);
+    }
+  }
   if (run->config.method == InferenceMethod::Amortized) {
     caption_->setText(tr("%1 trains networks: it has no draws (the ELBO and Reconstructions panels show it)")
                           .arg(run->name));
     return;
   }
   const RunSummary& s = run->summary;
-  const bool advi = run->config.method == InferenceMethod::Advi;
+  const InferenceMethod method = run->config.method;
+  const QString mode = check.modeLogDensity ? tr(" (log density %1)").arg(*check.modeLogDensity, 0, 'g', 6) : QString();
+  const QString independentNote = tr(": independent, so R-hat and ESS do not apply");
   QString text = s.rows.empty() ? tr("%1: no draws summarized yet").arg(run->name)
-                 : advi         ? tr("%1: %2 draws from the fitted approximation").arg(run->name).arg(s.drawsPerChain)
-                                : tr("%1: %2 × %3 %4 draws%5")
+                 : method == InferenceMethod::Advi
+                     ? tr("%1: %2 draws from the fitted approximation").arg(run->name).arg(s.drawsPerChain) + independentNote
+                 : method == InferenceMethod::Optimize && run->config.laplaceDraws > 0 && s.drawsPerChain > 1
+                     ? tr("%1: %2 draws from the Laplace approximation at the mode%3")
+                               .arg(run->name)
+                               .arg(s.drawsPerChain)
+                               .arg(mode) + independentNote
+                 : method == InferenceMethod::Optimize
+                     ? tr("%1: the mode L-BFGS found%2, no draws around it").arg(run->name, mode)
+                 : method == InferenceMethod::Pathfinder
+                     ? tr("%1: %2 Pathfinder draws (%n path(s))", "", run->config.paths).arg(run->name).arg(s.drawsPerChain) +
+                           independentNote
+                     : tr("%1: %2 × %3 %4 draws%5")
                            .arg(run->name)
                            .arg(run->chains.size() == 1 ? tr("1 chain") : tr("%1 chains").arg(run->chains.size()))
                            .arg(s.drawsPerChain)
                            .arg(s.fromWarmup ? tr("warmup") : tr("post-warmup"))
                            .arg(run->isActive() ? tr(" (live)") : QString());
+  if (check.paretoK) {
+    text += " · " + kHatText(*check.paretoK) + (check.unreliable() ? tr(" (unreliable: see the ELBO panel)") : QString());
+  }
   if (other) text += tr("   compared with %1").arg(other->name);
   int flagged = 0;
   for (const auto& row : s.rows) {

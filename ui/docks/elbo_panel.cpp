@@ -34,7 +34,34 @@ QVector<double> movingAverage(const QVector<double>& values, int window) {
   return smoothed;
 }
 
-ElboPanel::ElboPanel(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot), caption_(new QLabel), throttle_(this) {
+namespace {
+
+// What to try when k-hat says the method's approximation cannot be trusted.
+QString remedy(InferenceMethod method) {
+  switch (method) {
+    case InferenceMethod::Optimize:
+      return QObject::tr("The posterior is far from Gaussian on the unconstrained scale: try Pathfinder, ADVI "
+                         "full-rank, or NUTS.");
+    case InferenceMethod::Pathfinder:
+      return QObject::tr("Use its draws as starting points rather than as the posterior: try ADVI full-rank, or "
+                         "NUTS.");
+    default: return QObject::tr("Try the full-rank family, or sample with NUTS.");
+  }
+}
+
+// ADVI's start, as the caption says it.
+QString startText(const QString& start) {
+  if (start == "pathfinder") return QObject::tr(" · started from Pathfinder's estimate");
+  if (start == "laplace") return QObject::tr(" · started from the Laplace estimate");
+  if (start == "random") return QObject::tr(" · started at random");
+  return QString();
+}
+
+}  // namespace
+
+ElboPanel::ElboPanel(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot), caption_(new QLabel), paretoK_(new QLabel), warning_(new QLabel),
+      throttle_(this) {
   plot_->setObjectName("elboPlot");
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->xAxis->setLabel(tr("iteration"));
@@ -52,9 +79,20 @@ ElboPanel::ElboPanel(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot),
   auto* top = new QHBoxLayout;
   top->addWidget(caption_, 1);
   top->addWidget(exportButton);
+  paretoK_->setObjectName("paretoK");
+  paretoK_->setToolTip(tr("PSIS k-hat of the draws' importance ratios p/q (Yao, Vehtari, Simpson & Gelman 2018): "
+                          "below 0.7 the approximation can be trusted where it matters for estimates"));
+  paretoK_->hide();
+  warning_->setObjectName("paretoKWarning");
+  warning_->setWordWrap(true);
+  warning_->setStyleSheet("QLabel { background: #ffebee; color: #b71c1c; border: 1px solid #e57373; "
+                          "border-radius: 3px; padding: 3px; }");
+  warning_->hide();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(top);
+  layout->addWidget(paretoK_);
+  layout->addWidget(warning_);
   layout->addWidget(plot_, 1);
   connect(&throttle_, &RefreshThrottle::refresh, this, [this] {
     redraw();
@@ -102,14 +140,25 @@ void ElboPanel::redraw() {
   plot_->clearItems();
   markedConvergence_ = -1;
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  showParetoK(run.get());
   const bool training = run && run->config.method == InferenceMethod::Amortized;
   plot_->xAxis->setLabel(training ? tr("step") : tr("iteration"));
   plot_->yAxis->setLabel(training ? tr("ELBO per row") : tr("ELBO"));
   plot_->yAxis2->setVisible(!training);
+  plot_->legend->setVisible(run && !run->elbo.empty());  // an empty legend box says nothing
   if (!run || run->elbo.empty()) {
-    caption_->setText(run && run->config.method == InferenceMethod::Nuts ? tr("%1 is a NUTS run: no ELBO").arg(run->name)
-                      : training                                         ? tr("%1: no steps yet").arg(run->name)
-                                                                         : tr("No ELBO yet: run ADVI."));
+    const InferenceMethod method = run ? run->config.method : InferenceMethod::Advi;
+    QString text = !run                                   ? tr("No ELBO yet: run ADVI.")
+                   : method == InferenceMethod::Nuts      ? tr("%1 is a NUTS run: no ELBO").arg(run->name)
+                   : training                             ? tr("%1: no steps yet").arg(run->name)
+                   : method == InferenceMethod::Optimize  ? tr("%1 is an L-BFGS optimization: no ELBO").arg(run->name)
+                   : method == InferenceMethod::Pathfinder
+                       ? tr("%1 is a Pathfinder run (%n path(s)): no ELBO trace", "", run->config.paths).arg(run->name)
+                       : tr("%1: no ELBO yet").arg(run->name);
+    if (run && method == InferenceMethod::Optimize && run->approximation.modeLogDensity) {
+      text += tr(" · mode's log density %1").arg(*run->approximation.modeLogDensity, 0, 'g', 6);
+    }
+    caption_->setText(text);
     plot_->replot(QCustomPlot::rpQueuedReplot);
     return;
   }
@@ -202,8 +251,35 @@ void ElboPanel::redraw() {
   } else if (!run->isActive()) {
     text += tr(" · did not converge");
   }
+  text += startText(run->approximation.start);
   caption_->setText(text);
   plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ElboPanel::showParetoK(const RunData* run) {
+  const bool laplaceWithoutJacobian = run && run->config.method == InferenceMethod::Optimize &&
+                                      !run->config.jacobian && run->config.laplaceDraws > 0 && !run->isActive();
+  const bool known = run && run->approximation.paretoK;
+  paretoK_->setVisible(known || laplaceWithoutJacobian);
+  warning_->setVisible(known && run->approximation.unreliable());
+  if (laplaceWithoutJacobian && !known) {
+    paretoK_->setText(tr("Pareto k-hat does not apply: without the Jacobian the Laplace draws approximate no "
+                         "posterior"));
+    return;
+  }
+  if (!known) return;
+  const double k = *run->approximation.paretoK;
+  paretoK_->setText(
+      QStringLiteral("<b>%1</b>").arg(kHatText(k).toHtmlEscaped()) +
+      (run->approximation.fromStoredDraws ? tr(" (computed from the stored draws)") : QString()) +
+      (run->approximation.unreliable() ? QString() : tr(" · below %1: the approximation can be trusted").arg(paretoKThreshold())));
+  warning_->setText(std::isnan(k) ? tr("⚠ k-hat could not be computed: a draw's log density is NaN, so the "
+                                       "approximation cannot be checked. %1")
+                                        .arg(remedy(run->config.method))
+                                  : tr("⚠ k-hat is above %1: the approximation misses much of the posterior's mass "
+                                       "(Yao et al. 2018), so its means, sds and intervals may be far off. %2")
+                                        .arg(paretoKThreshold())
+                                        .arg(remedy(run->config.method)));
 }
 
 void ElboPanel::redrawTraining(const RunData& run) {

@@ -3,7 +3,9 @@
 /// moving average over them, the relative change of each evaluation on a log axis with
 /// the tolerance it is checked against (the run's own tol_rel_obj), and the iteration
 /// where the fit converged. A deep model's training shows its steps' ELBO, their moving
-/// average, and each epoch's training and held-out ELBO.
+/// average, and each epoch's training and held-out ELBO. Under the caption, the Pareto
+/// k-hat of an approximation's draws (ADVI, Laplace, Pathfinder; stored with the run), and
+/// above 0.7 a warning that the approximation misses much of the posterior's mass.
 
 #include <QPointer>
 #include <QWidget>
@@ -36,6 +38,10 @@ class ElboPanel : public QWidget {
   /// A training's held-out ELBO points (one per epoch).
   int plottedHeldout() const;
   int markedConvergence() const { return markedConvergence_; }
+  /// "Pareto k-hat 0.42" (hidden for runs without one).
+  QLabel* paretoKLabel() const { return paretoK_; }
+  /// The warning shown when k-hat is above 0.7.
+  QLabel* paretoKWarning() const { return warning_; }
   bool exportTo(const QString& path, QString* error);
 
  signals:
@@ -44,10 +50,13 @@ class ElboPanel : public QWidget {
  private:
   void redraw();
   void redrawTraining(const RunData& run);
+  void showParetoK(const RunData* run);
 
   QPointer<ProjectDocument> document_;
   QCustomPlot* plot_;
   QLabel* caption_;
+  QLabel* paretoK_;
+  QLabel* warning_;
   RefreshThrottle throttle_;
   int markedConvergence_ = -1;
   QList<QMetaObject::Connection> connections_;

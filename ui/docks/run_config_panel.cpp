@@ -1,5 +1,7 @@
 #include "ui/docks/run_config_panel.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -49,8 +51,15 @@ void prepare(QAbstractSpinBox* box, const QString& tip) {
 RunConfigPanel::RunConfigPanel(QWidget* parent)
     : QWidget(parent), form_(new QFormLayout), method_(new QComboBox), model_(new QLabel) {
   method_->setObjectName("method");
-  method_->addItems({"NUTS", "ADVI"});
-  method_->setToolTip(tr("NUTS: exact MCMC with Stan's adaptation. ADVI: a fast Gaussian approximation"));
+  for (const InferenceMethod method :
+       {InferenceMethod::Nuts, InferenceMethod::Advi, InferenceMethod::Optimize, InferenceMethod::Pathfinder}) {
+    method_->addItem(methodName(method), static_cast<int>(method));
+  }
+  method_->setToolTip(tr("NUTS: exact MCMC with Stan's adaptation. ADVI: a fast Gaussian approximation, started "
+                         "from Pathfinder's estimate. Optimize (L-BFGS): the posterior mode, with draws from the "
+                         "Laplace approximation there. Pathfinder: approximate draws from quasi-Newton paths. "
+                         "The approximations' draws are independent: the Pareto k-hat of their importance "
+                         "ratios says how far to trust them"));
   addRow("method", tr("Method"), Shown::NotDeep, method_);
 
   chains_ = addInt("chains", tr("Chains"), Shown::Nuts, &RunConfig::chains, 1, 64,
@@ -97,8 +106,23 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
          tr("Monte Carlo draws per ELBO evaluation"));
   addInt("eval_elbo", tr("Evaluate ELBO every"), Shown::Advi, &RunConfig::evalElbo, 1, 1'000'000,
          tr("Iterations between ELBO evaluations (and convergence checks)"));
-  addInt("output_draws", tr("Output draws"), Shown::Advi, &RunConfig::outputDraws, 1, 10'000'000,
-         tr("Draws from the fitted approximation recorded as the run's draws"));
+  addInt("output_draws", tr("Output draws"), Shown::AdviOrPathfinder, &RunConfig::outputDraws, 1, 10'000'000,
+         tr("Draws from the fitted approximation recorded as the run's draws (Pathfinder: each path draws as "
+            "many, and several paths' draws are resampled to this many)"));
+
+  jacobian_ = new QCheckBox(tr("include the Jacobian"));
+  jacobian_->setToolTip(tr("On: the mode of the unconstrained density, the centre of the Laplace approximation, "
+                           "whose draws then approximate the posterior (Stan's laplace). Off: the posterior mode "
+                           "of the constrained parameters (Stan's optimize); the Laplace draws then approximate "
+                           "no posterior and k-hat does not apply"));
+  addRow("jacobian", tr("Jacobian"), Shown::Optimize, jacobian_);
+  addInt("laplace_draws", tr("Laplace draws"), Shown::Optimize, &RunConfig::laplaceDraws, 0, 10'000'000,
+         tr("Draws from the Laplace approximation at the mode (the Gaussian whose covariance is the inverse "
+            "Hessian there), recorded as the run's draws; none: the run records the mode alone"),
+         tr("none (the mode alone)"));
+  addInt("num_paths", tr("Paths"), Shown::Pathfinder, &RunConfig::paths, 1, 256,
+         tr("Single Pathfinder paths from independent random starts; their draws are pooled and resampled by "
+            "Pareto smoothed importance weights"));
 
   auto* trained = new QLabel(tr("amortized VI: the networks are trained"));
   trained->setToolTip(tr("A model with networks or guides is trained by amortized variational inference (as "
@@ -152,6 +176,7 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
     connect(box, &QComboBox::currentIndexChanged, this, &RunConfigPanel::edited);
   }
   connect(batched_, &QCheckBox::toggled, this, &RunConfigPanel::edited);
+  connect(jacobian_, &QCheckBox::toggled, this, &RunConfigPanel::edited);
   connect(seed_, &QLineEdit::editingFinished, this, &RunConfigPanel::edited);
   setEnabled(false);
 }
@@ -220,15 +245,20 @@ bool RunConfigPanel::isShown(Shown shown, const RunConfig& config) const {
     case Shown::Always: return true;
     case Shown::Deep: return deep_;
     case Shown::NotDeep: return !deep_;
-    case Shown::Nuts: return !deep_ && config.method != InferenceMethod::Advi;
+    case Shown::Nuts:
+      return !deep_ && (config.method == InferenceMethod::Nuts || config.method == InferenceMethod::Amortized);
     case Shown::Advi: return !deep_ && config.method == InferenceMethod::Advi;
+    case Shown::Optimize: return !deep_ && config.method == InferenceMethod::Optimize;
+    case Shown::Pathfinder: return !deep_ && config.method == InferenceMethod::Pathfinder;
+    case Shown::AdviOrPathfinder:
+      return !deep_ && (config.method == InferenceMethod::Advi || config.method == InferenceMethod::Pathfinder);
   }
   return true;
 }
 
 void RunConfigPanel::show(const RunConfig& config) {
   showing_ = true;
-  const bool advi = config.method == InferenceMethod::Advi;
+  const bool nuts = config.method == InferenceMethod::Nuts || config.method == InferenceMethod::Amortized;
   heldout_->clear();
   heldout_->addItem(tr("(none)"), QString());
   if (document_) {
@@ -236,11 +266,12 @@ void RunConfigPanel::show(const RunConfig& config) {
   }
   if (heldout_->findData(config.heldoutDataSet) < 0) heldout_->addItem(config.heldoutDataSet, config.heldoutDataSet);
   heldout_->setCurrentIndex(heldout_->findData(config.heldoutDataSet));
-  method_->setCurrentIndex(advi ? 1 : 0);
+  method_->setCurrentIndex(std::max(0, method_->findData(static_cast<int>(config.method))));
   for (const auto& field : ints_) field.box->setValue(config.*field.value);
   for (const auto& field : doubles_) field.box->setValue(config.*field.value);
   metric_->setCurrentIndex(config.metric == MetricKind::dense ? 1 : 0);
   batched_->setChecked(config.batchedChains);
+  jacobian_->setChecked(config.jacobian);
   family_->setCurrentIndex(config.family == AdviMethod::fullrank ? 1 : 0);
   eta_->setValue(config.eta.value_or(0));
   seed_->setText(QString::number(config.seed));
@@ -248,8 +279,9 @@ void RunConfigPanel::show(const RunConfig& config) {
   device_->setCurrentText(config.device);
   backend_->setCurrentText(tape::backend_name(config.backend));
   showWorker(runOn_, config.worker);
-  processes_->setEnabled(!advi);
-  processes_->setToolTip(advi ? tr("ADVI runs on one process; Processes applies to NUTS") : processesTip());
+  processes_->setEnabled(nuts);
+  processes_->setToolTip(nuts ? processesTip()
+                              : tr("%1 runs on one process; Processes applies to NUTS").arg(methodName(config.method)));
   for (const auto& [field, shown] : rows_) form_->setRowVisible(field, isShown(shown, config));
   showing_ = false;
 }
@@ -298,11 +330,12 @@ void RunConfigPanel::showModel(const ModelCheck& check) {
 void RunConfigPanel::edited() {
   if (showing_ || !document_) return;
   RunConfig config = document_->runConfig();
-  config.method = method_->currentIndex() == 1 ? InferenceMethod::Advi : InferenceMethod::Nuts;
+  config.method = static_cast<InferenceMethod>(method_->currentData().toInt());
   for (const auto& field : ints_) config.*field.value = field.box->value();
   for (const auto& field : doubles_) config.*field.value = field.box->value();
   config.metric = metric_->currentIndex() == 1 ? MetricKind::dense : MetricKind::diagonal;
   config.batchedChains = batched_->isChecked();
+  config.jacobian = jacobian_->isChecked();
   config.family = family_->currentIndex() == 1 ? AdviMethod::fullrank : AdviMethod::meanfield;
   config.eta = eta_->value() > 0 ? std::optional<double>(eta_->value()) : std::nullopt;
   config.seed = seed_->text().toULongLong();

@@ -1,10 +1,12 @@
 #pragma once
 /// The run configuration, every option `variate sample` and `variate fit` have: method
-/// (NUTS or ADVI); for NUTS chains, warmup, draws, threads, processes (shown disabled for
-/// ADVI, which runs on one), metric, maximum tree depth, adapt delta and batched chains;
-/// for ADVI family, iterations, tol_rel_obj, eta (adapted or given), adaptation
-/// iterations, gradient and ELBO draws, the ELBO's evaluation interval and output draws;
-/// for both seed, dtype, device and backend, and where the run goes ("Run on": this
+/// (NUTS, ADVI, Optimize (L-BFGS) or Pathfinder); for NUTS chains, warmup, draws,
+/// threads, processes (shown disabled for the others, which run on one), metric, maximum
+/// tree depth, adapt delta and batched chains; for ADVI family, iterations, tol_rel_obj,
+/// eta (adapted or given), adaptation iterations, gradient and ELBO draws, the ELBO's
+/// evaluation interval and output draws; for Optimize the Jacobian and the Laplace draws
+/// (as `variate optimize --jacobian --laplace-draws`); for Pathfinder its paths and output
+/// draws; for all seed, dtype, device and backend, and where the run goes ("Run on": this
 /// computer or a worker, NUTS only). A model with networks or guides is trained instead:
 /// then only its epochs, batch size, learning rate, held-out data set and seed show.
 /// Every change is an undoable edit of the document (consecutive changes of one field
@@ -54,7 +56,7 @@ class RunConfigPanel : public QWidget {
     Box* box;
     Value RunConfig::*value;
   };
-  enum class Shown { Always, Nuts, Advi, Deep, NotDeep };
+  enum class Shown { Always, Nuts, Advi, Optimize, Pathfinder, AdviOrPathfinder, Deep, NotDeep };
 
   QSpinBox* addInt(const QString& key, const QString& label, Shown shown, int RunConfig::*value, int lo, int hi,
                    const QString& tip, const QString& special = QString());
@@ -82,6 +84,7 @@ class RunConfigPanel : public QWidget {
   QSpinBox* processes_ = nullptr;
   QComboBox* metric_;
   QCheckBox* batched_;
+  QCheckBox* jacobian_;
   QComboBox* family_;
   QDoubleSpinBox* eta_;
   QLineEdit* seed_;

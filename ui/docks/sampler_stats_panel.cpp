@@ -35,6 +35,7 @@ SamplerStatsPanel::SamplerStatsPanel(QWidget* parent) : QWidget(parent), table_(
   layout->addWidget(table_);
   note_->setText(tr("ADVI draws come from the fitted approximation: there are no sampler statistics."));
   note_->setWordWrap(true);
+  note_->setObjectName("samplerNote");
   note_->hide();
   timer_.setInterval(250);
   connect(&timer_, &QTimer::timeout, this, [this] {
@@ -125,9 +126,15 @@ ChainStatistics SamplerStatsPanel::statistics(int chain) const {
 void SamplerStatsPanel::refresh() {
   dirty_ = false;
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
-  const bool advi = run && run->config.method == InferenceMethod::Advi;
-  note_->setVisible(advi);
-  const int chains = run && !advi ? static_cast<int>(run->chains.size()) : 0;
+  const bool independent = run && drawsAreIndependent(run->config.method);
+  note_->setVisible(independent);
+  if (independent) {
+    note_->setText(run->config.method == InferenceMethod::Advi
+                       ? tr("ADVI draws come from the fitted approximation: there are no sampler statistics.")
+                       : tr("%1 draws are independent draws from an approximation: there are no sampler statistics.")
+                             .arg(methodName(run->config.method)));
+  }
+  const int chains = run && !independent ? static_cast<int>(run->chains.size()) : 0;
   table_->setRowCount(chains);
   for (int c = 0; c < chains; ++c) {
     const ChainStatistics s = statistics(c);

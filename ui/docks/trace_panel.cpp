@@ -40,7 +40,9 @@ void TracePanel::ensureChains(Row& row, int chains) {
     QColor color = chainColor(chain);
     color.setAlpha(200);
     graph->setPen(QPen(color, 1));
-    graph->setName(tr("chain %1").arg(chain + 1));
+    // An approximation's one chain is its independent draws, in the order they were made.
+    graph->setName(run() && drawsAreIndependent(run()->config.method) ? tr("draws (independent)")
+                                                                      : tr("chain %1").arg(chain + 1));
     graph->setAdaptiveSampling(false);  // the data is decimated already
     row.graphs << graph;
     if (&row == &rows_.front() && legend_) graph->addToLegend(legend_);
@@ -71,6 +73,8 @@ void TracePanel::rebuild() {
     plot()->replot();
     return;
   }
+  const bool independent = drawsAreIndependent(run()->config.method);
+  showWarmup_->setVisible(!independent);  // an approximation's draws have no warmup
   rows_.resize(rects.size());
   for (int i = 0; i < rects.size(); ++i) {
     Row& row = rows_[i];
@@ -78,7 +82,7 @@ void TracePanel::rebuild() {
     QCPAxisRect* rect = rects[i];
     rect->axis(QCPAxis::atLeft)->setLabel(plotted()[i]);
     rect->axis(QCPAxis::atBottom)->setTickLabels(i + 1 == rects.size());
-    if (i + 1 == rects.size()) rect->axis(QCPAxis::atBottom)->setLabel(tr("iteration"));
+    if (i + 1 == rects.size()) rect->axis(QCPAxis::atBottom)->setLabel(independent ? tr("draw") : tr("iteration"));
     row.warmup = new QCPItemRect(plot());
     row.warmup->setClipAxisRect(rect);
     for (QCPItemPosition* corner : {row.warmup->topLeft, row.warmup->bottomRight}) {
@@ -105,7 +109,7 @@ void TracePanel::rebuild() {
       legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
       legend_->setWrap(9);
       legend_->setMargins(QMargins(0, 0, 0, 0));
-      row.divergenceGraph->addToLegend(legend_);
+      if (!independent) row.divergenceGraph->addToLegend(legend_);  // no transitions, no divergences
     }
     if (row.column < 0) continue;
     const int chains = static_cast<int>(run()->chains.size());

@@ -3,10 +3,12 @@
 /// ends, ELBO points, a training's epochs and its latest preview that piled up since the
 /// UI last took them. Immutable once posted.
 
+#include <optional>
 #include <vector>
 
 #include <QMetaType>
 
+#include "ui/document/approximation_check.h"
 #include "ui/document/draw_block.h"
 #include "ui/document/elbo_trace.h"
 #include "ui/document/training_preview.h"
@@ -38,10 +40,12 @@ struct LiveUpdate {
   std::vector<EpochPoint> epochs;
   /// The newest of a training's previews since the last update (older ones are dropped).
   TrainingPreviewPtr preview;
+  /// An approximation's run ended: what it recorded about its draws.
+  std::optional<ApproximationCheck> approximation;
 
   bool empty() const {
     return blocks.empty() && adaptations.empty() && chainEnds.empty() && elbo.empty() &&
-           elboConvergedAt < 0 && epochs.empty() && !preview;
+           elboConvergedAt < 0 && epochs.empty() && !preview && !approximation;
   }
 };
 

@@ -33,9 +33,16 @@ QString methodName(InferenceMethod method) {
   switch (method) {
     case InferenceMethod::Advi: return QStringLiteral("ADVI");
     case InferenceMethod::Amortized: return QStringLiteral("amortized VI");
+    case InferenceMethod::Optimize: return QStringLiteral("Optimize (L-BFGS)");
+    case InferenceMethod::Pathfinder: return QStringLiteral("Pathfinder");
     case InferenceMethod::Nuts: break;
   }
   return QStringLiteral("NUTS");
+}
+
+bool drawsAreIndependent(InferenceMethod method) {
+  return method == InferenceMethod::Advi || method == InferenceMethod::Optimize ||
+         method == InferenceMethod::Pathfinder;
 }
 
 QString dtypeName(Dtype dtype) { return dtype == Dtype::Float32 ? QStringLiteral("float32") : QStringLiteral("float64"); }
@@ -44,8 +51,12 @@ QString metricName(MetricKind metric) { return metric == MetricKind::dense ? QSt
 
 QJsonObject RunConfig::toJson() const {
   QJsonObject json;
-  // "amortized", as `variate fit --project` records a training.
-  json["method"] = method == InferenceMethod::Amortized ? QStringLiteral("amortized") : methodName(method);
+  // "amortized", as `variate fit --project` records a training; "optimize" and
+  // "pathfinder" as the commands are named.
+  json["method"] = method == InferenceMethod::Amortized    ? QStringLiteral("amortized")
+                   : method == InferenceMethod::Optimize   ? QStringLiteral("optimize")
+                   : method == InferenceMethod::Pathfinder ? QStringLiteral("pathfinder")
+                                                           : methodName(method);
   json["seed"] = QString::number(seed);  // JSON numbers lose 64-bit integers
   json["dtype"] = dtypeName(dtype);
   json["device"] = device;
@@ -68,6 +79,9 @@ QJsonObject RunConfig::toJson() const {
   json["elbo_samples"] = elboSamples;
   json["eval_elbo"] = evalElbo;
   json["output_draws"] = outputDraws;
+  json["jacobian"] = jacobian;
+  json["laplace_draws"] = laplaceDraws;
+  json["num_paths"] = paths;
   json["epochs"] = epochs;
   json["batch_size"] = batchSize;
   json["learning_rate"] = learningRate;
@@ -89,9 +103,11 @@ QJsonObject RunConfig::toJson() const {
 RunConfig RunConfig::fromJson(const QJsonObject& json) {
   RunConfig config;
   const QString method = json["method"].toString();
-  config.method = method == "ADVI"        ? InferenceMethod::Advi
-                  : method == "amortized" ? InferenceMethod::Amortized
-                                          : InferenceMethod::Nuts;
+  config.method = method == "ADVI"         ? InferenceMethod::Advi
+                  : method == "amortized"  ? InferenceMethod::Amortized
+                  : method == "optimize"   ? InferenceMethod::Optimize
+                  : method == "pathfinder" ? InferenceMethod::Pathfinder
+                                           : InferenceMethod::Nuts;
   const QJsonValue seed = json["seed"];
   config.seed = seed.isString() ? seed.toString().toULongLong() : static_cast<quint64>(seed.toDouble(1));
   config.dtype = dtypeFromName(json["dtype"].toString()).value_or(config.dtype);
@@ -116,6 +132,9 @@ RunConfig RunConfig::fromJson(const QJsonObject& json) {
   config.elboSamples = json["elbo_samples"].toInt(config.elboSamples);
   config.evalElbo = json["eval_elbo"].toInt(config.evalElbo);
   config.outputDraws = json["output_draws"].toInt(config.outputDraws);
+  config.jacobian = json["jacobian"].toBool(config.jacobian);
+  config.laplaceDraws = json["laplace_draws"].toInt(config.laplaceDraws);
+  config.paths = json["num_paths"].toInt(config.paths);
   config.epochs = json["epochs"].toInt(config.epochs);
   config.batchSize = json["batch_size"].toInt(config.batchSize);
   config.learningRate = json["learning_rate"].toDouble(config.learningRate);

@@ -22,11 +22,17 @@
 namespace variate::ui {
 
 /// Amortized: training a deep model's networks (engine/deep). The studio picks it for
-/// every model with networks or guides, and only for those.
-enum class InferenceMethod { Nuts, Advi, Amortized };
+/// every model with networks or guides, and only for those. Optimize: the mode by L-BFGS
+/// (optimize/find_mode.h) and draws from the Laplace approximation there; Pathfinder:
+/// multi-path Pathfinder's draws (pathfinder/pathfinder.h).
+enum class InferenceMethod { Nuts, Advi, Amortized, Optimize, Pathfinder };
 
-/// "NUTS", "ADVI" or "amortized VI".
+/// "NUTS", "ADVI", "amortized VI", "Optimize (L-BFGS)" or "Pathfinder".
 QString methodName(InferenceMethod method);
+/// Whether the method's draws are independent draws from an approximation (ADVI, Laplace,
+/// Pathfinder): one chain, no warmup, no sampler statistics, and R-hat and ESS do not
+/// apply; the PSIS k-hat of their importance ratios says how far they can be trusted.
+bool drawsAreIndependent(InferenceMethod method);
 
 /// The arithmetic type of real data and of what the model computes from it
 /// (CompileOptions::dtype, which ui/engine sets from this).
@@ -80,7 +86,16 @@ struct RunConfig {
   int gradSamples = AdviOptions().grad_samples();
   int elboSamples = AdviOptions().elbo_samples();
   int evalElbo = AdviOptions().eval_elbo();
-  int outputDraws = 1000;  // approximate-posterior draws recorded at the end
+  int outputDraws = 1000;  // approximate-posterior draws recorded at the end (ADVI, Pathfinder)
+  // Optimize. With the Jacobian the mode is the unconstrained density's, the centre of the
+  // Laplace approximation whose draws approximate the posterior (Stan's laplace); without
+  // it, the posterior mode of the constrained parameters (Stan's optimize), and the Laplace
+  // draws approximate no posterior (k-hat does not apply to them).
+  bool jacobian = true;
+  int laplaceDraws = 1000;  // 0: the run records the mode alone
+  // Pathfinder: single paths from independent random starts, pooled and resampled by PSIS
+  // to outputDraws draws.
+  int paths = 4;
   // Amortized VI (`variate fit` of a deep model); the defaults are the CLI's.
   int epochs = 10;
   int batchSize = 128;
@@ -103,6 +118,12 @@ struct RunConfig {
   static constexpr int kMaxProcesses = 16;
   /// Whether the run is made by several processes: NUTS with processes > 1.
   bool onSeveralProcesses() const { return method == InferenceMethod::Nuts && processes > 1; }
+  /// Whether k-hat says how far the run's draws can be trusted: ADVI's and Pathfinder's,
+  /// and Laplace draws with the Jacobian.
+  bool kHatApplies() const {
+    return method == InferenceMethod::Advi || method == InferenceMethod::Pathfinder ||
+           (method == InferenceMethod::Optimize && jacobian && laplaceDraws > 0);
+  }
 
   bool operator==(const RunConfig& other) const { return toJson() == other.toJson(); }
   bool operator!=(const RunConfig& other) const { return !(*this == other); }

@@ -11,7 +11,10 @@ const char* const kStatusNames[] = {"running", "paused", "finished", "stopped", 
 QString statusName(RunStatus status) { return kStatusNames[static_cast<int>(status)]; }
 
 int RunData::plannedIterations() const {
-  if (config.method == InferenceMethod::Advi) return config.outputDraws;
+  if (config.method == InferenceMethod::Advi || config.method == InferenceMethod::Pathfinder) {
+    return config.outputDraws;
+  }
+  if (config.method == InferenceMethod::Optimize) return std::max(1, config.laplaceDraws);
   return config.warmup + config.draws;  // "run more draws" adds to draws
 }
 

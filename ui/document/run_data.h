@@ -14,6 +14,7 @@
 
 #include <variate/diagnostics/summary.h>
 
+#include "ui/document/approximation_check.h"
 #include "ui/document/chain_draws.h"
 #include "ui/document/elbo_trace.h"
 #include "ui/document/run_config.h"
@@ -43,6 +44,7 @@ struct RunSummary {
   int chains = 0;  // the ESS thresholds scale with it (diagnostics/thresholds.h)
   int drawsPerChain = 0;
   bool fromWarmup = false;  // no sampling draws yet: computed on the warmup draws
+  bool independentDraws = false;  // from an approximation: no R-hat, no ESS
 };
 
 /// Views read a run through RunList's shared_ptr<const RunData>; only RunList changes
@@ -64,6 +66,9 @@ class RunData {
   std::vector<ChainDraws> chains;
   std::vector<ChainState> chainStates;
   ElboTrace elbo;
+  /// What an approximation's run (ADVI, Optimize, Pathfinder) recorded about its draws:
+  /// k-hat, ADVI's start, the mode. Empty for other runs and until the run ends.
+  ApproximationCheck approximation;
   /// A training's latest images; null for other runs and before the first.
   TrainingPreviewPtr preview;
   RunSummary summary;

@@ -78,12 +78,14 @@ void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
   if (update.elboConvergedAt >= 0) target->elbo.convergedAt = update.elboConvergedAt;
   target->elbo.epochs.insert(target->elbo.epochs.end(), update.epochs.begin(), update.epochs.end());
   if (update.preview) target->preview = update.preview;
+  if (update.approximation) target->approximation = *update.approximation;
 
   if (!update.blocks.empty()) emit drawsAppended(id, update.blocks);
   for (const auto& adaptation : update.adaptations) emit chainStateChanged(id, adaptation.chain);
   for (const auto& end : update.chainEnds) emit chainStateChanged(id, end.chain);
   if (!update.elbo.empty() || update.elboConvergedAt >= 0 || !update.epochs.empty()) emit elboAppended(id);
   if (update.preview) emit previewChanged(id);
+  if (update.approximation) emit runChanged(id);
 }
 
 void RunList::setStatus(qint64 id, RunStatus status, const QString& message) {
@@ -109,13 +111,15 @@ void RunList::setSummary(qint64 id, RunSummary summary) {
   emit summaryChanged(id);
 }
 
-void RunList::setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states, ElboTrace elbo) {
+void RunList::setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states, ElboTrace elbo,
+                       ApproximationCheck approximation) {
   RunData* target = find(id);
   if (!target) return;
   target->chains = std::move(chains);
   target->chainStates = std::move(states);
   target->chainStates.resize(target->chains.size());
   target->elbo = std::move(elbo);
+  target->approximation = std::move(approximation);
   target->drawsLoaded = true;
   emit drawsReset(id);
 }

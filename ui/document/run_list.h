@@ -46,9 +46,10 @@ class RunList : public QObject {
   void setStatus(qint64 id, RunStatus status, const QString& message = QString());
   void setName(qint64 id, const QString& name);
   void setSummary(qint64 id, RunSummary summary);
-  /// Draws read back from the project replace the run's chains (and its ELBO trace);
-  /// the run's draws count as loaded from then on.
-  void setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states, ElboTrace elbo = {});
+  /// Draws read back from the project replace the run's chains (and its ELBO trace and
+  /// approximation check); the run's draws count as loaded from then on.
+  void setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<ChainState> states, ElboTrace elbo = {},
+                ApproximationCheck approximation = {});
   /// "Run more draws" started: the run is running again for `moreDraws` more draws per
   /// chain, its chains unfinished and their rates measured afresh.
   void continueRun(qint64 id, int moreDraws);

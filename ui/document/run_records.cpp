@@ -29,6 +29,17 @@ RunStatus statusOf(store::RunStatus status) {
 
 }  // namespace
 
+InferenceMethod methodOf(store::RunMethod method) {
+  switch (method) {
+    case store::RunMethod::advi: return InferenceMethod::Advi;
+    case store::RunMethod::amortized: return InferenceMethod::Amortized;
+    case store::RunMethod::optimize: return InferenceMethod::Optimize;
+    case store::RunMethod::pathfinder: return InferenceMethod::Pathfinder;
+    case store::RunMethod::nuts: break;
+  }
+  return InferenceMethod::Nuts;
+}
+
 QString bracketedName(const std::string& stanName) {
   return QString::fromStdString(to_style(stanName, NameStyle::Bracketed));
 }
@@ -49,9 +60,7 @@ RunData runFromRecord(const store::RunInfo& info) {
   run.name = QString::fromStdString(info.name);
   const QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(info.config_json)).object();
   run.config = RunConfig::fromJson(config);
-  run.config.method = info.method == store::RunMethod::advi        ? InferenceMethod::Advi
-                      : info.method == store::RunMethod::amortized ? InferenceMethod::Amortized
-                                                                   : InferenceMethod::Nuts;
+  run.config.method = methodOf(info.method);
   run.config.seed = info.seed;
   run.status = statusOf(info.status);
   run.message = QString::fromStdString(info.error_message);
@@ -71,6 +80,9 @@ LoadedDraws readDraws(const store::Project& project, const store::RunInfo& info)
   LoadedDraws loaded;
   const int skip = methodColumnCount(info);
   const bool nuts = info.method == store::RunMethod::nuts;
+  // Variational columns (lp__ written as 0, log_p__, log_g__): the density is log_p__, as
+  // the live run shows it.
+  const bool variational = !nuts && skip >= 3 && info.columns[1] == "log_p__";
   const std::vector<store::ChainRecord> records = project.chains(info.id);
   for (const store::ChainDraws& table : project.draws(info.id)) {
     auto block = std::make_shared<DrawBlock>();
@@ -85,7 +97,7 @@ LoadedDraws readDraws(const store::Project& project, const store::RunInfo& info)
       const double* values = &table.values[row * width];
       block->values.insert(block->values.end(), values + skip, values + width);
       SamplerRow& stats = block->stats[row];
-      stats.logDensity = values[0];
+      stats.logDensity = values[variational ? 1 : 0];
       if (nuts && skip >= static_cast<int>(kSamplerColumnCount)) {
         const auto value = [values](SamplerColumn column) { return values[column_index(column)]; };
         stats.acceptStat = value(SamplerColumn::accept_stat);
@@ -109,6 +121,36 @@ LoadedDraws readDraws(const store::Project& project, const store::RunInfo& info)
     state.finished = record.ended;
   }
   return loaded;
+}
+
+ApproximationCheck readApproximation(const store::Project& project, const store::RunInfo& info) {
+  if (!drawsAreIndependent(methodOf(info.method))) return {};
+  ApproximationCheck check;
+  if (const auto json = project.diagnostics_json(info.id)) {
+    check = approximationCheck(QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object());
+  }
+  if (check.paretoK) return check;
+  // A run recorded before the studio stored k-hat (or by another program): its draws carry
+  // log p and log q, so k-hat is what it would have stored. Laplace draws without the
+  // Jacobian approximate no posterior: their k-hat would say nothing.
+  const RunConfig config = RunConfig::fromJson(QJsonDocument::fromJson(QByteArray::fromStdString(info.config_json)).object());
+  if (info.method == store::RunMethod::optimize && !config.jacobian) return check;
+  const auto column = [&](const char* name) {
+    for (size_t i = 0; i < info.columns.size(); ++i) {
+      if (info.columns[i] == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  const int logP = column("log_p__"), logG = column("log_g__");
+  if (logP < 0 || logG < 0) return check;
+  std::vector<double> ratios;
+  for (const store::ChainDraws& table : project.draws(info.id)) {
+    for (size_t row = 0; row < table.rows; ++row) ratios.push_back(table.at(row, logP) - table.at(row, logG));
+  }
+  if (ratios.size() < 2) return check;
+  check.paretoK = importanceKHat(ratios);
+  check.fromStoredDraws = true;
+  return check;
 }
 
 ElboTrace readElbo(const store::Project& project, store::Id run) {

@@ -24,6 +24,15 @@ struct LoadedDraws {
 /// @throws store::ProjectError when the file cannot be read.
 LoadedDraws readDraws(const store::Project& project, const store::RunInfo& run);
 
+/// What an approximation's run stored about its draws (k-hat, ADVI's start, the mode);
+/// for a run that stored no k-hat, k-hat computed from its draws' log_p__ and log_g__.
+/// Empty for other methods.
+/// @throws store::ProjectError when the file cannot be read.
+ApproximationCheck readApproximation(const store::Project& project, const store::RunInfo& info);
+
+/// The studio's method of a stored run.
+InferenceMethod methodOf(store::RunMethod method);
+
 /// ELBO trace of a variational run.
 ElboTrace readElbo(const store::Project& project, store::Id run);
 

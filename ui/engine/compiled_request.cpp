@@ -59,8 +59,13 @@ store::RunSpec runSpec(const RunRequest& request, const CompiledRequest& compile
                        std::vector<std::string> columns) {
   store::RunSpec spec;
   spec.name = request.runName.toStdString();
-  spec.method = request.config.method == InferenceMethod::Advi ? store::RunMethod::advi
-                                                                : store::RunMethod::nuts;
+  switch (request.config.method) {
+    case InferenceMethod::Advi: spec.method = store::RunMethod::advi; break;
+    case InferenceMethod::Optimize: spec.method = store::RunMethod::optimize; break;
+    case InferenceMethod::Pathfinder: spec.method = store::RunMethod::pathfinder; break;
+    case InferenceMethod::Amortized: spec.method = store::RunMethod::amortized; break;
+    case InferenceMethod::Nuts: spec.method = store::RunMethod::nuts; break;
+  }
   // What the run uses, every setting (the stored summary reads max_depth from it).
   QJsonObject config = request.config.toJson();
   // A worker's run evaluates its density there: it has none here.

@@ -15,6 +15,10 @@ void InferenceWorker::run(const RunRequest& request) {
       outcome = runAmortized(request, context);
     } else if (request.config.method == InferenceMethod::Advi) {
       outcome = runAdvi(request, context);
+    } else if (request.config.method == InferenceMethod::Optimize) {
+      outcome = runOptimize(request, context);
+    } else if (request.config.method == InferenceMethod::Pathfinder) {
+      outcome = runPathfinder(request, context);
     } else if (request.config.worker.isRemote()) {
 #ifdef VARIATE_WITH_REMOTE
       outcome = runRemoteNuts(request, context);

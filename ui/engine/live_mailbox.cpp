@@ -41,6 +41,10 @@ void LiveMailbox::post(TrainingPreviewPtr preview) {
   postWith([&](LiveUpdate& u) { u.preview = std::move(preview); });
 }
 
+void LiveMailbox::post(ApproximationCheck check) {
+  postWith([&](LiveUpdate& u) { u.approximation = std::move(check); });
+}
+
 LiveUpdate LiveMailbox::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   LiveUpdate taken = std::move(pending_);

@@ -23,6 +23,7 @@ class LiveMailbox {
   void post(EpochPoint epoch);
   /// Replaces a preview the UI has not taken yet: only the newest is worth drawing.
   void post(TrainingPreviewPtr preview);
+  void post(ApproximationCheck check);
   /// Everything posted since the last take.
   LiveUpdate take();
 

@@ -47,6 +47,11 @@ struct RunContext {
 RunOutcome runNuts(const RunRequest& request, RunContext& context);
 /// Fits ADVI, recording into the project; never throws.
 RunOutcome runAdvi(const RunRequest& request, RunContext& context);
+/// Finds the mode by L-BFGS and draws from the Laplace approximation there, recording
+/// them (or the mode alone) into the project; never throws.
+RunOutcome runOptimize(const RunRequest& request, RunContext& context);
+/// Runs multi-path Pathfinder, recording its draws into the project; never throws.
+RunOutcome runPathfinder(const RunRequest& request, RunContext& context);
 /// Trains a deep model (networks and guides) by amortized VI, recording the training
 /// (ELBO per step, epochs, checkpoints) into the project, or continues one from its
 /// latest checkpoint (request.continues); never throws.

@@ -24,6 +24,7 @@ LoadedRun RunLoader::read(const QString& projectPath, qint64 runId) {
     result.chains = std::move(draws.chains);
     result.states = std::move(draws.states);
     if (info.method != store::RunMethod::nuts) result.elbo = readElbo(project, runId);
+    result.approximation = readApproximation(project, info);
   } catch (const std::exception& e) {
     result.error = QString::fromStdString(e.what());
   }

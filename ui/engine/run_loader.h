@@ -17,6 +17,7 @@ struct LoadedRun {
   std::vector<ChainDraws> chains;
   std::vector<ChainState> states;
   ElboTrace elbo;
+  ApproximationCheck approximation;
   QString error;  // empty on success
 };
 using LoadedRunPtr = std::shared_ptr<const LoadedRun>;

@@ -1,11 +1,37 @@
 #include "ui/engine/summary_service.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "ui/engine/background_priority.h"
 
 namespace variate::ui {
+
+namespace {
+
+// Mean and type-7 quantiles of too few draws for the diagnostics (one, or a constant).
+diagnostics::ParameterSummary plainSummary(const std::string& name, std::vector<double> values) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  diagnostics::ParameterSummary s{name, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan};
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  const auto quantile = [&](double p) {
+    const double h = (values.size() - 1) * p;
+    const size_t lo = static_cast<size_t>(std::floor(h));
+    const size_t hi = std::min(values.size() - 1, lo + 1);
+    return values[lo] + (h - lo) * (values[hi] - values[lo]);
+  };
+  double sum = 0;
+  for (const double x : values) sum += x;
+  s.mean = sum / values.size();
+  s.q5 = quantile(0.05);
+  s.q50 = quantile(0.5);
+  s.q95 = quantile(0.95);
+  return s;
+}
+
+}  // namespace
 
 RunSummary summarizeSnapshot(const RunSnapshot& snapshot) {
   RunSummary summary;
@@ -18,6 +44,7 @@ RunSummary summarizeSnapshot(const RunSnapshot& snapshot) {
   summary.chains = static_cast<int>(snapshot.chains.size());
   summary.fromWarmup = sampling == 0;
   summary.drawsPerChain = summary.fromWarmup ? all : sampling;
+  summary.independentDraws = snapshot.independentDraws;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (int column = 0; column < snapshot.columns.size(); ++column) {
     diagnostics::Draws draws;
@@ -27,9 +54,20 @@ RunSummary summarizeSnapshot(const RunSnapshot& snapshot) {
     }
     const std::string name = snapshot.columns[column].toStdString();
     try {
-      summary.rows.push_back(diagnostics::summarize(name, draws));
+      diagnostics::ParameterSummary row = diagnostics::summarize(name, draws);
+      if (snapshot.independentDraws) {
+        row.ess_bulk = row.ess_tail = row.r_hat = nan;
+        row.mcse_mean = row.sd / std::sqrt(static_cast<double>(summary.drawsPerChain * summary.chains));
+      }
+      summary.rows.push_back(row);
     } catch (const std::exception&) {
-      summary.rows.push_back({name, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan});
+      if (snapshot.independentDraws) {
+        std::vector<double> all;
+        for (const auto& chain : draws) all.insert(all.end(), chain.begin(), chain.end());
+        summary.rows.push_back(plainSummary(name, std::move(all)));
+      } else {
+        summary.rows.push_back({name, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan});
+      }
     }
   }
   return summary;
@@ -106,6 +144,7 @@ void SummaryService::startNext() {
   snapshot->runId = next;
   snapshot->columns = run->columnNames;
   snapshot->chains = run->chains;  // shares the blocks
+  snapshot->independentDraws = drawsAreIndependent(run->config.method);
   busy_ = true;
   computing_.start();
   auto* worker = static_cast<SummaryWorker*>(worker_);

@@ -20,11 +20,15 @@ struct RunSnapshot {
   qint64 runId = -1;
   QStringList columns;
   std::vector<ChainDraws> chains;
+  /// Independent draws from an approximation (drawsAreIndependent()).
+  bool independentDraws = false;
 };
 
 /// The summary of a snapshot: post-warmup draws of every chain cut to the shortest, or
 /// the warmup draws while there are none. A column whose draws the diagnostics reject
-/// (too few) gets NaN fields.
+/// (too few) gets NaN fields. Independent draws get no R-hat nor ESS (NaN: they estimate
+/// nothing there) and the exact MCSE sd / sqrt(S); a column of too few of them still gets
+/// its mean and quantiles (a mode's one draw).
 RunSummary summarizeSnapshot(const RunSnapshot& snapshot);
 
 class SummaryService : public QObject {

@@ -10,6 +10,7 @@
 #include "variate/store/data_set_shapes.h"
 #include "variate/mcmc/sampler_columns.h"
 #include "variate/store/project.h"
+#include "variate/store/stored_run_summary.h"
 
 namespace store = variate::store;
 
@@ -214,6 +215,34 @@ class TestProject : public QObject {
     QVERIFY_THROWS_EXCEPTION(store::ProjectError, project.write(run, {{}, {}, {{300, -1.0, 0.0}}}));
   }
 
+  // Independent draws from an approximation (here Pathfinder's): no R-hat, ESS the number
+  // of draws, the exact MCSE; a NUTS run of the same rows keeps its R-hat.
+  void approximationRunsAreSummarizedAsIndependentDraws() {
+    QTemporaryDir directory;
+    store::Project project(project_path(directory), store::Project::OpenMode::create);
+    store::RunSpec spec = nuts_spec(project);
+    spec.method = store::RunMethod::pathfinder;
+    spec.columns = {"lp__", "log_p__", "log_g__", "mu"};
+    const store::Id run = project.create_run(spec);
+    std::vector<double> values;
+    for (int i = 0; i < 40; ++i) values.insert(values.end(), {0, -1.0 - i, -1.5, double(i % 7)});
+    project.write(run, {{{0, 0, 40, 4, values}}, {chain_record(0, 0)}, {}});
+    project.finish_run(run, store::RunStatus::finished);
+    const store::StoredRunSummary summary = store::summarize_run(project, run);
+    QCOMPARE(summary.parameters.size(), size_t{1});
+    const auto& mu = summary.parameters[0];
+    QCOMPARE(mu.name, std::string("mu"));
+    QVERIFY(std::isnan(mu.r_hat));
+    QCOMPARE(mu.ess_bulk, 40.0);
+    QCOMPARE(mu.ess_tail, 40.0);
+    QCOMPARE(mu.mcse_mean, mu.sd / std::sqrt(40.0));
+    QVERIFY(summary.json().find("\"r_hat\": null") != std::string::npos ||
+            summary.json().find("\"r_hat\":null") != std::string::npos);
+    QVERIFY(store::draws_are_independent(store::RunMethod::optimize));
+    QVERIFY(store::draws_are_independent(store::RunMethod::advi));
+    QVERIFY(!store::draws_are_independent(store::RunMethod::nuts));
+  }
+
   void writesThatBreakATableAreRefusedWhole() {
     QTemporaryDir directory;
     store::Project project(project_path(directory), store::Project::OpenMode::create);
@@ -304,7 +333,14 @@ class TestProject : public QObject {
                         store::RunStatus::interrupted, store::RunStatus::failed}) {
       QCOMPARE(store::run_status_from_string(store::to_string(status)), status);
     }
+    for (auto method : {store::RunMethod::nuts, store::RunMethod::advi, store::RunMethod::amortized,
+                        store::RunMethod::optimize, store::RunMethod::pathfinder}) {
+      QCOMPARE(store::run_method_from_string(store::to_string(method)), method);
+    }
+    QCOMPARE(std::string(store::to_string(store::RunMethod::optimize)), std::string("optimize"));
+    QCOMPARE(std::string(store::to_string(store::RunMethod::pathfinder)), std::string("pathfinder"));
     QCOMPARE(store::run_method_from_string("advi"), store::RunMethod::advi);
+    QVERIFY_THROWS_EXCEPTION(store::ProjectError, store::run_method_from_string("laplace"));
     QVERIFY_THROWS_EXCEPTION(store::ProjectError, store::run_status_from_string("paused"));
   }
 };

@@ -1,6 +1,6 @@
 // Opening project files: files that are not projects (empty, text, another program's
 // database, truncated, corrupt), newer schemas and missing tables get a clear message and
-// are left byte for byte as they were; version 1 and 3 files are migrated with their
+// are left byte for byte as they were; version 1, 3 and 4 files are migrated with their
 // records kept; runs left "running" by a dead writer are marked interrupted.
 
 #include <csignal>
@@ -150,6 +150,39 @@ INSERT INTO runs (id, name, method, config_json, model_version_id, seed, columns
   started_at, status, owner_host, owner_pid, owner_start_time, heartbeat_at)
   VALUES (3, 'elsewhere', 'advi', '{}', 1, 9, '["lp__","mu"]', 1030.0, 1030.0, 'running',
   'another-host', 4242, 77, 1e12);
+)sql";
+
+// Migration 4 as released (runs rebuilt to allow 'amortized', the training tables), applied
+// to a version 3 file, and a version 4 record: a training run with one epoch.
+const char* const kVersion4Migration = R"sql(
+CREATE TABLE runs_new (id INTEGER PRIMARY KEY, name TEXT NOT NULL,
+  method TEXT NOT NULL CHECK (method IN ('nuts', 'advi', 'amortized')), config_json TEXT NOT NULL,
+  model_version_id INTEGER NOT NULL REFERENCES model_versions(id),
+  data_set_id INTEGER REFERENCES data_sets(id), seed INTEGER NOT NULL, columns_json TEXT NOT NULL,
+  created_at REAL NOT NULL, started_at REAL, finished_at REAL, status TEXT NOT NULL
+  CHECK (status IN ('running', 'finished', 'stopped', 'interrupted', 'failed')),
+  error_message TEXT NOT NULL DEFAULT '', seconds REAL NOT NULL DEFAULT 0, diagnostics_json TEXT,
+  owner_host TEXT, owner_pid INTEGER, owner_start_time INTEGER, heartbeat_at REAL);
+INSERT INTO runs_new (id, name, method, config_json, model_version_id, data_set_id, seed,
+  columns_json, created_at, started_at, finished_at, status, error_message, seconds,
+  diagnostics_json, owner_host, owner_pid, owner_start_time, heartbeat_at)
+SELECT id, name, method, config_json, model_version_id, data_set_id, seed,
+  columns_json, created_at, started_at, finished_at, status, error_message, seconds,
+  diagnostics_json, owner_host, owner_pid, owner_start_time, heartbeat_at FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_new RENAME TO runs;
+CREATE TABLE training_epochs (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  epoch INTEGER NOT NULL CHECK (epoch >= 1), step INTEGER NOT NULL CHECK (step >= 0), train_elbo REAL,
+  heldout_elbo REAL, seconds REAL NOT NULL, rows_per_second REAL NOT NULL, PRIMARY KEY (run_id, epoch));
+CREATE TABLE checkpoints (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step INTEGER NOT NULL CHECK (step >= 0), epoch INTEGER NOT NULL CHECK (epoch >= 1),
+  epoch_step INTEGER NOT NULL CHECK (epoch_step >= 0), saved_at REAL NOT NULL, weights BLOB NOT NULL,
+  optimizer BLOB NOT NULL, PRIMARY KEY (run_id, step));
+PRAGMA user_version = 4;
+INSERT INTO runs (id, name, method, config_json, model_version_id, seed, columns_json, created_at,
+  started_at, finished_at, status) VALUES (4, 'trained', 'amortized', '{}', 1, 10, '[]', 1040.0, 1040.0,
+  1050.0, 'finished');
+INSERT INTO training_epochs VALUES (4, 1, 100, -250.5, NULL, 2.0, 640.0);
 )sql";
 
 }  // namespace
@@ -309,6 +342,61 @@ class TestProjectFiles : public QObject {
     QCOMPARE(query_int(path, "SELECT instr(sql, '''amortized''') > 0 AND instr(sql, '''interrupted''') > 0 "
                              "FROM sqlite_master WHERE name = 'runs'"),
              int64_t{1});
+  }
+
+  // Version 5 rebuilt runs again, for the methods of the studio's optimize and Pathfinder
+  // runs: a version 4 file keeps every record, training epochs included, and takes them.
+  void aVersion4FileIsMigratedAndTakesOptimizeAndPathfinderRuns() {
+    QTemporaryDir directory;
+    const std::string path = directory.filePath("v4.variate").toStdString();
+    exec_sql(path, std::string(kVersion1Schema) + kVersion1Records + kVersion3Migrations + kVersion4Migration);
+    QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{4});
+    // A version 4 file cannot hold the new methods: the migration is what lets it.
+    QCOMPARE(query_int(path, "SELECT instr(sql, '''pathfinder''') FROM sqlite_master WHERE name = 'runs'"), int64_t{0});
+    {
+      store::Project project(path);
+      const auto runs = project.runs();
+      QCOMPARE(runs.size(), size_t{4});
+      QCOMPARE(runs[0].name, std::string("old"));
+      QCOMPARE(*project.diagnostics_json(1), std::string(R"({"x":1})"));
+      QCOMPARE(project.chain_draws(1, 0).at(0, 1), 2.5);
+      QCOMPARE(project.elbo_trace(1)[0].elbo, -3.5);
+      QCOMPARE(runs[2].method, store::RunMethod::advi);
+      QCOMPARE(runs[3].method, store::RunMethod::amortized);
+      QCOMPARE(project.training_epochs(4).size(), size_t{1});
+      QCOMPARE(project.training_epochs(4)[0].train_elbo, -250.5);
+      for (const store::RunMethod method : {store::RunMethod::optimize, store::RunMethod::pathfinder}) {
+        store::RunSpec spec;
+        spec.method = method;
+        spec.model_version_id = 1;
+        spec.columns = {"lp__", "log_p__", "log_g__", "mu"};
+        const store::Id run = project.create_run(spec);
+        store::DrawBlock block{0, 0, 1, 4, {0, -1.25, -1.5, 0.5}};
+        project.write(run, {{block}, {store::ChainRecord{}}, {}});
+        project.finish_run(run, store::RunStatus::finished);
+      }
+    }
+    {
+      const store::Project reopened(path);
+      const auto runs = reopened.runs();
+      QCOMPARE(runs.size(), size_t{6});
+      QCOMPARE(runs[4].method, store::RunMethod::optimize);
+      QCOMPARE(runs[5].method, store::RunMethod::pathfinder);
+      QCOMPARE(reopened.chain_draws(runs[5].id, 0).at(0, 1), -1.25);
+    }
+    QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{store::Project::schema_version()});
+    QCOMPARE(query_int(path, "SELECT owner_pid FROM runs WHERE id = 3"), int64_t{4242});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM pragma_foreign_key_check"), int64_t{0});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'runs_new'"), int64_t{0});
+    // The rebuilt table still checks its values: an unknown method is refused.
+    QCOMPARE(query_int(path, "SELECT instr(sql, '''interrupted''') > 0 AND instr(sql, '''optimize''') > 0 "
+                             "FROM sqlite_master WHERE name = 'runs'"),
+             int64_t{1});
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    const int rc = sqlite3_exec(db, "UPDATE runs SET method = 'gibbs' WHERE id = 1", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    QCOMPARE(rc, SQLITE_CONSTRAINT);
   }
 
   void aFailedMigrationLeavesTheFileAtItsVersion() {
