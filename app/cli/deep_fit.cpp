@@ -23,6 +23,8 @@
 
 #include <variate/deep/training_recorder.h>
 
+#include "variate/cli/summary_file.h"
+
 namespace variate::cli {
 namespace {
 
@@ -154,9 +156,7 @@ void write_summary(const std::string& path, const deep::AmortizedModel& model, c
         {"ranks", ranks},
         {"seed", seed},
         {"networks", networks}}}};
-  std::ofstream file(path);
-  file << document.dump(1) << "\n";
-  if (!file) throw ArgumentError("cannot write the summary to '" + path + "'");
+  write_summary_file(path, document);
 }
 
 void save_weights(const std::string& path, const deep::AmortizedModel& model) {

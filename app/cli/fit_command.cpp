@@ -30,6 +30,7 @@
 #include "variate/cli/deep_fit.h"
 #include "variate/cli/distributed_run.h"
 #include "variate/cli/independent_draws.h"
+#include "variate/cli/summary_file.h"
 #include "variate/cli/remote_inference.h"
 #include "variate/cli/run_hooks.h"
 #include "version.h"
@@ -141,9 +142,7 @@ void write_summary(const std::string& path, const std::vector<io::SummaryRow>& r
                              {"elbo_still_improving", trend.still_improving},
                              {"elbo_rise", trend.rise},
                              {"elbo_rise_se", trend.standard_error}};
-  std::ofstream file(path);
-  file << document.dump(1) << "\n";
-  if (!file) throw ArgumentError("cannot write the summary to '" + path + "'");
+  write_summary_file(path, document);
 }
 
 int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun* run, RemoteInference* remote,

@@ -66,11 +66,8 @@ std::string format_table(const std::vector<io::SummaryRow>& rows) {
 
 double importance_k_hat(const at::Tensor& log_p, const at::Tensor& log_q) {
   const at::Tensor ratios = (log_p - log_q).to(at::kDouble).contiguous();
-  std::vector<double> log_ratios(ratios.data_ptr<double>(), ratios.data_ptr<double>() + ratios.numel());
-  for (const double r : log_ratios) {
-    if (std::isnan(r) || r == INFINITY) return NAN;
-  }
-  return diagnostics::pareto_smooth(log_ratios).k_hat;
+  return diagnostics::importance_k_hat(
+      std::vector<double>(ratios.data_ptr<double>(), ratios.data_ptr<double>() + ratios.numel()));
 }
 
 void print_k_hat(std::ostream& out, double k_hat, const std::string& remedy) {

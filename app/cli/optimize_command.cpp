@@ -17,6 +17,7 @@
 #include <variate/optimize/maximum_likelihood.h>
 
 #include "variate/cli/independent_draws.h"
+#include "variate/cli/summary_file.h"
 #include "version.h"
 
 namespace variate::cli {
@@ -217,9 +218,7 @@ int run_optimize(const OptimizeOptions& o, const ModelSource& source, std::ostre
                                {"pareto_k", nlohmann::ordered_json::parse(k_hat_json(k_hat))},
                                {"pareto_k_ok", jacobian && k_hat <= diagnostics::kPsisKHatThreshold}};
       }
-      std::ofstream file(*o.summary_json);
-      file << document.dump(1) << "\n";
-      if (!file) throw ArgumentError("cannot write the summary to '" + *o.summary_json + "'");
+      write_summary_file(*o.summary_json, document);
     }
     return ok && (o.laplace_draws == 0 || draws) ? 0 : 1;
   } catch (const ArgumentError& e) {

@@ -14,6 +14,7 @@
 #include <variate/pathfinder/pathfinder.h>
 
 #include "variate/cli/independent_draws.h"
+#include "variate/cli/summary_file.h"
 #include "version.h"
 
 namespace variate::cli {
@@ -127,9 +128,7 @@ int run_pathfinder(const PathfinderCommandOptions& o, const ModelSource& source,
                                 {"pareto_k_ok", fit.pareto_k <= diagnostics::kPsisKHatThreshold},
                                 {"gradient_evaluations", fit.gradient_evaluations},
                                 {"seconds", fit.seconds_paths + fit.seconds_psis}};
-      std::ofstream file(*o.summary_json);
-      file << document.dump(1) << "\n";
-      if (!file) throw ArgumentError("cannot write the summary to '" + *o.summary_json + "'");
+      write_summary_file(*o.summary_json, document);
     }
     return 0;
   } catch (const ArgumentError& e) {

@@ -23,6 +23,7 @@
 #include "variate/cli/pathfinder_init.h"
 #include "variate/cli/project_output.h"
 #include "variate/cli/remote_inference.h"
+#include "variate/cli/summary_file.h"
 #include "version.h"
 
 namespace variate::cli {
@@ -224,9 +225,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
         document["init"] = {{"method", "pathfinder"},
                             {"gradient_evaluations", pathfinder_init->gradient_evaluations},
                             {"pareto_k", nlohmann::ordered_json::parse(k_hat_json(pathfinder_init->pareto_k))}};
-        std::ofstream file(*options.summary_json);
-        file << document.dump(2) << "\n";
-        if (!file) throw ArgumentError("cannot write the summary to '" + *options.summary_json + "'");
+        write_summary_file(*options.summary_json, document, 2);
       } else {
         io::write_summary_json(*options.summary_json, summary.parameters, totals, facts.backend, facts.ranks);
       }

@@ -95,4 +95,13 @@ PsisResult pareto_smooth(const std::vector<double>& log_ratios) {
   return result;
 }
 
+double importance_k_hat(const std::vector<double>& log_ratios) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (log_ratios.size() < 2) return nan;
+  for (const double r : log_ratios) {
+    if (std::isnan(r) || r == std::numeric_limits<double>::infinity()) return nan;
+  }
+  return pareto_smooth(log_ratios).k_hat;
+}
+
 }  // namespace variate::diagnostics

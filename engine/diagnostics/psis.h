@@ -32,6 +32,11 @@ struct PsisResult {
 /// @throws ArgumentError for fewer than 2 ratios or a ratio that is NaN or +inf.
 PsisResult pareto_smooth(const std::vector<double>& log_ratios);
 
+/// The k-hat of an approximation's draws, log_ratios = log p - log q: NaN where
+/// pareto_smooth() would throw (fewer than 2 ratios, a NaN or +inf ratio: a draw whose
+/// density could not be evaluated), so that a fit reports "not available" instead.
+double importance_k_hat(const std::vector<double>& log_ratios);
+
 /// The generalized Pareto fit of `x` (positive exceedances, sorted ascending) as loo's
 /// gpdfit: posterior mean of theta on Zhang & Stephens's grid, k adjusted toward 0.5 by
 /// a prior worth 10 observations.

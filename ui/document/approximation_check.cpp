@@ -22,14 +22,7 @@ bool ApproximationCheck::unreliable() const {
 
 double paretoKThreshold() { return diagnostics::kPsisKHatThreshold; }
 
-double importanceKHat(const std::vector<double>& logRatios) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (logRatios.size() < 2) return nan;
-  for (const double r : logRatios) {
-    if (std::isnan(r) || r == INFINITY) return nan;
-  }
-  return diagnostics::pareto_smooth(logRatios).k_hat;
-}
+double importanceKHat(const std::vector<double>& logRatios) { return diagnostics::importance_k_hat(logRatios); }
 
 QJsonValue kHatToJson(double kHat) {
   if (std::isnan(kHat)) return QJsonValue(QJsonValue::Null);

@@ -55,7 +55,7 @@ class TestSummaryReport : public QObject {
   void jsonHasExactlyTheSpecifiedKeys() {
     const std::vector<vio::SummaryRow> rows = {row("mu", 4.4), row("theta.1", 6.2),
                                                row("theta[2]", 5.1)};
-    vio::SamplerTotals totals{3, 1, 52000, 52004, 1.25, 2.5};
+    vio::SamplerTotals totals{3, 1, 52000, 26000, 52004, 1.25, 2.5};
     const std::string text = vio::summary_json(rows, totals);
     QJsonParseError error;
     const auto document = QJsonDocument::fromJson(QByteArray::fromStdString(text), &error);
@@ -79,10 +79,11 @@ class TestSummaryReport : public QObject {
     const auto sampler = root["sampler"].toObject();
     QCOMPARE(sorted_keys(sampler),
              (QStringList{"divergences", "gradient_evaluations", "leapfrog_steps",
-                          "max_treedepth_hits", "seconds_sampling", "seconds_warmup"}));
+                          "max_treedepth_hits", "seconds_sampling", "seconds_warmup", "warmup_leapfrog_steps"}));
     QCOMPARE(sampler["divergences"].toInt(), 3);
     QCOMPARE(sampler["max_treedepth_hits"].toInt(), 1);
     QCOMPARE(sampler["leapfrog_steps"].toInt(), 52000);
+    QCOMPARE(sampler["warmup_leapfrog_steps"].toInt(), 26000);
     QCOMPARE(sampler["gradient_evaluations"].toInt(), 52004);
     QCOMPARE(sampler["seconds_warmup"].toDouble(), 1.25);
     QCOMPARE(sampler["seconds_sampling"].toDouble(), 2.5);

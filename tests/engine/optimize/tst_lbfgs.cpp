@@ -1,7 +1,8 @@
 // L-BFGS and its line search on functions with known minima: Rosenbrock's valley, an
 // ill-conditioned quadratic (condition number 1e6), and a function undefined on half the
-// line (the search must step back from infinities); the tolerances stop it as documented,
-// the observer sees every accepted point and can stop the run.
+// line (the search must step back from infinities); the first step along a huge gradient
+// stays short, the tolerances stop it as documented, the observer sees every accepted point
+// and can stop the run.
 
 #include <cmath>
 #include <limits>
@@ -68,10 +69,35 @@ class TestLbfgs : public QObject {
   }
 
   void stepsBackFromInfinities() {
-    // From x = 10 the first trial steps (along -g, growing) cross into x <= 0.
-    const vt::LbfgsResult r = vt::minimize_lbfgs(log_barrier, {10.0}, vt::LbfgsOptions().init_alpha(100));
+    // A trial step of 100 from x = 10 lands at -90, where f is +inf: the search zooms back.
+    vt::LinePoint start;
+    start.x = {10.0};
+    start.value = log_barrier(start.x, start.gradient);
+    start.slope = -start.gradient[0];
+    const vt::LineSearchResult search = vt::strong_wolfe_search(log_barrier, start, {1.0 * -1}, 100.0);
+    QVERIFY(search.found);
+    QVERIFY2(search.point.x[0] > 0 && search.point.x[0] < 10, qPrintable(QString::number(search.point.x[0])));
+    QVERIFY(search.point.value < start.value);
+    // And L-BFGS from there reaches the minimum.
+    const vt::LbfgsResult r =
+        vt::minimize_lbfgs(log_barrier, {10.0}, vt::LbfgsOptions().tol_rel_grad(1).tol_rel_obj(1));
     QVERIFY2(vt::converged(r.status), vt::describe(r.status).c_str());
-    QVERIFY(std::abs(r.x[0] - 1) < 1e-6);
+    QVERIFY2(std::abs(r.x[0] - 1) < 1e-6, qPrintable(QString::number(r.x[0])));
+  }
+
+  void theFirstStepIsAtMostOneLong() {
+    // A gradient of 1e12 (a scale far from its data's): Stan's init_alpha alone would step 1e9.
+    std::vector<double> seen;
+    const auto steep = [](const std::vector<double>& x, std::vector<double>& g) {
+      g.assign(1, 1e12 * (x[0] - 3) / (1 + std::abs(x[0] - 3)));
+      return 1e12 * (std::abs(x[0] - 3) - std::log1p(std::abs(x[0] - 3)));
+    };
+    vt::minimize_lbfgs(steep, {0.0}, vt::LbfgsOptions().max_iterations(1), [&](const vt::LbfgsIterate& i) {
+      seen.push_back(i.x[0]);
+      return true;
+    });
+    QCOMPARE(static_cast<int>(seen.size()), 2);
+    QVERIFY2(std::abs(seen[1]) < 10, qPrintable(QString::number(seen[1])));
   }
 
   void tolerancesStopAsDocumented() {
