@@ -293,7 +293,7 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
               << (fit.start == "pathfinder" ? "Started from single-path Pathfinder's estimate of the posterior, "
                                               "optimized in coordinates whitened by its covariance.\n\n"
                   : fit.start == "laplace"
-                      ? "Started from the Laplace approximation at the mode Pathfinder's L-BFGS found (its ELBO beat "
+                      ? "Started from the Laplace approximation where Pathfinder's L-BFGS ended (its ELBO beat "
                         "Pathfinder's estimate), optimized in coordinates whitened by its covariance.\n\n"
                       : "Started at random (uniform(-2, 2) unconstrained), as Stan's ADVI.\n\n")
               << format_table(summary)

@@ -45,7 +45,7 @@ QString startNote(const std::string& start, const std::string& fallback) {
                        "coordinates whitened by its covariance");
   }
   if (start == "laplace") {
-    return QObject::tr("ADVI started from the Laplace approximation at the mode Pathfinder's L-BFGS found (its "
+    return QObject::tr("ADVI started from the Laplace approximation where Pathfinder's L-BFGS ended (its "
                        "ELBO beat Pathfinder's estimate), optimized in coordinates whitened by its covariance");
   }
   return QObject::tr("ADVI started at random (uniform(-2, 2) unconstrained), as Stan's ADVI") +
