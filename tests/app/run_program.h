@@ -52,6 +52,20 @@ inline int draw_lines(const QString& path) {
   return count;
 }
 
+/// A JSON file's top-level object (empty when it cannot be read).
+inline QJsonObject read_json(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+/// A text file's non-empty lines.
+inline QStringList lines_of(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {"cannot open " + path};
+  return QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+}
+
 /// The PIDs whose parent is `parent` (the ranks a test's `--nproc` run started).
 inline QList<qint64> children_of(qint64 parent) {
   QList<qint64> children;

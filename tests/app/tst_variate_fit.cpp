@@ -18,12 +18,6 @@ QStringList fit_arguments(const QString& output, const QString& seed, const QStr
           "--method", method, "--seed", seed, "--quiet", "--output", output};
 }
 
-QStringList lines_of(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {"cannot open " + path};
-  return QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
-}
-
 // The rows of a variational CSV (comment lines dropped), each split into numbers.
 std::vector<std::vector<double>> rows_of(const QStringList& lines) {
   std::vector<std::vector<double>> rows;
@@ -34,12 +28,6 @@ std::vector<std::vector<double>> rows_of(const QStringList& lines) {
     rows.push_back(row);
   }
   return rows;
-}
-
-QJsonObject read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return QJsonDocument::fromJson(file.readAll()).object();
 }
 
 }  // namespace

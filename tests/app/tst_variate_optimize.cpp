@@ -18,18 +18,6 @@ const std::vector<double> kY = {1.3, -0.4, 2.2, 0.9, 1.7, 0.1, -1.1, 2.8};
 
 Outcome variate(const QStringList& arguments) { return run_program(VARIATE_EXECUTABLE, arguments, 600000); }
 
-QJsonObject read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-QStringList lines_of(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {"cannot open " + path};
-  return QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
-}
-
 // s2 ~ InvGamma(3, 2), y ~ Normal(0, sqrt(s2)): the posterior is InvGamma(3 + N/2, 2 + sum(y^2)/2).
 struct Conjugate {
   QString model, data;

@@ -17,18 +17,6 @@ const QString kReference = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reference
 
 Outcome variate(const QStringList& arguments) { return run_program(VARIATE_EXECUTABLE, arguments, 600000); }
 
-QJsonObject read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-QStringList lines_of(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return {"cannot open " + path};
-  return QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
-}
-
 }  // namespace
 
 class TestVariatePathfinder : public QObject {

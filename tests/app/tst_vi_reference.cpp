@@ -55,7 +55,7 @@ QList<int> seeds() {
   return {1};
 }
 
-json read_json(const QString& path) {
+json read_nlohmann_json(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return {};
   return json::parse(file.readAll().toStdString(), nullptr, false);
@@ -96,7 +96,7 @@ Comparison fit_and_compare(const QString& name, const QString& method, int seed)
     c.error = QString("variate fit exited with %1:\n%2").arg(outcome.exit_code).arg(outcome.output);
     return c;
   }
-  const json summary = read_json(summary_path);
+  const json summary = read_nlohmann_json(summary_path);
   if (!summary.is_object() || !summary.contains("parameters")) {
     c.error = "no summary JSON with \"parameters\" in " + summary_path;
     return c;
@@ -105,7 +105,7 @@ Comparison fit_and_compare(const QString& name, const QString& method, int seed)
   const json k = summary.value("variational", json::object()).value("pareto_k", json());
   if (k.is_number()) c.pareto_k = k.get<double>();
   if (k.is_string()) c.pareto_k = INFINITY;  // written "Inf"; null (NaN) stays NaN
-  const json reference = read_json(folder + "/reference.json");
+  const json reference = read_nlohmann_json(folder + "/reference.json");
   QStringList missing;
   for (const auto& [parameter, r] : reference["parameters"].items()) {
     const QString p = QString::fromStdString(parameter);
