@@ -11,6 +11,7 @@
 #include <variate/cli/export_command.h>
 #include <variate/cli/fit_command.h>
 #include <variate/cli/logp_command.h>
+#include <variate/cli/loo_command.h>
 #include <variate/cli/optimize_command.h>
 #include <variate/cli/pathfinder_command.h>
 #include <variate/cli/sample_command.h>
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   cli::add_optimize_command(app, exit_code, std::make_shared<cli::VmodSource>());
   cli::add_pathfinder_command(app, exit_code, std::make_shared<cli::VmodSource>());
   cli::add_summary_command(app, exit_code);
+  cli::add_loo_commands(app, exit_code);
   cli::add_export_command(app, exit_code);
 #ifdef VARIATE_WITH_REMOTE
   variate::remote::add_worker_command(app, exit_code);

@@ -52,7 +52,8 @@ ParetoFit fit_generalized_pareto(const std::vector<double>& x) {
   return {k, sigma};
 }
 
-PsisResult pareto_smooth(const std::vector<double>& log_ratios) {
+PsisResult pareto_smooth(const std::vector<double>& log_ratios, double r_eff) {
+  if (!(r_eff > 0)) throw ArgumentError("pareto_smooth: r_eff must be positive");
   const size_t s = log_ratios.size();
   if (s < 2) throw ArgumentError("pareto_smooth: at least 2 log ratios are needed");
   for (const double r : log_ratios) {
@@ -62,7 +63,7 @@ PsisResult pareto_smooth(const std::vector<double>& log_ratios) {
   }
   PsisResult result;
   const double sd = static_cast<double>(s);
-  result.tail_length = static_cast<int>(std::ceil(std::min(0.2 * sd, 3 * std::sqrt(sd))));
+  result.tail_length = static_cast<int>(std::ceil(std::min(0.2 * sd, 3 * std::sqrt(sd / r_eff))));
   const double top = *std::max_element(log_ratios.begin(), log_ratios.end());
   result.log_weights.resize(s);
   for (size_t i = 0; i < s; ++i) result.log_weights[i] = log_ratios[i] - top;  // safer exponentiation

@@ -29,8 +29,10 @@ struct PsisResult {
   int tail_length = 0;
 };
 
-/// @throws ArgumentError for fewer than 2 ratios or a ratio that is NaN or +inf.
-PsisResult pareto_smooth(const std::vector<double>& log_ratios);
+/// `r_eff`: the draws' relative efficiency (ESS / S, loo's relative_eff) when they come
+/// from Markov chains; the tail is then M = ceil(min(S / 5, 3 sqrt(S / r_eff))).
+/// @throws ArgumentError for fewer than 2 ratios, a ratio that is NaN or +inf, or r_eff <= 0.
+PsisResult pareto_smooth(const std::vector<double>& log_ratios, double r_eff = 1);
 
 /// The k-hat of an approximation's draws, log_ratios = log p - log q: NaN where
 /// pareto_smooth() would throw (fewer than 2 ratios, a NaN or +inf ratio: a draw whose

@@ -1,0 +1,14 @@
+#pragma once
+// `loo FILE.csv... [--summary-json S.json]`: PSIS-LOO from the log_lik columns (log_lik.1,
+// log_lik.2, ...; one per observation) of Stan CSV files, one per chain, as R's
+// loo::loo(log_lik, r_eff = relative_eff(...)) computes it.
+// `compare NAME=FILE.csv[,FILE.csv...]... [--summary-json S.json]`: models ranked by
+// elpd_loo with elpd_diff and se_diff, as loo::loo_compare.
+
+#include <CLI/CLI.hpp>
+
+namespace variate::cli {
+
+void add_loo_commands(CLI::App& app, int& exit_code);
+
+}  // namespace variate::cli
