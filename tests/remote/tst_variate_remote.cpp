@@ -42,12 +42,6 @@ QStringList endless_radon() {
           "--draws", "1000000", "--seed", "5"};
 }
 
-QJsonObject read_json(const QString& path) {
-  QFile file(path);
-  file.open(QIODevice::ReadOnly);
-  return QJsonDocument::fromJson(file.readAll()).object();
-}
-
 // Waits (at most a minute) until `path` holds at least `rows` draws.
 bool wait_for_rows(const QString& path, int rows, QProcess& process) {
   QElapsedTimer timer;
