@@ -5,12 +5,17 @@
 #include <QMenu>
 
 #include "ui/canvas/canvas_panel.h"
+#include "ui/docks/autocorrelation_panel.h"
 #include "ui/docks/data_panel.h"
 #include "ui/docks/density_panel.h"
 #include "ui/docks/diagnostics_panel.h"
 #include "ui/docks/elbo_panel.h"
+#include "ui/docks/energy_panel.h"
+#include "ui/docks/forest_panel.h"
 #include "ui/docks/log_panel.h"
 #include "ui/docks/model_panel.h"
+#include "ui/docks/pair_panel.h"
+#include "ui/docks/rank_panel.h"
 #include "ui/docks/reconstructions_panel.h"
 #include "ui/docks/run_config_panel.h"
 #include "ui/docks/runs_panel.h"
@@ -57,6 +62,11 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
   d.canvas = new CanvasPanel;
   d.workers = new WorkersPanel;
   d.reconstructions = new ReconstructionsPanel;
+  d.pairs = new PairPanel;
+  d.ranks = new RankPanel;
+  d.autocorrelation = new AutocorrelationPanel;
+  d.energy = new EnergyPanel;
+  d.forest = new ForestPanel;
   const auto key = [](int n) { return QKeySequence(Qt::ALT | Qt::Key(Qt::Key_0 + n)); };
   d.docks = {wrap(window, d.model, QObject::tr("Model"), "modelDock", view, key(1)),
              wrap(window, d.runConfig, QObject::tr("Run"), "runConfigDock", view, key(2)),
@@ -71,7 +81,13 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
              wrap(window, d.canvas, QObject::tr("Model canvas"), "canvasDock", view, QKeySequence()),
              wrap(window, d.workers, QObject::tr("Workers"), "workersDock", view, QKeySequence()),
              wrap(window, d.reconstructions, QObject::tr("Reconstructions"), "reconstructionsDock", view,
-                  QKeySequence())};
+                  QKeySequence()),
+             wrap(window, d.pairs, QObject::tr("Pairs"), "pairDock", view, QKeySequence()),
+             wrap(window, d.ranks, QObject::tr("Ranks"), "rankDock", view, QKeySequence()),
+             wrap(window, d.autocorrelation, QObject::tr("Autocorrelation"), "autocorrelationDock", view,
+                  QKeySequence()),
+             wrap(window, d.energy, QObject::tr("Energy"), "energyDock", view, QKeySequence()),
+             wrap(window, d.forest, QObject::tr("Forest"), "forestDock", view, QKeySequence())};
   return d;
 }
 
@@ -121,6 +137,12 @@ void StudioDocks::arrange(QMainWindow* window, bool training) const {
     window->tabifyDockWidget(samplerDock, reconstructionsDock);
   }
   window->tabifyDockWidget(training ? samplerDock : reconstructionsDock, logDock);
+  // The analysis plots join the plots' group, after its last tab.
+  QDockWidget* last = training ? densityDock : canvasDock;
+  for (const char* name : {"pairDock", "rankDock", "autocorrelationDock", "energyDock", "forestDock"}) {
+    window->tabifyDockWidget(last, dock(name));
+    last = dock(name);
+  }
   for (QDockWidget* d : docks) d->show();
   const int w = std::max(window->width(), 800), h = std::max(window->height(), 500);
   if (training) {
@@ -153,6 +175,11 @@ void StudioDocks::setDocument(ProjectDocument* document) const {
   sampler->setDocument(document);
   canvas->setDocument(document);
   reconstructions->setDocument(document);
+  pairs->setDocument(document);
+  ranks->setDocument(document);
+  autocorrelation->setDocument(document);
+  energy->setDocument(document);
+  forest->setDocument(document);
 }
 
 }  // namespace variate::ui

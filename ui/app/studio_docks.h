@@ -11,14 +11,19 @@ class QMenu;
 
 namespace variate::ui {
 
+class AutocorrelationPanel;
 class CanvasPanel;
 class DataPanel;
 class DensityPanel;
 class DiagnosticsPanel;
 class ElboPanel;
+class EnergyPanel;
+class ForestPanel;
 class LogPanel;
 class ModelPanel;
+class PairPanel;
 class ProjectDocument;
+class RankPanel;
 class ReconstructionsPanel;
 class RunConfigPanel;
 class RunsPanel;
@@ -40,12 +45,18 @@ struct StudioDocks {
   CanvasPanel* canvas;
   WorkersPanel* workers;
   ReconstructionsPanel* reconstructions;
+  PairPanel* pairs;
+  RankPanel* ranks;
+  AutocorrelationPanel* autocorrelation;
+  EnergyPanel* energy;
+  ForestPanel* forest;
   QList<QDockWidget*> docks;
 
   /// Creates every panel in a dock of `window` and lists the docks' toggles in `viewMenu`.
   static StudioDocks create(QMainWindow* window, QMenu* viewMenu);
-  /// Model and settings on the left; traces, density and ELBO on the right above the
-  /// diagnostics, sampler statistics, reconstructions and log.
+  /// Model and settings on the left; traces, density, ELBO, canvas and the analysis plots
+  /// (pairs, ranks, autocorrelation, energy, forest) on the right above the diagnostics,
+  /// sampler statistics, reconstructions and log.
   void applyDefaultLayout(QMainWindow* window) const;
   /// Brings the default front tab of each group forward; works once the window is shown.
   void raiseFrontTabs() const;
