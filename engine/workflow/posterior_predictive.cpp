@@ -87,10 +87,17 @@ ValueMap PosteriorPredictive::parameters_of(const std::vector<double>& row) cons
   return values;
 }
 
+at::Generator chain_generator(uint64_t seed, uint64_t chain) {
+  return at::make_generator<at::CPUGeneratorImpl>(RandomStream::for_chain(seed, chain).next());
+}
+
 PredictiveRows PosteriorPredictive::rows(const std::vector<std::vector<double>>& draws, uint64_t seed,
                                          uint64_t chain) const {
-  at::Generator generator =
-      at::make_generator<at::CPUGeneratorImpl>(RandomStream::for_chain(seed, chain).next());
+  return rows(draws, chain_generator(seed, chain));
+}
+
+PredictiveRows PosteriorPredictive::rows(const std::vector<std::vector<double>>& draws,
+                                         at::Generator generator) const {
   PredictiveRows result;
   result.replicated.reserve(draws.size());
   result.log_lik.reserve(draws.size());

@@ -37,6 +37,10 @@
 
 namespace variate::workflow {
 
+/// The generator of chain `chain` (from 1) of a run seeded with `seed`: the one stream its
+/// replicated values come from.
+at::Generator chain_generator(uint64_t seed, uint64_t chain);
+
 /// An observed variable of the model, as the predictive columns lay it out.
 struct ObservedVariable {
   std::string name;
@@ -73,10 +77,16 @@ class PosteriorPredictive {
   /// @throws ArgumentError naming a parameter without a value or with the wrong shape.
   std::vector<Observation> draw(const ValueMap& parameters, at::Generator generator) const;
 
+  /// The predictive columns of `draws` (constrained rows as the run records them), each
+  /// row's replicated values from `generator` in turn: for a chain that arrives in
+  /// batches, one generator (chain_generator) handed every batch.
+  /// @throws ArgumentError for a row shorter than parameter_columns().
+  PredictiveRows rows(const std::vector<std::vector<double>>& draws, at::Generator generator) const;
+
   /// The predictive columns of chain `chain` (from 1, as CmdStan numbers chains) of a run
   /// seeded with `seed`, for its rows of constrained draws as the run records them: the
   /// parameter columns first (CmdStan's order); later columns (derived quantities) are
-  /// not read.
+  /// not read. The same as rows(draws, chain_generator(seed, chain)).
   /// @throws ArgumentError for a row shorter than parameter_columns().
   PredictiveRows rows(const std::vector<std::vector<double>>& draws, uint64_t seed,
                       uint64_t chain) const;

@@ -218,6 +218,19 @@ class TestPosteriorPredictive : public QObject {
     QCOMPARE(predictive.rows(draws, 4, 2).log_lik, first.log_lik);  // no randomness in log_lik
   }
 
+  // A chain that arrives in batches draws as one that arrives at once.
+  void batchesOfAChainShareItsGenerator() {
+    const auto model = eight_schools();
+    const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
+    const auto draws = school_draws(6);
+    const auto whole = predictive.rows(draws, 3, 2);
+    at::Generator generator = vw::chain_generator(3, 2);
+    auto first = predictive.rows({draws.begin(), draws.begin() + 4}, generator);
+    const auto second = predictive.rows({draws.begin() + 4, draws.end()}, generator);
+    first.replicated.insert(first.replicated.end(), second.replicated.begin(), second.replicated.end());
+    QCOMPARE(first.replicated, whole.replicated);
+  }
+
   // A C++ model with two observed variables: log_lik numbers y's elements, then z's.
   void severalObservedVariablesAreNumberedInProgramOrder() {
     const auto log_joint = vt::make_log_joint(two_outcomes, two_outcomes_data());
