@@ -13,6 +13,7 @@
 #include <variate/mcmc/sample.h>
 #include <variate/io/stan_csv_writer.h>
 #include <variate/target/draw_columns.h>
+#include <variate/workflow/posterior_predictive.h>
 
 namespace variate::cli {
 
@@ -21,6 +22,9 @@ struct ChainOutputOptions {
   io::SampleCsvInfo info;
   bool progress = true;  // "Chain 1 Iteration: 200 / 2000 [ 10%] (Warmup)"
   std::ostream* progress_stream = &std::cerr;
+  /// With `sample --predict`: each draw's NAME_rep and log_lik columns follow the draw
+  /// columns (CmdStan's generated quantities), chain c's from chain_generator(seed, c).
+  const workflow::PosteriorPredictive* predictive = nullptr;
 };
 
 class ChainOutput : public SampleObserver {
@@ -31,13 +35,19 @@ class ChainOutput : public SampleObserver {
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;
 
-  /// Sampling rows (sampler values then outputs) of each chain, after the run.
+  /// Sampling rows (sampler values, outputs, predictive columns) of each chain, after the run.
   const io::ChainRows& draws() const { return draws_; }
+  /// The names of those columns (Stan CSV style).
+  const std::vector<std::string>& names() const { return names_; }
 
  private:
+  void append_predictive(const DrawBatch& batch, std::vector<std::vector<double>>& outputs);
+
   const DrawColumns& columns_;
   ChainOutputOptions options_;
   int total_iterations_;
+  std::vector<std::string> names_;
+  std::vector<at::Generator> generators_;  // per chain, with a predictive
   std::vector<std::unique_ptr<io::StanCsvWriter>> writers_;
   io::ChainRows draws_;
   std::mutex progress_mutex_;

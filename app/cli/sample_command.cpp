@@ -45,6 +45,7 @@ struct SampleOptions {
   bool save_warmup = false;
   bool batched_chains = false;
   bool quiet = false;
+  bool predict = false;  // y_rep and log_lik columns (workflow/posterior_predictive.h)
   std::optional<std::string> project;
   std::optional<std::string> run_name;
   std::optional<std::string> data_name;  // as outputs name the data file (a worker's job)
@@ -145,6 +146,19 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     } else {
       nuts.init_radius(std::stod(options.init));
     }
+    std::optional<workflow::PosteriorPredictive> predictive;
+    if (options.predict) {
+      if (run || on_worker || source.device() != "cpu" || options.save_warmup) {
+        err << "error: --predict draws on this process's CPU, for sampling draws: it does not combine with several "
+               "processes, --worker, --device or --save-warmup (run `variate predict` on the run afterwards)\n";
+        return 1;
+      }
+      predictive.emplace(model->log_joint, model->target.layout());
+      if (predictive->observed().empty()) {
+        err << "error: --predict: " << source.name() << " has no observed variables to replicate\n";
+        return 1;
+      }
+    }
     const DrawColumns& columns = model->columns;
     const std::string data_name = options.data_name.value_or(options.data.value_or(""));
     ChainOutputOptions output;
@@ -162,6 +176,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     output.info.max_depth = options.max_depth;
     output.info.metric = options.metric == "dense" ? "dense_e" : "diag_e";
     output.info.num_chains = options.chains;
+    if (predictive) output.predictive = &*predictive;
     ChainOutput observer(columns, options.chains, output);
 
     // What the run decided (here, or on the worker) goes into the project's record.
@@ -206,9 +221,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
       return 0;
     }
 
-    std::vector<std::string> names = sampler_column_names();
-    for (const auto& name : columns.names(NameStyle::StanCsv)) names.push_back(name);
-    const io::ChainsSummary summary = io::summarize_chains(observer.draws(), names);
+    const io::ChainsSummary summary = io::summarize_chains(observer.draws(), observer.names());
     out << "Inference for " << source.name() << ": " << options.chains << " chains, each with "
         << options.warmup << " warmup and " << options.draws << " draws; seed " << seed << "\n\n";
     out << io::format_summary_table(summary.parameters, summary.sampler_rows);
@@ -286,6 +299,9 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
         return "--init must be a radius (a number >= 0) or 'pathfinder', got '" + value + "'";
       });
   command->add_flag("--save-warmup", o->save_warmup, "Also write warmup draws to the CSV files");
+  command->add_flag("--predict", o->predict,
+                    "Add each observed variable's posterior predictive draws (NAME_rep.1, ...) and the pointwise log "
+                    "likelihood (log_lik.1, ...) to every draw, as CmdStan's generated quantities");
   command->add_flag("--batched-chains", o->batched_chains, "Evaluate all chains in one batched LibTorch computation");
   source->add_arguments(*command, ModelCommand::sample);  // the model, and how to compile it
   command->add_flag("--quiet", o->quiet, "No progress lines");

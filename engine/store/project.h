@@ -119,6 +119,10 @@ class Project {
   void resume_run(Id run);
   /// Stores the run's diagnostics document (JSON), replacing any earlier one.
   void set_diagnostics(Id run, const std::string& json);
+  /// Stores the run's PSIS-LOO document (JSON: elpd_loo, p_loo, looic with their SEs,
+  /// pareto_k, ...; `variate loo --project`), replacing any earlier one.
+  /// @throws ProjectError if there is no such run.
+  void set_loo(Id run, const std::string& json);
   /// Ends a run: status, error message (for failed), finish time and seconds.
   void finish_run(Id run, RunStatus status, const std::string& error_message = "");
   void rename_run(Id run, const std::string& name);
@@ -149,6 +153,9 @@ class Project {
   std::vector<ElboPoint> elbo_trace(Id run) const;
   /// The diagnostics document, or nothing when none was stored.
   std::optional<std::string> diagnostics_json(Id run) const;
+  /// The PSIS-LOO document, or nothing when none was stored.
+  /// @throws ProjectError if there is no such run.
+  std::optional<std::string> loo_json(Id run) const;
   /// A training run's epoch records, by epoch.
   std::vector<EpochRecord> training_epochs(Id run) const;
   /// The checkpoint of the highest step, or nothing.

@@ -23,6 +23,24 @@ uint64_t seed_from_int(int64_t stored) {
   return seed;
 }
 
+// A JSON document stored in a column of the run's row (`column` is one of ours, never
+// user text: SQL cannot bind a column name).
+void set_run_document(Database& db, const std::string& column, Id run_id, const std::string& json) {
+  Transaction transaction(db);
+  Statement s(db, ("UPDATE runs SET " + column + " = ? WHERE id = ?").c_str());
+  s.bind(1, json).bind(2, run_id).run();
+  if (db.changes() == 0) db.fail_plain("no run with id " + std::to_string(run_id));
+  transaction.commit();
+}
+
+std::optional<std::string> run_document(Database& db, const std::string& column, Id run_id) {
+  Statement s(db, ("SELECT " + column + " FROM runs WHERE id = ?").c_str());
+  s.bind(1, run_id);
+  if (!s.step()) db.fail_plain("no run with id " + std::to_string(run_id));
+  if (s.is_null(0)) return std::nullopt;
+  return s.read_text(0);
+}
+
 const char* const kRunColumns =
     "SELECT id, name, method, config_json, model_version_id, data_set_id, seed, columns_json, "
     "created_at, started_at, finished_at, status, error_message, seconds, "
@@ -187,12 +205,10 @@ void Project::resume_run(Id run_id) {
 }
 
 void Project::set_diagnostics(Id run_id, const std::string& json) {
-  Transaction transaction(*db_);
-  Statement s(*db_, "UPDATE runs SET diagnostics_json = ? WHERE id = ?");
-  s.bind(1, json).bind(2, run_id).run();
-  if (db_->changes() == 0) db_->fail_plain("no run with id " + std::to_string(run_id));
-  transaction.commit();
+  set_run_document(*db_, "diagnostics_json", run_id, json);
 }
+
+void Project::set_loo(Id run_id, const std::string& json) { set_run_document(*db_, "loo_json", run_id, json); }
 
 void Project::finish_run(Id run_id, RunStatus status, const std::string& error_message) {
   Transaction transaction(*db_);
@@ -301,11 +317,9 @@ std::vector<ElboPoint> Project::elbo_trace(Id run_id) const {
 }
 
 std::optional<std::string> Project::diagnostics_json(Id run_id) const {
-  Statement s(*db_, "SELECT diagnostics_json FROM runs WHERE id = ?");
-  s.bind(1, run_id);
-  if (!s.step()) db_->fail_plain("no run with id " + std::to_string(run_id));
-  if (s.is_null(0)) return std::nullopt;
-  return s.read_text(0);
+  return run_document(*db_, "diagnostics_json", run_id);
 }
+
+std::optional<std::string> Project::loo_json(Id run_id) const { return run_document(*db_, "loo_json", run_id); }
 
 }  // namespace variate::store

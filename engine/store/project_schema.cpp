@@ -177,6 +177,10 @@ SELECT id, name, method, config_json, model_version_id, data_set_id, seed,
 DROP TABLE runs;
 ALTER TABLE runs_new RENAME TO runs;
 )sql",
+    // 6: a run's PSIS-LOO (`variate loo --project`), a JSON document beside its diagnostics.
+    R"sql(
+ALTER TABLE runs ADD COLUMN loo_json TEXT;
+)sql",
 };
 
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);

@@ -399,6 +399,25 @@ class TestProjectFiles : public QObject {
     QCOMPARE(rc, SQLITE_CONSTRAINT);
   }
 
+  // Version 6 adds a run's PSIS-LOO document: a version 5 file keeps its runs, which have
+  // none, and takes one that survives reopening.
+  void aVersion5FileIsMigratedAndStoresARunsLoo() {
+    QTemporaryDir directory;
+    const std::string path = make_project(directory);
+    exec_sql(path, "ALTER TABLE runs DROP COLUMN loo_json; PRAGMA user_version = 5;");
+    {
+      store::Project project(path);
+      const auto runs = project.runs();
+      QCOMPARE(runs.size(), size_t{1});
+      QVERIFY(!project.loo_json(runs[0].id));
+      project.set_loo(runs[0].id, R"({"elpd_loo": -30.5})");
+      QVERIFY_THROWS_EXCEPTION(store::ProjectError, project.set_loo(runs[0].id + 100, "{}"));
+    }
+    QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{store::Project::schema_version()});
+    const store::Project reopened(path);
+    QCOMPARE(reopened.loo_json(reopened.runs()[0].id).value_or(""), std::string(R"({"elpd_loo": -30.5})"));
+  }
+
   void aFailedMigrationLeavesTheFileAtItsVersion() {
     QTemporaryDir directory;
     const std::string path = directory.filePath("v1.variate").toStdString();

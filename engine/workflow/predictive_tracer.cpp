@@ -1,0 +1,28 @@
+#include "variate/workflow/predictive_tracer.h"
+
+#include "variate/core/argument_error.h"
+
+namespace variate::workflow {
+
+PredictiveTracer::PredictiveTracer(const ValueMap& latents, const Data& observed,
+                                   at::Generator generator)
+    : latents_(latents), observed_(observed), generator_(std::move(generator)) {}
+
+RandomVariable PredictiveTracer::trace(RandomVariableSpec spec, const NextTracer& next) {
+  const auto latent = latents_.find(spec.name);
+  if (latent != latents_.end()) {
+    spec.value = latent->second;
+    return next(std::move(spec));
+  }
+  if (observed_.contains(spec.name)) {
+    spec.value = observed_[spec.name];
+  } else if (!spec.value) {
+    throw ArgumentError("posterior_predictive: the draw has no value for latent variable '" +
+                        spec.name + "'");
+  }
+  RandomVariable rv = next(std::move(spec));
+  observations_.push_back({rv.name(), rv.sample(generator_), rv.log_prob()});
+  return rv;
+}
+
+}  // namespace variate::workflow
