@@ -2,20 +2,14 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QTimer>
 
 #include <qcustomplot.h>
 
 #include "ui/plots/chain_palette.h"
 
 namespace variate::ui {
-namespace {
 
-constexpr int kEstimateIntervalMs = 250;  // densities need many draws to change visibly
-
-}  // namespace
-
-DensityPanel::DensityPanel(QWidget* parent) : RunPlotPanel(parent), caption_(new QLabel) {
+DensityPanel::DensityPanel(QWidget* parent) : DerivedPlotPanel(parent), caption_(new QLabel) {
   plot()->setObjectName("densityPlot");
   toolRow()->insertWidget(0, caption_);
 }
@@ -42,23 +36,15 @@ DensityCurve DensityPanel::pooledDensity(const QString& name, bool comparison) c
   return source ? densityEstimate(drawsOf(*source, name, -1)) : DensityCurve();
 }
 
-void DensityPanel::rebuild() {
+void DensityPanel::layOut() {
   const QList<QCPAxisRect*> rects = resetAxisRects(plotted().size());
   for (int i = 0; i < rects.size(); ++i) {
     rects[i]->axis(QCPAxis::atBottom)->setLabel(plotted()[i]);
     rects[i]->axis(QCPAxis::atLeft)->setLabel(tr("density"));
   }
-  dirty_ = true;
 }
 
-void DensityPanel::redraw() {
-  if (!dirty_ || !run()) return;
-  if (sinceEstimate_.isValid() && sinceEstimate_.elapsed() < kEstimateIntervalMs) {
-    QTimer::singleShot(kEstimateIntervalMs - sinceEstimate_.elapsed(), this, [this] { requestRefresh(); });
-    return;
-  }
-  sinceEstimate_.start();
-  dirty_ = false;
+void DensityPanel::recompute() {
   plot()->clearPlottables();
   const RunPtr compared = comparison();
   caption_->setText(compared ? tr("Solid: %1   Dashed: %2").arg(run()->name, compared->name)

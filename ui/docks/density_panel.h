@@ -4,14 +4,12 @@
 /// post-warmup draws (warmup draws until sampling starts) and are re-estimated at most
 /// a few times a second.
 
-#include <QElapsedTimer>
-
 #include "ui/plots/density_estimate.h"
-#include "ui/plots/run_plot_panel.h"
+#include "ui/plots/derived_plot_panel.h"
 
 namespace variate::ui {
 
-class DensityPanel : public RunPlotPanel {
+class DensityPanel : public DerivedPlotPanel {
   Q_OBJECT
 
  public:
@@ -21,17 +19,14 @@ class DensityPanel : public RunPlotPanel {
   DensityCurve pooledDensity(const QString& name, bool comparison = false) const;
 
  protected:
-  void rebuild() override;
-  void append(const DrawBlocks&) override { dirty_ = true; }
-  void redraw() override;
-  void comparisonChanged() override { dirty_ = true; }
+  void layOut() override;
+  void recompute() override;
+  void comparisonChanged() override { invalidate(); }
 
  private:
   static std::vector<double> drawsOf(const RunData& run, const QString& name, int chain);
 
   class QLabel* caption_;
-  QElapsedTimer sinceEstimate_;
-  bool dirty_ = true;
 };
 
 }  // namespace variate::ui

@@ -2,9 +2,7 @@
 
 #include <cmath>
 
-#include <QFileDialog>
 #include <QLabel>
-#include <QMessageBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -12,6 +10,7 @@
 
 #include "ui/document/project_document.h"
 #include "ui/plots/decimated_series.h"
+#include "ui/plots/export_button.h"
 #include "ui/plots/plot_export.h"
 
 namespace variate::ui {
@@ -73,9 +72,8 @@ ElboPanel::ElboPanel(QWidget* parent)
   plot_->legend->setVisible(true);
   plot_->legend->setBrush(QColor(255, 255, 255, 210));
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-  auto* exportButton = new QToolButton;
-  exportButton->setIcon(QIcon(":/icons/export.svg"));
-  exportButton->setToolTip(tr("Export the plot as PNG, SVG or PDF"));
+  QToolButton* exportButton =
+      makeExportButton(this, [this](const QString& path, QString* error) { return exportTo(path, error); });
   auto* top = new QHBoxLayout;
   top->addWidget(caption_, 1);
   top->addWidget(exportButton);
@@ -97,11 +95,6 @@ ElboPanel::ElboPanel(QWidget* parent)
   connect(&throttle_, &RefreshThrottle::refresh, this, [this] {
     redraw();
     emit refreshed();
-  });
-  connect(exportButton, &QToolButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), plotExportFilter());
-    QString error;
-    if (!path.isEmpty() && !exportTo(path, &error)) QMessageBox::warning(this, tr("Export plot"), error);
   });
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-/// A plot of statistics over all of a run's draws (pairs, ranks, autocorrelations,
+/// A plot of estimates from all of a run's draws (densities, pairs, ranks, autocorrelations,
 /// energies, intervals): new draws only mark it stale, and it is recomputed from the
 /// run's draws at most every 250 ms, since such statistics need many draws to change
 /// visibly and recomputing them on every batch would take the UI thread's time.

@@ -1,8 +1,6 @@
 #include "ui/plots/run_plot_panel.h"
 
 #include <QElapsedTimer>
-#include <QFileDialog>
-#include <QMessageBox>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -10,6 +8,7 @@
 #include <qcustomplot.h>
 
 #include "ui/document/project_document.h"
+#include "ui/plots/export_button.h"
 #include "ui/plots/parameter_picker.h"
 #include "ui/plots/plot_export.h"
 
@@ -20,9 +19,8 @@ RunPlotPanel::RunPlotPanel(QWidget* parent)
   plot_->setNoAntialiasingOnDrag(true);
   plot_->setAutoAddPlottableToLegend(false);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-  auto* exportButton = new QToolButton;
-  exportButton->setIcon(QIcon(":/icons/export.svg"));
-  exportButton->setToolTip(tr("Export the plot as PNG, SVG or PDF"));
+  QToolButton* exportButton =
+      makeExportButton(this, [this](const QString& path, QString* error) { return exportTo(path, error); });
   tools_->setContentsMargins(0, 0, 0, 0);
   tools_->addStretch(1);
   tools_->addWidget(exportButton);
@@ -40,7 +38,6 @@ RunPlotPanel::RunPlotPanel(QWidget* parent)
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(splitter);
   connect(picker_, &ParameterPicker::selectionChanged, this, &RunPlotPanel::onPicked);
-  connect(exportButton, &QToolButton::clicked, this, &RunPlotPanel::chooseExport);
   connect(&throttle_, &RefreshThrottle::refresh, this, &RunPlotPanel::refreshNow);
 }
 
@@ -140,13 +137,6 @@ bool RunPlotPanel::exportTo(const QString& path, QString* error) {
   redraw();
   plot_->replot();
   return exportPlot(plot_, path, error);
-}
-
-void RunPlotPanel::chooseExport() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), QString(), plotExportFilter());
-  if (path.isEmpty()) return;
-  QString error;
-  if (!exportTo(path, &error)) QMessageBox::warning(this, tr("Export plot"), error);
 }
 
 }  // namespace variate::ui

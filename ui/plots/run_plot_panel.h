@@ -64,7 +64,6 @@ class RunPlotPanel : public QWidget {
  private:
   void setRun(qint64 id);
   void onPicked(const QStringList& names);
-  void chooseExport();
   void refreshNow();
 
   QPointer<ProjectDocument> document_;
