@@ -4,15 +4,12 @@
 // marked, the rank histograms count them, the energy panel shows each chain's E-BFMI.
 
 #include <QDockWidget>
-#include <QToolBar>
 #include <QtTest/QtTest>
 
 #include <qcustomplot.h>
 
+#include "studio_nuts_run.h"
 #include "studio_test_support.h"
-#include "ui/app/main_window.h"
-#include "ui/app/run_coordinator.h"
-#include "ui/app/studio_actions.h"
 #include "ui/docks/autocorrelation_panel.h"
 #include "ui/docks/energy_panel.h"
 #include "ui/docks/forest_panel.h"
@@ -48,29 +45,17 @@ class TestStudioAnalysis : public QObject {
 
   void panelsFollowANutsRun() {
     QTemporaryDir dir;
-    const QString folder = studio_test::copyProject("eight_schools", dir);
     MainWindow window;
-    window.setQuietErrors(true);
-    window.resize(1500, 950);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
-    for (const char* name : {"pairDock", "rankDock", "autocorrelationDock", "energyDock", "forestDock"}) {
+    QVERIFY2(studio_test::openExample(window, dir), qPrintable(window.lastError()));
+    for (const char* name : {"pairDock", "rankDock", "autocorrelationDock", "energyDock", "forestDock",
+                             "predictiveDock", "looDock"}) {
       QDockWidget* dock = window.docks().dock(name);
       QVERIFY2(dock && !dock->isFloating() && !dock->isHidden(), name);
       QVERIFY2(window.tabifiedDockWidgets(dock).contains(window.docks().dock("traceDock")), name);
     }
     ProjectDocument* document = window.document();
-    RunConfig config = document->runConfig();
-    config.warmup = 150;  // short adaptation: eight schools diverges now and then
-    config.draws = 300;
-    config.seed = 4;
-    document->setRunConfig(config);
-    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
-    QTest::mouseClick(window.actions().toolBar->widgetForAction(window.actions().run), Qt::LeftButton);
-    QVERIFY(ended.wait(120000));
+    QVERIFY(studio_test::runNuts(window, 150, 300, 4));  // short adaptation: eight schools diverges now and then
     const RunPtr run = document->runs()->current();
-    QVERIFY(run && run->status == RunStatus::Finished);
 
     QVERIFY(shownAndComputed(window, "pairDock"));
     PairPanel* pairs = window.docks().pairs;

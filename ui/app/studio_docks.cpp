@@ -13,8 +13,11 @@
 #include "ui/docks/energy_panel.h"
 #include "ui/docks/forest_panel.h"
 #include "ui/docks/log_panel.h"
+#include "ui/docks/loo_panel.h"
 #include "ui/docks/model_panel.h"
 #include "ui/docks/pair_panel.h"
+#include "ui/docks/prediction_panel.h"
+#include "ui/docks/predictive_check_panel.h"
 #include "ui/docks/rank_panel.h"
 #include "ui/docks/reconstructions_panel.h"
 #include "ui/docks/run_config_panel.h"
@@ -22,6 +25,7 @@
 #include "ui/docks/sampler_stats_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/docks/workers_panel.h"
+#include "ui/engine/prediction_service.h"
 #include "ui/plots/run_plot_panel.h"
 
 namespace variate::ui {
@@ -34,11 +38,15 @@ QDockWidget* wrap(QMainWindow* window, QWidget* panel, const QString& title, con
   dock->setWidget(panel);
   dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
                     QDockWidget::DockWidgetFloatable);
-  if (auto* plot = qobject_cast<RunPlotPanel*>(panel)) {  // a tab coming to the front draws
-    QObject::connect(dock, &QDockWidget::visibilityChanged, plot, [plot](bool visible) {
-      if (visible) plot->catchUp();
+  // A tab coming to the front draws (and the predictive panels start computing).
+  const auto catchUpWhenShown = [dock](auto* shown) {
+    if (!shown) return;
+    QObject::connect(dock, &QDockWidget::visibilityChanged, shown, [shown](bool visible) {
+      if (visible) shown->catchUp();
     });
-  }
+  };
+  catchUpWhenShown(qobject_cast<RunPlotPanel*>(panel));
+  catchUpWhenShown(qobject_cast<PredictionPanel*>(panel));
   QAction* toggle = dock->toggleViewAction();
   toggle->setShortcut(shortcut);
   menu->addAction(toggle);
@@ -67,6 +75,10 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
   d.autocorrelation = new AutocorrelationPanel;
   d.energy = new EnergyPanel;
   d.forest = new ForestPanel;
+  // One service for both: they show two sides of the same computation.
+  auto* predictions = new PredictionService(window);
+  d.predictive = new PredictiveCheckPanel(predictions);
+  d.loo = new LooPanel(predictions);
   const auto key = [](int n) { return QKeySequence(Qt::ALT | Qt::Key(Qt::Key_0 + n)); };
   d.docks = {wrap(window, d.model, QObject::tr("Model"), "modelDock", view, key(1)),
              wrap(window, d.runConfig, QObject::tr("Run"), "runConfigDock", view, key(2)),
@@ -87,7 +99,9 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
              wrap(window, d.autocorrelation, QObject::tr("Autocorrelation"), "autocorrelationDock", view,
                   QKeySequence()),
              wrap(window, d.energy, QObject::tr("Energy"), "energyDock", view, QKeySequence()),
-             wrap(window, d.forest, QObject::tr("Forest"), "forestDock", view, QKeySequence())};
+             wrap(window, d.forest, QObject::tr("Forest"), "forestDock", view, QKeySequence()),
+             wrap(window, d.predictive, QObject::tr("Predictive check"), "predictiveDock", view, QKeySequence()),
+             wrap(window, d.loo, QObject::tr("LOO"), "looDock", view, QKeySequence())};
   return d;
 }
 
@@ -139,7 +153,8 @@ void StudioDocks::arrange(QMainWindow* window, bool training) const {
   window->tabifyDockWidget(training ? samplerDock : reconstructionsDock, logDock);
   // The analysis plots join the plots' group, after its last tab.
   QDockWidget* last = training ? densityDock : canvasDock;
-  for (const char* name : {"pairDock", "rankDock", "autocorrelationDock", "energyDock", "forestDock"}) {
+  for (const char* name : {"pairDock", "rankDock", "autocorrelationDock", "energyDock", "forestDock", "predictiveDock",
+                           "looDock"}) {
     window->tabifyDockWidget(last, dock(name));
     last = dock(name);
   }
@@ -180,6 +195,8 @@ void StudioDocks::setDocument(ProjectDocument* document) const {
   autocorrelation->setDocument(document);
   energy->setDocument(document);
   forest->setDocument(document);
+  predictive->setDocument(document);
+  loo->setDocument(document);
 }
 
 }  // namespace variate::ui

@@ -20,8 +20,10 @@ class ElboPanel;
 class EnergyPanel;
 class ForestPanel;
 class LogPanel;
+class LooPanel;
 class ModelPanel;
 class PairPanel;
+class PredictiveCheckPanel;
 class ProjectDocument;
 class RankPanel;
 class ReconstructionsPanel;
@@ -50,12 +52,14 @@ struct StudioDocks {
   AutocorrelationPanel* autocorrelation;
   EnergyPanel* energy;
   ForestPanel* forest;
+  PredictiveCheckPanel* predictive;
+  LooPanel* loo;
   QList<QDockWidget*> docks;
 
   /// Creates every panel in a dock of `window` and lists the docks' toggles in `viewMenu`.
   static StudioDocks create(QMainWindow* window, QMenu* viewMenu);
   /// Model and settings on the left; traces, density, ELBO, canvas and the analysis plots
-  /// (pairs, ranks, autocorrelation, energy, forest) on the right above the diagnostics,
+  /// (pairs, ranks, autocorrelation, energy, forest, predictive check, LOO) on the right above the diagnostics,
   /// sampler statistics, reconstructions and log.
   void applyDefaultLayout(QMainWindow* window) const;
   /// Brings the default front tab of each group forward; works once the window is shown.

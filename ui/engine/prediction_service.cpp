@@ -1,0 +1,54 @@
+#include "ui/engine/prediction_service.h"
+
+#include <QPointer>
+#include <QThread>
+
+#include "ui/engine/background_priority.h"
+
+namespace variate::ui {
+
+PredictionService::~PredictionService() {
+  for (QThread* thread : threads_) thread->wait();
+}
+
+bool PredictionService::request(const QString& projectPath, const RunPtr& run) {
+  if (projectPath != projectPath_) clear();
+  projectPath_ = projectPath;
+  if (!run || results_.count(run->id)) return run != nullptr;
+  if (running_.contains(run->id) || run->isActive() || run->config.method != InferenceMethod::Nuts) return false;
+  running_.insert(run->id);
+  QPointer<PredictionService> self(this);
+  // The thread reads a copy (whose chains share the immutable blocks): the run list may
+  // change its run meanwhile ("run more draws").
+  auto snapshot = std::make_shared<const RunData>(*run);
+  QThread* thread = QThread::create([self, projectPath, snapshot, this] {
+    lowerCurrentThreadPriority();
+    auto result = std::make_shared<const RunPrediction>(predictRun(projectPath, *snapshot));
+    QMetaObject::invokeMethod(this, [self, projectPath, result] {
+      if (!self || projectPath != self->projectPath_) return;  // gone, or another project now
+      self->running_.remove(result->runId);
+      self->results_[result->runId] = result;
+      emit self->computed(result->runId);
+    }, Qt::QueuedConnection);
+  });
+  thread->setParent(this);
+  threads_ << thread;
+  connect(thread, &QThread::finished, this, [this, thread] {
+    threads_.removeAll(thread);
+    thread->deleteLater();
+  });
+  thread->start();
+  return false;
+}
+
+RunPredictionPtr PredictionService::result(qint64 runId) const {
+  const auto it = results_.find(runId);
+  return it == results_.end() ? nullptr : it->second;
+}
+
+void PredictionService::clear() {
+  results_.clear();
+  running_.clear();
+}
+
+}  // namespace variate::ui
