@@ -1,7 +1,7 @@
 // The LOO panel: for a finished NUTS run of eight schools, the Pareto k of each school
 // and elpd_loo, p_loo and looic with their SEs equal psis_loo on the log likelihood
-// written out from the model here; a second run joins the comparison, ranked by elpd_loo
-// with elpd_diff 0 for the best.
+// written out from the model here, and again after Run More Draws; a second run joins
+// the comparison, ranked by elpd_loo with elpd_diff 0 for the best.
 
 #include <QDockWidget>
 #include <QLabel>
@@ -15,7 +15,7 @@
 #include "studio_nuts_run.h"
 #include "studio_test_support.h"
 #include "ui/docks/loo_panel.h"
-#include "ui/engine/prediction_service.h"
+#include "ui/app/run_coordinator.h"
 
 using namespace variate::ui;
 namespace vd = variate::diagnostics;
@@ -75,12 +75,23 @@ class TestLooPanel : public QObject {
     QCOMPARE(levels, QList<double>({0.5, 0.7, 1.0}));
     QCOMPARE(panel->comparison()->rowCount(), 1);
 
+    // Run More Draws grows the run: its LOO is computed again, on all its draws.
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    QTest::mouseClick(window.actions().toolBar->widgetForAction(window.actions().runMore), Qt::LeftButton);
+    QVERIFY(ended.wait(120000));
+    const RunPtr grown = window.document()->runs()->current();
+    QCOMPARE(grown->id, first->id);
+    QCOMPARE(grown->samplingDrawsPerChain(), 600);
+    const vd::LooResult regrown = vd::psis_loo(studio_test::eightSchoolsLogLik(*grown));
+    QVERIFY(studio_test::waitFor([&] { return cell(panel->estimates(), 0, 1) == number(regrown.elpd_loo); }, 60000));
+    QVERIFY(std::abs(plot->graph(0)->data()->at(0)->value - regrown.pareto_k[0]) < 1e-9);
+
     // A second run of the project joins the comparison; the better one first, at 0.
     QVERIFY(studio_test::runNuts(window, 200, 300, 6));
     const RunPtr second = window.document()->runs()->current();
     QVERIFY(studio_test::waitFor([&] { return panel->comparison()->rowCount() == 2; }, 60000));
     const vd::LooResult other = vd::psis_loo(studio_test::eightSchoolsLogLik(*second));
-    const auto ranked = vd::compare_loo({first->name.toStdString(), second->name.toStdString()}, {expected, other});
+    const auto ranked = vd::compare_loo({first->name.toStdString(), second->name.toStdString()}, {regrown, other});
     for (int r = 0; r < 2; ++r) {
       QCOMPARE(cell(panel->comparison(), r, 0), QString::fromStdString(ranked[r].name));
       QCOMPARE(cell(panel->comparison(), r, 1), number(ranked[r].elpd_diff));

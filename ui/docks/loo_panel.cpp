@@ -149,6 +149,7 @@ void LooPanel::showComparison() {
   }
   comparisonNote_->setText(waiting ? tr("Comparison by elpd_loo (%1 more runs being computed):").arg(waiting)
                                    : tr("Comparison by elpd_loo, best first (loo_compare):"));
+  if (fits.empty()) return;  // the current run's own LOO is being computed again
   const auto ranked = diagnostics::compare_loo(names, fits);
   comparison_->setRowCount(static_cast<int>(ranked.size()));
   for (int r = 0; r < static_cast<int>(ranked.size()); ++r) {

@@ -14,7 +14,12 @@ PredictionService::~PredictionService() {
 bool PredictionService::request(const QString& projectPath, const RunPtr& run) {
   if (projectPath != projectPath_) clear();
   projectPath_ = projectPath;
-  if (!run || results_.count(run->id)) return run != nullptr;
+  if (!run) return false;
+  if (const RunPredictionPtr known = result(run->id)) {
+    // "Run more draws" grew the run since: compute again (a failure stays as it is).
+    const bool grown = run->drawsLoaded && known->error.isEmpty() && known->drawsPerChain != run->samplingDrawsPerChain();
+    if (!grown) return true;
+  }
   if (running_.contains(run->id) || run->isActive() || run->config.method != InferenceMethod::Nuts) return false;
   running_.insert(run->id);
   QPointer<PredictionService> self(this);

@@ -22,7 +22,8 @@ class PredictionService : public QObject {
   ~PredictionService() override;
 
   /// Starts computing the prediction of `run`, a finished NUTS run of the project at
-  /// `projectPath`, unless it is known or under way. Returns whether it is known.
+  /// `projectPath`, unless it is under way or known for the run's draws as they are now.
+  /// Returns whether it is known (result() has it).
   bool request(const QString& projectPath, const RunPtr& run);
   /// nullptr until computed.
   RunPredictionPtr result(qint64 runId) const;

@@ -107,6 +107,7 @@ RunPrediction predictRun(const QString& projectPath, const RunData& run) {
     int perChain = -1;
     for (const auto& chain : chains) perChain = perChain < 0 ? chain.samplingIterations() : std::min(perChain, chain.samplingIterations());
     if (perChain <= 0) throw std::runtime_error("the run has no post-warmup draws");
+    result.drawsPerChain = perChain;
     for (size_t c = 0; c < chains.size(); ++c) {
       std::vector<std::vector<double>> rows(static_cast<size_t>(perChain));
       const int begin = chains[c].warmupIterations();

@@ -39,7 +39,8 @@ struct ObservedPrediction {
 
 struct RunPrediction {
   qint64 runId = -1;
-  QString error;  // why there is nothing (empty on success)
+  int drawsPerChain = 0;  // post-warmup draws of each chain it was computed from
+  QString error;          // why there is nothing (empty on success)
   std::vector<ObservedPrediction> observed;
   /// Over all observed elements (log_lik.1 ... log_lik.n); none when LOO failed (note).
   std::optional<diagnostics::LooResult> loo;
