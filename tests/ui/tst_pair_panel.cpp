@@ -113,6 +113,20 @@ class TestPairPanel : public QObject {
     QVERIFY2(analysis_test::exportsEveryFormat(panel, &error), qPrintable(error));
   }
 
+  void manyDrawsAreThinnedButNotTheirDivergences() {
+    analysis_test::AnalysisFixture fixture;
+    fixture.addRun({"a", "b", "c"}, kWarmup, {chainDraws(0, 0, kWarmup + 6000), chainDraws(1, 0, kWarmup + 6000)});
+    PairPanel panel;
+    QVERIFY(analysis_test::showOn(panel, fixture, {"a", "b"}));
+    const Points all = expected(kWarmup + 6000, 2, 0, 1, false);
+    const Points shown = pointsOf(graphNamed(panel.cell(1, 0), "draws"));
+    QVERIFY2(shown.size() <= 8000 && shown.size() >= 5000, qPrintable(QString::number(shown.size())));
+    // An even thinning: every point shown is a draw, spread over the whole range.
+    for (const auto& point : shown) QVERIFY(std::binary_search(all.begin(), all.end(), point));
+    QVERIFY(shown.front().first < kWarmup + 10 && shown.back().first > kWarmup + 5990);
+    QCOMPARE(pointsOf(graphNamed(panel.cell(1, 0), "divergent")), expected(kWarmup + 6000, 2, 0, 1, true));
+  }
+
   void twoToFourParameters() {
     analysis_test::AnalysisFixture fixture;
     std::vector<Iterations> chains(2);

@@ -12,6 +12,13 @@
 #include "ui/plots/sampling_draws.h"
 
 namespace variate::ui {
+namespace {
+
+// A scatter of more points than this shows nothing more, and costs the UI thread: the
+// draws are thinned evenly beyond it (divergent ones are all kept).
+constexpr int kMaxScatterPoints = 8000;
+
+}  // namespace
 
 PairPanel::PairPanel(QWidget* parent) : DerivedPlotPanel(parent), caption_(new QLabel) {
   plot()->setObjectName("pairPlot");
@@ -70,6 +77,7 @@ void PairPanel::recompute() {
     divergences += static_cast<int>(std::count(chain.begin(), chain.end(), true));
   }
   caption_->setText(tr("%1: %2 post-warmup draws, %3 divergent (red)").arg(run()->name).arg(total).arg(divergences));
+  const int stride = std::max(1, (total + kMaxScatterPoints - 1) / kMaxScatterPoints);
 
   for (int r = 0; r < n; ++r) {
     for (int c = 0; c < n; ++c) {
@@ -85,11 +93,14 @@ void PairPanel::recompute() {
         graph->setData(curve.x, curve.y, true);
       } else {
         QVector<double> xs, ys, divergentX, divergentY;
+        int index = 0;
         for (size_t chain = 0; chain < draws[c].size(); ++chain) {
           for (size_t i = 0; i < draws[c][chain].size(); ++i) {
             const double vx = draws[c][chain][i], vy = draws[r][chain][i];
-            xs << vx;
-            ys << vy;
+            if (index++ % stride == 0) {
+              xs << vx;
+              ys << vy;
+            }
             if (divergent[chain][i]) {
               divergentX << vx;
               divergentY << vy;

@@ -18,7 +18,8 @@ class PairPanel : public DerivedPlotPanel {
   /// Parameters in the matrix: the first maxParameters() plotted ones.
   QStringList matrixParameters() const { return plotted().mid(0, maxParameters()); }
   /// The cell of row `row` (y: that parameter) and column `column` (x); null if none.
-  /// Off the diagonal it holds the graphs "draws" and "divergent".
+  /// Off the diagonal it holds the graphs "draws" (thinned evenly to at most 8,000) and
+  /// "divergent" (all of them).
   QCPAxisRect* cell(int row, int column) const;
 
  protected:
