@@ -31,6 +31,10 @@ class ChainOutput : public SampleObserver {
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;
 
+  /// `draws` more iterations per chain than announced (auto-stop's next round), for the
+  /// progress lines. Call between rounds, never while chains run.
+  void extend(int draws) { total_iterations_ += draws; }
+
   /// Sampling rows (sampler values then outputs) of each chain, after the run.
   const io::ChainRows& draws() const { return draws_; }
 
