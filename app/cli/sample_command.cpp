@@ -88,16 +88,6 @@ nlohmann::ordered_json auto_stop_json(const workflow::AutoStopRule& rule, const 
           {"converged", run.converged}, {"rounds", rounds}};
 }
 
-// "Auto-stop: 1000 draws per chain, R-hat 1.013, bulk ESS 312, tail ESS 290 (tau); 1540 more"
-std::string round_line(const workflow::ConvergenceCheck& check, int more) {
-  std::string line = "Auto-stop: " + std::to_string(check.draws_per_chain) + " draws per chain, R-hat " +
-                     number("%.3f", check.max_rhat) + ", bulk ESS " + number("%.0f", check.min_ess_bulk) +
-                     ", tail ESS " + number("%.0f", check.min_ess_tail);
-  if (check.holds) return line + ": the rule holds";
-  line += " (furthest: " + check.worst + ")";
-  return more > 0 ? line + "; " + std::to_string(more) + " more" : line + "; the cap is reached";
-}
-
 int run_sample(const SampleOptions& options, const ModelSource& source, RemoteInference* remote,
                const RunHooks& hooks) {
   std::ostream& out = *hooks.out;
@@ -240,7 +230,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
       SampleObserver& observing = begin(facts);
       stopped = workflow::sample_until_converged(target, columns, nuts, rule, &observing, hooks.stop,
                                                  [&](const workflow::ConvergenceCheck& check, int more) {
-                                                   if (!options.quiet) err << round_line(check, more) << "\n";
+                                                   if (!options.quiet) err << workflow::describe_round(check, more) << "\n";
                                                    observer.extend(more);
                                                  });
       chains = stopped->chains;

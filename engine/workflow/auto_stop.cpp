@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "variate/core/argument_error.h"
@@ -129,6 +130,16 @@ int next_round_draws(const ConvergenceCheck& check, const AutoStopRule& rule) {
   if (ess < rule.min_ess) wanted = std::ceil(n * (rule.min_ess / std::max(ess, 1.0)) * 1.2 - n);
   wanted = std::max({wanted, std::ceil(n / 4), 100.0});
   return static_cast<int>(std::min(wanted, static_cast<double>(rule.max_draws) - n));
+}
+
+std::string describe_round(const ConvergenceCheck& check, int next_draws) {
+  char figures[160];
+  std::snprintf(figures, sizeof figures, "%d draws per chain, R-hat %.3f, bulk ESS %.0f, tail ESS %.0f",
+                check.draws_per_chain, check.max_rhat, check.min_ess_bulk, check.min_ess_tail);
+  const std::string line = std::string("Auto-stop: ") + figures;
+  if (check.holds) return line + ": the rule holds";
+  const std::string worst = line + " (furthest: " + check.worst + ")";
+  return next_draws > 0 ? worst + "; " + std::to_string(next_draws) + " more" : worst + "; the cap is reached";
 }
 
 AutoStopRun sample_until_converged(const UnconstrainedTarget& target, const DrawColumns& columns,

@@ -60,6 +60,10 @@ ConvergenceCheck check_convergence(const std::vector<std::vector<std::vector<dou
 /// 100, within the cap.
 int next_round_draws(const ConvergenceCheck& check, const AutoStopRule& rule);
 
+/// One line on a round's check, as the CLI and the studio log it: "Auto-stop: 1000 draws
+/// per chain, R-hat 1.013, bulk ESS 312, tail ESS 290 (furthest: tau); 1540 more".
+std::string describe_round(const ConvergenceCheck& check, int next_draws);
+
 /// Told after each round's check, with the draws per chain the next round makes (0: the
 /// run ends). Called on the calling thread, between rounds.
 using RoundCallback = std::function<void(const ConvergenceCheck& check, int next_draws)>;

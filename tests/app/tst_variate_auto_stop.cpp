@@ -9,13 +9,12 @@
 #include <QtTest/QtTest>
 
 #include "run_program.h"
-#include "variate/diagnostics/ess.h"
-#include "variate/diagnostics/rhat.h"
+#include "support/stored_rule.h"
 #include "variate/store/project.h"
 
 using namespace app_test;
 namespace store = variate::store;
-namespace diagnostics = variate::diagnostics;
+using test_support::stored_rule_holds;
 
 namespace {
 
@@ -23,26 +22,6 @@ QStringList auto_stop_arguments(const QString& directory, const QString& until_e
   return {"sample", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",
           "--warmup", "300", "--draws", "100", "--seed", "4", "--quiet", "--until-ess", until_ess,
           "--project", directory + "/schools.variate", "--summary-json", directory + "/s.json"};
-}
-
-// Whether every model quantity (the columns after the sampler's, which end at energy__)
-// meets the rule over the first `draws` sampling rows of each stored chain.
-bool rule_holds(const std::vector<store::ChainDraws>& chains, size_t draws, double min_ess, QString& worst) {
-  const auto& names = chains[0].columns;
-  const size_t first = std::find(names.begin(), names.end(), "energy__") - names.begin() + 1;
-  for (size_t column = first; column < names.size(); ++column) {
-    diagnostics::Draws values;
-    for (const auto& chain : chains) {
-      const auto all = chain.column(names[column]);
-      values.emplace_back(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(draws));
-    }
-    if (diagnostics::rhat(values) >= 1.01 || diagnostics::ess_bulk(values) < min_ess ||
-        diagnostics::ess_tail(values) < min_ess) {
-      worst = QString::fromStdString(names[column]);
-      return false;
-    }
-  }
-  return true;
 }
 
 }  // namespace
@@ -72,11 +51,11 @@ class TestVariateAutoStop : public QObject {
     const size_t draws = static_cast<size_t>(rounds.last().toObject()["draws_per_chain"].toInt());
     for (const auto& chain : chains) QCOMPARE(chain.sampling_rows(), draws);
 
-    QString worst;
-    QVERIFY2(rule_holds(chains, draws, 800, worst), qPrintable("the stored run fails the rule at " + worst));
+    std::string worst;
+    QVERIFY2(stored_rule_holds(chains, draws, 800, &worst), ("the stored run fails the rule at " + worst).c_str());
     for (qsizetype r = 0; r + 1 < rounds.size(); ++r) {
       const QJsonObject round = rounds[r].toObject();
-      QVERIFY2(!rule_holds(chains, static_cast<size_t>(round["draws_per_chain"].toInt()), 800, worst),
+      QVERIFY2(!stored_rule_holds(chains, static_cast<size_t>(round["draws_per_chain"].toInt()), 800),
                "the rule already held a round earlier");
     }
     // The stored summary is the run's, with the rounds.
