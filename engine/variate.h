@@ -65,6 +65,7 @@
 #include "variate/vi/variational_meanfield.h"
 #include "variate/vi/variational_program.h"
 
-// The posterior workflow: predictive draws and the pointwise log likelihood at a run's draws.
+// The posterior workflow: predictive draws and the pointwise log likelihood at a run's draws; auto-stop.
 #include "variate/workflow/posterior_predictive.h"
 #include "variate/workflow/predictive_tracer.h"
+#include "variate/workflow/auto_stop.h"

@@ -35,6 +35,10 @@ class ChainOutput : public SampleObserver {
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;
 
+  /// `draws` more iterations per chain than announced (auto-stop's next round), for the
+  /// progress lines. Call between rounds, never while chains run.
+  void extend(int draws) { total_iterations_ += draws; }
+
   /// Sampling rows (sampler values, outputs, predictive columns) of each chain, after the run.
   const io::ChainRows& draws() const { return draws_; }
   /// The names of those columns (Stan CSV style).

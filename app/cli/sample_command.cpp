@@ -15,6 +15,7 @@
 #include <variate/io/summary_warnings.h>
 #include <variate/mcmc/observer_list.h>
 #include <variate/mcmc/sampler_columns.h>
+#include <variate/workflow/auto_stop.h>
 
 #include "variate/cli/chain_output.h"
 #include "variate/cli/distributed_run.h"
@@ -50,6 +51,9 @@ struct SampleOptions {
   std::optional<std::string> run_name;
   std::optional<std::string> data_name;  // as outputs name the data file (a worker's job)
   std::optional<std::string> resume_from;  // chain starts (JSON) for more draws, no warmup
+  std::optional<double> until_ess;  // auto-stop: extend until the rule holds
+  double until_rhat = 1.01;
+  int max_draws = 100000;
   DistributedOptions distributed;
   RemoteOptions remote;
   std::vector<std::string> forwarded;  // the options a worker gets (--worker)
@@ -74,11 +78,32 @@ std::vector<ChainStart> read_chain_starts(const std::string& path) {
   }
 }
 
+nlohmann::ordered_json auto_stop_json(const workflow::AutoStopRule& rule, const workflow::AutoStopRun& run) {
+  nlohmann::ordered_json rounds = nlohmann::ordered_json::array();
+  for (const auto& check : run.checks) {
+    rounds.push_back({{"draws_per_chain", check.draws_per_chain}, {"max_rhat", check.max_rhat},
+                      {"min_ess_bulk", check.min_ess_bulk}, {"min_ess_tail", check.min_ess_tail},
+                      {"worst", check.worst}});
+  }
+  return {{"min_ess", rule.min_ess}, {"max_rhat", rule.max_rhat}, {"max_draws", rule.max_draws},
+          {"converged", run.converged}, {"rounds", rounds}};
+}
+
 int run_sample(const SampleOptions& options, const ModelSource& source, RemoteInference* remote,
                const RunHooks& hooks) {
   std::ostream& out = *hooks.out;
   std::ostream& err = *hooks.err;
   const bool on_worker = options.remote.worker.has_value();
+  const bool several_processes = options.distributed.nproc > 0 || options.distributed.rendezvous.has_value();
+  if (options.until_ess && (several_processes || on_worker || options.resume_from)) {
+    err << "error: --until-ess extends chains on this process; it does not combine with several processes, "
+           "--worker or --resume-from\n";
+    return 1;
+  }
+  if (options.until_ess && options.max_draws < options.draws) {
+    err << "error: --max-draws (" << options.max_draws << ") is below --draws (" << options.draws << ")\n";
+    return 1;
+  }
   std::unique_ptr<DistributedRun> run;  // with several processes on this host
   if (!start_run(options.remote, options.distributed, remote, hooks, run)) return 1;
   if (run && options.batched_chains) {
@@ -194,6 +219,11 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
             {"backend_used", facts.backend}, {"ranks", facts.ranks},
             {"model_file", source.name()}, {"data_file", data_name}};
         if (on_worker) config["worker"] = *options.remote.worker;
+        if (options.until_ess) {
+          config["until_ess"] = *options.until_ess;
+          config["until_rhat"] = options.until_rhat;
+          config["max_draws"] = options.max_draws;
+        }
         recorder = start_project_run({*options.project, options.run_name, *source.model_file(), options.data,
                                       config, seed, nuts.metric()},
                                      columns);
@@ -204,8 +234,21 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     };
 
     std::vector<ChainResult> chains;
+    workflow::AutoStopRule rule;
+    std::optional<workflow::AutoStopRun> stopped;
     if (on_worker) {
       chains = remote->sample(remote_job, err, begin);
+    } else if (options.until_ess) {
+      rule.min_ess = *options.until_ess;
+      rule.max_rhat = options.until_rhat;
+      rule.max_draws = options.max_draws;
+      SampleObserver& observing = begin(facts);
+      stopped = workflow::sample_until_converged(target, columns, nuts, rule, &observing, hooks.stop,
+                                                 [&](const workflow::ConvergenceCheck& check, int more) {
+                                                   if (!options.quiet) err << workflow::describe_round(check, more) << "\n";
+                                                   observer.extend(more);
+                                                 });
+      chains = stopped->chains;
     } else {
       SampleObserver& observing = begin(facts);
       chains = sample_nuts(target, nuts, root ? &observing : nullptr, hooks.stop, run ? &run->lockstep() : nullptr);
@@ -222,8 +265,15 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     }
 
     const io::ChainsSummary summary = io::summarize_chains(observer.draws(), observer.names());
+    const size_t draws = chains.empty() ? 0 : chains[0].positions.size() - chains[0].warmup_iterations;
     out << "Inference for " << source.name() << ": " << options.chains << " chains, each with "
-        << options.warmup << " warmup and " << options.draws << " draws; seed " << seed << "\n\n";
+        << options.warmup << " warmup and " << draws << " draws; seed " << seed << "\n";
+    if (stopped) {
+      out << (stopped->converged ? "Auto-stop: every quantity has R-hat < " : "Auto-stop: the cap ended the run before R-hat < ")
+          << number("%g", rule.max_rhat) << " and bulk and tail ESS >= " << number("%g", rule.min_ess) << ", after "
+          << stopped->checks.size() << " round(s)\n";
+    }
+    out << "\n";
     out << io::format_summary_table(summary.parameters, summary.sampler_rows);
     const io::SamplerTotals totals = io::sampler_totals(chains);
     out << "\nWarmup took " << totals.seconds_warmup << " s and sampling "
@@ -231,19 +281,16 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
         << totals.leapfrog_steps << " leapfrog steps.\n";
     const io::SamplerChecks checks = io::sampler_checks(observer.draws(), options.max_depth);
     for (const auto& line : io::summary_warnings(checks, summary.parameters)) out << line << "\n";
-    if (options.summary_json) {
-      if (pathfinder_init) {
-        auto document = nlohmann::ordered_json::parse(
-            io::summary_json(summary.parameters, totals, facts.backend, facts.ranks));
-        document["init"] = {{"method", "pathfinder"},
-                            {"gradient_evaluations", pathfinder_init->gradient_evaluations},
-                            {"pareto_k", nlohmann::ordered_json::parse(k_hat_json(pathfinder_init->pareto_k))}};
-        write_summary_file(*options.summary_json, document, 2);
-      } else {
-        io::write_summary_json(*options.summary_json, summary.parameters, totals, facts.backend, facts.ranks);
-      }
+    auto document =
+        nlohmann::ordered_json::parse(io::summary_json(summary.parameters, totals, facts.backend, facts.ranks));
+    if (pathfinder_init) {
+      document["init"] = {{"method", "pathfinder"},
+                          {"gradient_evaluations", pathfinder_init->gradient_evaluations},
+                          {"pareto_k", nlohmann::ordered_json::parse(k_hat_json(pathfinder_init->pareto_k))}};
     }
-    if (recorder) recorder->finish(io::summary_json(summary.parameters, totals, facts.backend, facts.ranks));
+    if (stopped) document["auto_stop"] = auto_stop_json(rule, *stopped);
+    if (options.summary_json) write_summary_file(*options.summary_json, document, 2);
+    if (recorder) recorder->finish(document.dump(2) + "\n");
     return 0;
   } catch (const distributed::DistributedError& e) {
     const std::string message = DistributedRun::failure(e, run.get());
@@ -311,6 +358,14 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSour
     command->add_option("--run-name", o->run_name, "Name of the run in the project (default: run N)");
     add_remote_options(*command, o->remote);
   }
+  command->add_option("--until-ess", o->until_ess,
+                      "Auto-stop: after --draws, extend the chains (keeping their adaptation) in rounds until "
+                      "every quantity has bulk and tail ESS >= N and R-hat < --until-rhat, or --max-draws")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--until-rhat", o->until_rhat, "Auto-stop's R-hat bound")->capture_default_str()->check(
+      CLI::Range(1.0 + 1e-9, 10.0));
+  command->add_option("--max-draws", o->max_draws, "Auto-stop's cap on draws per chain")->capture_default_str()->check(
+      CLI::PositiveNumber);
   command->add_option("--data-name", o->data_name, "How the outputs name the data file (default: as given)")->group("");
   command->add_option("--resume-from", o->resume_from, "Chain starts (JSON: [{position, step_size, inverse_metric}]) to draw more from, without warmup")->group("");
   command->callback([o, source, remote, hooks, command, &exit_code] {

@@ -80,6 +80,15 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   addDouble("adapt_delta", tr("Adapt delta"), Shown::Nuts, &RunConfig::adaptDelta, 0.01, 0.999,
             tr("Target acceptance rate of warmup's step-size adaptation: higher means smaller steps "
                "and fewer divergences"));
+  addInt("until_ess", tr("Until ESS"), Shown::Nuts, &RunConfig::untilEss, 0, 10'000'000,
+         tr("Auto-stop: after Draws, the chains (keeping their adaptation) extend in rounds until every "
+            "quantity has bulk and tail ESS at least this and R-hat below Until R-hat, or Max draws per chain; "
+            "off: exactly Draws"),
+         tr("off"));
+  addDouble("until_rhat", tr("Until R-hat"), Shown::Nuts, &RunConfig::untilRhat, 1.001, 2,
+            tr("Auto-stop's bound on every quantity's rank-normalized split R-hat"));
+  addInt("max_draws", tr("Max draws"), Shown::Nuts, &RunConfig::maxDraws, 10, 100'000'000,
+         tr("Auto-stop's cap on draws per chain"));
   batched_ = new QCheckBox(tr("evaluate all chains at once"));
   batched_->setToolTip(tr("One batched log-density computation for all chains: faster where one evaluation has a "
                           "large fixed cost (small models, GPUs)"));

@@ -70,6 +70,9 @@ QJsonObject RunConfig::toJson() const {
   json["max_depth"] = maxTreeDepth;
   json["adapt_delta"] = adaptDelta;
   json["batched_chains"] = batchedChains;
+  json["until_ess"] = untilEss;
+  json["until_rhat"] = untilRhat;
+  json["max_draws"] = maxDraws;
   json["family"] = QString::fromStdString(to_string(family));
   json["iterations"] = iterations;
   json["tol_rel_obj"] = tolRelObj;
@@ -123,6 +126,9 @@ RunConfig RunConfig::fromJson(const QJsonObject& json) {
   config.maxTreeDepth = json["max_depth"].toInt(config.maxTreeDepth);
   config.adaptDelta = json["adapt_delta"].toDouble(config.adaptDelta);
   config.batchedChains = json["batched_chains"].toBool(config.batchedChains);
+  config.untilEss = json["until_ess"].toInt(config.untilEss);
+  config.untilRhat = json["until_rhat"].toDouble(config.untilRhat);
+  config.maxDraws = json["max_draws"].toInt(config.maxDraws);
   config.family = adviMethodFromName(json["family"].toString()).value_or(config.family);
   config.iterations = json["iterations"].toInt(config.iterations);
   config.tolRelObj = json["tol_rel_obj"].toDouble(config.tolRelObj);

@@ -16,6 +16,7 @@
 #include <QString>
 
 #include <variate/mcmc/nuts_options.h>
+#include <variate/workflow/auto_stop.h>
 #include <variate/tape/backend.h>
 #include <variate/vi/advi_options.h>
 
@@ -77,6 +78,12 @@ struct RunConfig {
   int maxTreeDepth = NutsOptions().max_tree_depth();
   double adaptDelta = NutsOptions().target_accept();  // Stan's adapt delta
   bool batchedChains = NutsOptions().batched_chains();
+  /// Auto-stop (workflow/auto_stop.h): above 0, after `draws` the chains extend in rounds
+  /// until every quantity has bulk and tail ESS >= untilEss and R-hat < untilRhat, or
+  /// maxDraws per chain. On one process.
+  int untilEss = 0;
+  double untilRhat = workflow::AutoStopRule().max_rhat;
+  int maxDraws = workflow::AutoStopRule().max_draws;
   // ADVI
   AdviMethod family = AdviOptions().method();
   int iterations = AdviOptions().iter();  // at most; ADVI stops earlier once converged

@@ -15,7 +15,12 @@ int RunData::plannedIterations() const {
     return config.outputDraws;
   }
   if (config.method == InferenceMethod::Optimize) return std::max(1, config.laplaceDraws);
-  return config.warmup + config.draws;  // "run more draws" adds to draws
+  int planned = config.warmup + config.draws;  // "run more draws" adds to draws
+  // Auto-stop's rounds run on as long as the rule needs.
+  if (config.untilEss > 0) {
+    for (const auto& chain : chains) planned = std::max(planned, chain.iterations());
+  }
+  return planned;
 }
 
 int RunData::samplingDrawsPerChain() const {

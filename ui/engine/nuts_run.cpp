@@ -16,6 +16,7 @@
 #include <variate/model/model_error.h>
 #include <variate/store/run_recorder.h>
 #include <variate/store/stored_run_summary.h>
+#include <variate/workflow/auto_stop.h>
 
 #include "ui/engine/compiled_request.h"
 #include "ui/engine/live_observer.h"
@@ -74,6 +75,19 @@ void checkProcessesCanRun(const RunRequest& request, const CompiledRequest& comp
   }
 }
 
+// Auto-stop on a fresh run; "run more draws" of a stored run draws exactly as many.
+bool autoStops(const RunRequest& request) {
+  return request.config.untilEss > 0 && request.resume.empty() && request.continues < 0;
+}
+
+workflow::AutoStopRule autoStopRule(const RunConfig& config) {
+  workflow::AutoStopRule rule;
+  rule.min_ess = config.untilEss;
+  rule.max_rhat = config.untilRhat;
+  rule.max_draws = config.maxDraws;
+  return rule;
+}
+
 // The density every rank evaluates its blocks of and gathers the rest of (a collective).
 void shard(CompiledRequest& compiled, const RunRequest& request, RankProcesses& ranks) {
   distributed::ShardedModel sharded = distributed::compile_sharded(
@@ -112,6 +126,9 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
     const bool several = request.config.onSeveralProcesses();
     CompiledRequest compiled = several ? compileModel(request) : compileRequest(request);
     NutsOptions options = nutsOptions(request);
+    if (several && autoStops(request)) {
+      throw ArgumentError("auto-stop extends the chains on one process: set Processes to 1 or Until ESS to off");
+    }
     if (several) {
       checkProcessesCanRun(request, compiled);
       const int threads = threadsPerProcess(request.config);
@@ -146,8 +163,17 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
     // The recorder first, so draws are stored before a pause holds the chain.
     ObserverList observers({recorder.get(), &live});
     // Stop is asked of rank 0 alone; the lockstep stops every rank at the same iteration.
-    sample_nuts(*compiled.target, options, &observers, context.control.stopFlag(),
-                ranks ? &ranks->lockstep() : nullptr);
+    if (autoStops(request)) {
+      const workflow::AutoStopRun run = workflow::sample_until_converged(
+          *compiled.target, output, options, autoStopRule(request.config), &observers, context.control.stopFlag(),
+          [&context](const workflow::ConvergenceCheck& check, int more) { context.log(QString::fromStdString(workflow::describe_round(check, more))); });
+      if (!run.checks.empty() && !run.converged && !context.control.stopRequested()) {
+        context.log("Auto-stop: the cap ended the run before the rule held");
+      }
+    } else {
+      sample_nuts(*compiled.target, options, &observers, context.control.stopFlag(),
+                  ranks ? &ranks->lockstep() : nullptr);
+    }
     if (ranks) {
       if (const std::string failure = ranks->finish(); !failure.empty()) {
         throw distributed::DistributedError(failure + " after the run");

@@ -262,6 +262,10 @@ RunOutcome runRemoteNuts(const RunRequest& request, RunContext& context) {
   std::unique_ptr<store::RunRecorder> recorder;
   RunRequest recorded = request;  // with the job, which the run's record keeps for a reattach
   try {
+    if (request.config.untilEss > 0 && !request.reattach && request.continues < 0) {
+      throw ArgumentError("auto-stop extends the chains in the studio's own process: set Until ESS to off to run on a "
+                          "worker");
+    }
     CompiledRequest compiled = compileModel(request);
     const std::unique_ptr<RemoteClient> client = clientFor(request.config.worker);
     client->hello();
