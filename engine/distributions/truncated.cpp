@@ -41,11 +41,15 @@ at::Tensor Truncated::log_mass() const {
   return cumulative_->log_cdf(hi_);
 }
 
-at::Tensor Truncated::log_prob(const at::Tensor& value) const {
+at::Tensor Truncated::contains(const at::Tensor& value) const {
   at::Tensor inside = at::ones_like(value, value.options().dtype(at::kBool));
   if (lo_.defined()) inside = inside & (value >= lo_);
   if (hi_.defined()) inside = inside & (value <= hi_);
-  return mask_outside_support(base_->log_prob(value) - log_mass(), inside);
+  return inside;
+}
+
+at::Tensor Truncated::log_prob(const at::Tensor& value) const {
+  return mask_outside_support(base_->log_prob(value) - log_mass(), contains(value));
 }
 
 at::Tensor Truncated::sample(const Shape& sample_shape, at::Generator generator) const {

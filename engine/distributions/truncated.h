@@ -25,6 +25,10 @@ class Truncated : public Distribution {
   /// Exponential T[, hi] lives on (0, hi)).
   Support support() const override;
 
+  /// Whether each value lies in the closed interval [lo, hi] (data may sit on a bound, as
+  /// in Stan; the support, open, is what a latent variable's transform maps onto).
+  at::Tensor contains(const at::Tensor& value) const;
+
   /// log P(lo <= X <= hi) under the base family.
   at::Tensor log_mass() const;
 

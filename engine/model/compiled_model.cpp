@@ -337,7 +337,9 @@ class Run {
                      const at::Tensor& value) {
     const Support support = random.constraint != Constraint::none
                                 ? constraint_support(random.constraint) : d.support();
-    const at::Tensor inside = support.contains(value.to(at::kDouble));
+    const auto* truncated = dynamic_cast<const distributions::Truncated*>(&d);
+    const at::Tensor inside = truncated ? truncated->contains(value.to(at::kDouble)).expand(value.sizes())
+                                        : support.contains(value.to(at::kDouble));
     if (inside.all().item<bool>()) return;
     const at::Tensor flat = inside.reshape(-1).logical_not().nonzero();
     const int64_t first = flat[0][0].item<int64_t>();
