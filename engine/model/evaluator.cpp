@@ -85,25 +85,8 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
         return element_read(expr);
       }
       const Result base = visit(expr.operands[0]);
-      std::vector<Value> items;
       bool constant = base.constant;
-      for (size_t i = 1; i < expr.operands.size(); ++i) {
-        const Expr& item = expr.operands[i];
-        if (item.kind == ExprKind::full_slice) {
-          items.push_back({});
-        } else if (item.kind == ExprKind::range) {
-          const Result lo = visit(item.operands[0]);
-          const Result hi = visit(item.operands[1]);
-          // A range travels as a 2-vector [lo, hi].
-          items.push_back({at::stack({lo.value.tensor.to(at::kLong), hi.value.tensor.to(at::kLong)}),
-                           false, lo.value.integer && hi.value.integer});
-          constant = constant && lo.constant && hi.constant;
-        } else {
-          Result r = visit(item);
-          constant = constant && r.constant;
-          items.push_back(std::move(r.value));
-        }
-      }
+      const std::vector<Value> items = index_items(expr, 1, constant);
       return {index(expr, base.value, items), constant};
     }
     case ExprKind::full_slice:
@@ -111,6 +94,28 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
       throw ModelError(expr.span, "':' is only allowed inside an index, as in X[:, 2]");
   }
   throw ModelError(expr.span, "unsupported expression");
+}
+
+std::vector<Value> Evaluator::index_items(const Expr& expr, size_t first, bool& constant) {
+  std::vector<Value> items;
+  for (size_t i = first; i < expr.operands.size(); ++i) {
+    const Expr& item = expr.operands[i];
+    if (item.kind == ExprKind::full_slice) {
+      items.push_back({});
+    } else if (item.kind == ExprKind::range) {
+      const Result lo = visit(item.operands[0]);
+      const Result hi = visit(item.operands[1]);
+      // A range travels as a 2-vector [lo, hi].
+      items.push_back({at::stack({lo.value.tensor.to(at::kLong), hi.value.tensor.to(at::kLong)}),
+                       false, lo.value.integer && hi.value.integer});
+      constant = constant && lo.constant && hi.constant;
+    } else {
+      Result r = visit(item);
+      constant = constant && r.constant;
+      items.push_back(std::move(r.value));
+    }
+  }
+  return items;
 }
 
 Value Evaluator::binary(const Expr& expr, const Value& lhs, const Value& rhs) {
@@ -359,21 +364,10 @@ Evaluator::Result Evaluator::element_read(const Expr& expr) {
   const int64_t i = position.tensor.item<int64_t>();
   const Value& element = recurrence_->elements.at(static_cast<size_t>(i - 1));
   if (expr.operands.size() == 2) return {element, false};
-  // The items are visited in place (the constant cache is keyed by their addresses); the
+  bool constant = false;
+  const std::vector<Value> items = index_items(expr, 2, constant);
+  // The items were visited in place (the constant cache is keyed by their addresses); the
   // copy without the first item only names them in index()'s messages.
-  std::vector<Value> items;
-  for (size_t k = 2; k < expr.operands.size(); ++k) {
-    const Expr& item = expr.operands[k];
-    if (item.kind == ExprKind::full_slice) {
-      items.push_back({});
-    } else if (item.kind == ExprKind::range) {
-      const Value lo = visit(item.operands[0]).value;
-      const Value hi = visit(item.operands[1]).value;
-      items.push_back({at::stack({lo.tensor.to(at::kLong), hi.tensor.to(at::kLong)}), false, lo.integer && hi.integer});
-    } else {
-      items.push_back(visit(item).value);
-    }
-  }
   Expr rest = expr;
   rest.operands.erase(rest.operands.begin() + 1);
   return {index(rest, element, items), false};

@@ -46,6 +46,9 @@ class Evaluator {
   Value binary(const Expr& expr, const Value& lhs, const Value& rhs);
   Value matmul(const Expr& expr, const Value& lhs, const Value& rhs);
   Value index(const Expr& expr, const Value& base, const std::vector<Value>& items);
+  /// The values of an index's items from operand `first` on (':' as an empty value, a
+  /// range as [lo, hi]); `constant` is and-ed with theirs.
+  std::vector<Value> index_items(const Expr& expr, size_t first, bool& constant);
   Result vector(const Expr& expr);
   Value compare(const Expr& expr, const Value& lhs, const Value& rhs);
   Result conditional(const Expr& expr);

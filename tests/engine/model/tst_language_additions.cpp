@@ -12,6 +12,7 @@
 #include "variate/model/compile.h"
 #include "variate/model/parser.h"
 #include "variate/model/printer.h"
+#include "variate/model/rename.h"
 
 namespace vm = variate::model;
 
@@ -260,6 +261,22 @@ class TestLanguageAdditions : public QObject {
     const double got = result.model->log_joint()({{"mu", at::scalar_tensor(mu, at::kDouble)}}).item<double>();
     QVERIFY(std::abs(got - expected) <= 1e-12 * std::abs(expected));
     QCOMPARE(result.model->layout().dimension(), int64_t{1});
+  }
+
+  // Renaming a node (the canvas's edit) reaches its uses in the new statements.
+  void renameReachesTheNewStatements() {
+    const vm::Source source("m.vmod", "data N: int\ndata y: real[N]\nmu ~ Normal(0, 1)\ns[1] = mu\n"
+                                      "s[t] = s[t - 1] + y[t] for t in 2:N\ny ~ Normal(s, 1) T[mu - 5, ]\n"
+                                      "target += -square(mu)\n");
+    auto parsed = vm::parse(source);
+    QVERIFY(parsed.ok());
+    vm::rename_node(parsed.program, "mu", "m");
+    vm::rename_node(parsed.program, "s", "level");
+    vm::rename_node(parsed.program, "N", "T");
+    QCOMPARE(QString::fromStdString(vm::to_string(parsed.program)),
+             QString("data T: int\ndata y: real[T]\nm ~ Normal(0, 1)\nlevel[1] = m\n"
+                     "level[t] = level[t - 1] + y[t] for t in 2:T\ny ~ Normal(level, 1) T[m - 5, ]\n"
+                     "target += -square(m)\n"));
   }
 
   void errors_data() {
