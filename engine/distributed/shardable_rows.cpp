@@ -79,6 +79,15 @@ class Analysis {
           if (rows(operand) == Rows::split) throw ModelError(e.span, quoted(e) + ": a range cannot come from rows");
         }
         return Rows::none;
+      case ExprKind::vector:
+      case ExprKind::conditional:
+      case ExprKind::logical_not:
+        for (const auto& operand : e.operands) {
+          if (rows(operand) == Rows::split) {
+            throw ModelError(e.span, quoted(e) + " reads the rows of '" + owner_ + "', which it is not split along");
+          }
+        }
+        return Rows::none;
     }
     return Rows::none;
   }
@@ -175,8 +184,28 @@ void references(const Expr& e, std::vector<std::pair<std::string, model::Span>>&
 
 }  // namespace
 
+// Recurrences chain rows together, and `target +=` terms and truncations are not analysed
+// row by row: a model with one is evaluated whole.
+void reject_unsplittable(const model::CheckedModel& checked) {
+  const std::string advice = " (run with --shard none to evaluate the model whole on every process)";
+  for (const auto& statement : checked.program.statements) {
+    if (statement.kind() == model::StatementKind::element) {
+      throw ModelError(statement.name_span(), "'" + statement.name() + "' is a recurrence: its elements depend on earlier "
+                                              "ones, so rows cannot be split between processes" + advice);
+    }
+    if (statement.kind() == model::StatementKind::target) {
+      throw ModelError(statement.name_span(), "'target +=' terms are not split between processes" + advice);
+    }
+    const auto* random = statement.as<model::RandomStmt>();
+    if (random && random->truncation) {
+      throw ModelError(random->truncation->span, "truncated likelihoods are not split between processes" + advice);
+    }
+  }
+}
+
 std::vector<ShardedStatement> find_shardable_rows(const model::CompiledModel& model) {
   const model::CheckedModel& checked = model.checked();
+  reject_unsplittable(checked);
   const auto environment = reference_values(model);
   std::vector<ShardedStatement> result;
   std::map<std::string, std::pair<int64_t, std::string>> cut;  // row value -> (N, owner)

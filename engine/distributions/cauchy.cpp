@@ -1,5 +1,7 @@
 #include "variate/distributions/cauchy.h"
 
+#include <cmath>
+
 #include <ATen/ATen.h>
 
 #include "variate/core/checks.h"
@@ -32,6 +34,15 @@ at::Tensor Cauchy::sample(const Shape& sample_shape, at::Generator generator) co
                                         mu_.options().dtype(at::kDouble));
   const at::Tensor noise = at::tan(M_PI * (u - 0.5)).to(mu_.scalar_type());
   return mu_ + sigma_ * noise;  // reparameterized: differentiable in mu and sigma
+}
+
+// F(x) = 1/2 + atan(z) / pi; the upper tail as 1/2 - atan(z) / pi keeps its precision.
+at::Tensor Cauchy::log_cdf(const at::Tensor& x) const {
+  return at::log(0.5 + at::atan((as_floating(x, mu_) - mu_) / sigma_) / M_PI);
+}
+
+at::Tensor Cauchy::log_ccdf(const at::Tensor& x) const {
+  return at::log(0.5 - at::atan((as_floating(x, mu_) - mu_) / sigma_) / M_PI);
 }
 
 }  // namespace distributions

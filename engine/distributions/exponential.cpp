@@ -32,6 +32,16 @@ at::Tensor Exponential::sample(const Shape& sample_shape, at::Generator generato
   return clamp_positive(noise / beta_);  // reparameterized in beta
 }
 
+// F(x) = 1 - exp(-beta x) for x >= 0: log F = log(-expm1(-beta x)), log(1 - F) = -beta x.
+at::Tensor Exponential::log_cdf(const at::Tensor& x) const {
+  const at::Tensor positive = at::clamp_min(as_floating(x, beta_), 0.0);
+  return at::log(-at::expm1(-beta_ * positive));
+}
+
+at::Tensor Exponential::log_ccdf(const at::Tensor& x) const {
+  return -beta_ * at::clamp_min(as_floating(x, beta_), 0.0);
+}
+
 }  // namespace distributions
 
 RandomVariable Exponential(std::string name, const TensorArg& beta, Shape sample_shape) {

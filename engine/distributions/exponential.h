@@ -4,11 +4,12 @@
 #include "variate/core/random_variable.h"
 #include "variate/core/tensor_arg.h"
 #include "variate/core/distribution.h"
+#include "variate/distributions/cumulative.h"
 
 namespace variate {
 namespace distributions {
 
-class Exponential : public Distribution {
+class Exponential : public Distribution, public Cumulative {
  public:
   /// @throws ArgumentError if beta is not positive.
   explicit Exponential(at::Tensor beta);
@@ -18,6 +19,8 @@ class Exponential : public Distribution {
   at::Tensor log_prob(const at::Tensor& value) const override;
   at::Tensor sample(const Shape& sample_shape, at::Generator generator) const override;
   Support support() const override { return Support::positive(); }
+  at::Tensor log_cdf(const at::Tensor& x) const override;
+  at::Tensor log_ccdf(const at::Tensor& x) const override;
 
   const at::Tensor& beta() const { return beta_; }
 

@@ -33,6 +33,15 @@ at::Tensor Logistic::sample(const Shape& sample_shape, at::Generator generator) 
   return mu_ + sigma_ * (at::log(u) - at::log1p(-u));  // reparameterized in mu and sigma
 }
 
+// F(x) = 1 / (1 + exp(-z)): log F = -softplus(-z), log(1 - F) = -softplus(z).
+at::Tensor Logistic::log_cdf(const at::Tensor& x) const {
+  return -at::softplus(-(as_floating(x, mu_) - mu_) / sigma_);
+}
+
+at::Tensor Logistic::log_ccdf(const at::Tensor& x) const {
+  return -at::softplus((as_floating(x, mu_) - mu_) / sigma_);
+}
+
 }  // namespace distributions
 
 RandomVariable Logistic(std::string name, const TensorArg& mu, const TensorArg& sigma,

@@ -5,11 +5,12 @@
 #include "variate/core/random_variable.h"
 #include "variate/core/tensor_arg.h"
 #include "variate/core/distribution.h"
+#include "variate/distributions/cumulative.h"
 
 namespace variate {
 namespace distributions {
 
-class Logistic : public Distribution {
+class Logistic : public Distribution, public Cumulative {
  public:
   /// @throws ArgumentError if sigma is not positive or mu is not finite.
   Logistic(at::Tensor mu, at::Tensor sigma);
@@ -18,6 +19,8 @@ class Logistic : public Distribution {
   at::Tensor log_prob(const at::Tensor& value) const override;
   at::Tensor sample(const Shape& sample_shape, at::Generator generator) const override;
   Support support() const override { return Support::real(); }
+  at::Tensor log_cdf(const at::Tensor& x) const override;
+  at::Tensor log_ccdf(const at::Tensor& x) const override;
 
   const at::Tensor& mu() const { return mu_; }
   const at::Tensor& sigma() const { return sigma_; }

@@ -30,6 +30,14 @@ at::Tensor Normal::sample(const Shape& sample_shape, at::Generator generator) co
   return mu_ + sigma_ * noise;  // reparameterized: differentiable in mu and sigma
 }
 
+at::Tensor Normal::log_cdf(const at::Tensor& x) const {
+  return at::special_log_ndtr((as_floating(x, mu_) - mu_) / sigma_);
+}
+
+at::Tensor Normal::log_ccdf(const at::Tensor& x) const {
+  return at::special_log_ndtr((mu_ - as_floating(x, mu_)) / sigma_);  // P(X > x) = Phi(-z)
+}
+
 }  // namespace distributions
 
 RandomVariable Normal(std::string name, const TensorArg& mu, const TensorArg& sigma,

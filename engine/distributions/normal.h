@@ -4,11 +4,12 @@
 #include "variate/core/random_variable.h"
 #include "variate/core/tensor_arg.h"
 #include "variate/core/distribution.h"
+#include "variate/distributions/cumulative.h"
 
 namespace variate {
 namespace distributions {
 
-class Normal : public Distribution {
+class Normal : public Distribution, public Cumulative {
  public:
   /// @throws ArgumentError if sigma is not positive or mu is not finite.
   Normal(at::Tensor mu, at::Tensor sigma);
@@ -17,6 +18,8 @@ class Normal : public Distribution {
   at::Tensor log_prob(const at::Tensor& value) const override;
   at::Tensor sample(const Shape& sample_shape, at::Generator generator) const override;
   Support support() const override { return Support::real(); }
+  at::Tensor log_cdf(const at::Tensor& x) const override;
+  at::Tensor log_ccdf(const at::Tensor& x) const override;
 
   const at::Tensor& mu() const { return mu_; }
   const at::Tensor& sigma() const { return sigma_; }

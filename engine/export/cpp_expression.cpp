@@ -53,6 +53,10 @@ CppValue ExpressionWriter::write(const Expr& expr) const {
     case ExprKind::index: return index(expr);
     case ExprKind::full_slice:
     case ExprKind::range: break;
+    case ExprKind::vector:
+    case ExprKind::conditional:
+    case ExprKind::logical_not:
+      throw ModelError(expr.span, "variate export does not write '" + model::to_string(expr) + "' yet");
   }
   throw ModelError(expr.span, "':' is only allowed inside an index, as in X[:, 2]");
 }

@@ -1,3 +1,4 @@
+#include "variate/export/unexportable.h"
 #include "variate/export/model_header.h"
 
 #include <algorithm>
@@ -412,6 +413,7 @@ class HeaderWriter {
 
 std::string model_header(const CheckedModel& model, const model::Source& source,
                          const std::string& name) {
+  reject_unexportable(model);
   return HeaderWriter(model, source, name).write();
 }
 

@@ -10,6 +10,14 @@ const char* binary_op_text(BinaryOp op) {
     case BinaryOp::divide: return "/";
     case BinaryOp::matmul: return "@";
     case BinaryOp::power: return "^";
+    case BinaryOp::equal: return "==";
+    case BinaryOp::not_equal: return "!=";
+    case BinaryOp::less: return "<";
+    case BinaryOp::less_equal: return "<=";
+    case BinaryOp::greater: return ">";
+    case BinaryOp::greater_equal: return ">=";
+    case BinaryOp::logical_and: return "&&";
+    case BinaryOp::logical_or: return "||";
   }
   return "?";
 }
@@ -86,6 +94,33 @@ Expr Expr::range(Expr lo, Expr hi, Span span) {
   return e;
 }
 
+Expr Expr::vector(std::vector<Expr> items, Span span) {
+  Expr e;
+  e.kind = ExprKind::vector;
+  e.operands = std::move(items);
+  e.span = span;
+  return e;
+}
+
+Expr Expr::conditional(Expr condition, Expr if_true, Expr if_false, Span span) {
+  Expr e;
+  e.kind = ExprKind::conditional;
+  e.operands.reserve(3);
+  e.operands.push_back(std::move(condition));
+  e.operands.push_back(std::move(if_true));
+  e.operands.push_back(std::move(if_false));
+  e.span = span;
+  return e;
+}
+
+Expr Expr::logical_not(Expr operand, Span span) {
+  Expr e;
+  e.kind = ExprKind::logical_not;
+  e.operands.push_back(std::move(operand));
+  e.span = span;
+  return e;
+}
+
 const char* base_type_name(BaseType type) { return type == BaseType::real ? "real" : "int"; }
 
 const char* constraint_name(Constraint constraint) {
@@ -137,10 +172,31 @@ bool equal_nodes(const DataDecl& a, const DataDecl& b) {
   return a.name == b.name && a.type == b.type && all_equal(a.dims, b.dims);
 }
 
+bool equal_bounds(const std::optional<Expr>& a, const std::optional<Expr>& b) {
+  return a.has_value() == b.has_value() && (!a || structurally_equal(*a, *b));
+}
+
+bool equal_truncations(const std::optional<Truncation>& a, const std::optional<Truncation>& b) {
+  return a.has_value() == b.has_value() && (!a || (equal_bounds(a->lo, b->lo) && equal_bounds(a->hi, b->hi)));
+}
+
 bool equal_nodes(const RandomStmt& a, const RandomStmt& b) {
   return a.name == b.name && a.guide == b.guide && all_equal(a.dims, b.dims) && a.constraint == b.constraint &&
          all_equal(a.constraint_dims, b.constraint_dims) &&
-         structurally_equal(a.distribution, b.distribution);
+         structurally_equal(a.distribution, b.distribution) && equal_truncations(a.truncation, b.truncation);
+}
+
+bool equal_nodes(const ElementDefinition& a, const ElementDefinition& b) {
+  if (a.name != b.name || !structurally_equal(a.index, b.index) || !structurally_equal(a.value, b.value) ||
+      a.loop.has_value() != b.loop.has_value()) {
+    return false;
+  }
+  return !a.loop || (a.loop->variable == b.loop->variable && structurally_equal(a.loop->lo, b.loop->lo) &&
+                     structurally_equal(a.loop->hi, b.loop->hi));
+}
+
+bool equal_nodes(const TargetIncrement& a, const TargetIncrement& b) {
+  return a.name == b.name && structurally_equal(a.value, b.value);
 }
 
 bool equal_nodes(const Deterministic& a, const Deterministic& b) {

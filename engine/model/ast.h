@@ -22,11 +22,18 @@ enum class ExprKind {
   index,       // X[:, 2:K]
   full_slice,  // ':' (only as an index item)
   range,       // lo:hi, inclusive (only as an index item)
+  vector,      // [a, b, 1 - a]: a vector of scalars, or a matrix by rows of vectors
+  conditional, // c ? a : b, elementwise
+  logical_not, // !x
 };
 
-enum class BinaryOp { add, subtract, multiply, divide, matmul, power };
+enum class BinaryOp {
+  add, subtract, multiply, divide, matmul, power,
+  equal, not_equal, less, less_equal, greater, greater_equal,  // 1 or 0, elementwise
+  logical_and, logical_or,
+};
 
-/// "+", "-", "*", "/", "@", "^".
+/// "+", "-", "*", "/", "@", "^", "==", "!=", "<", "<=", ">", ">=", "&&", "||".
 const char* binary_op_text(BinaryOp op);
 
 struct Argument;
@@ -41,7 +48,8 @@ struct Expr {
   std::string name;
   /// binary: the operator.
   BinaryOp op = BinaryOp::add;
-  /// negate: {operand}; binary: {lhs, rhs}; index: {base, item...}; range: {lo, hi}.
+  /// negate, logical_not: {operand}; binary: {lhs, rhs}; index: {base, item...};
+  /// range: {lo, hi}; vector: {item...}; conditional: {condition, if_true, if_false}.
   std::vector<Expr> operands;
   /// call: the arguments in order, positional ones first.
   std::vector<Argument> arguments;
@@ -54,6 +62,9 @@ struct Expr {
   static Expr index(Expr base, std::vector<Expr> items, Span span);
   static Expr full_slice(Span span);
   static Expr range(Expr lo, Expr hi, Span span);
+  static Expr vector(std::vector<Expr> items, Span span);
+  static Expr conditional(Expr condition, Expr if_true, Expr if_false, Span span);
+  static Expr logical_not(Expr operand, Span span);
 };
 
 struct Argument {
@@ -85,6 +96,13 @@ struct DataDecl {
   std::vector<Expr> dims;
 };
 
+/// `T[lo, hi]` after a distribution; a missing bound leaves that side open.
+struct Truncation {
+  Span span;  // from 'T' to ']'
+  std::optional<Expr> lo;
+  std::optional<Expr> hi;
+};
+
 /// `NAME[DIMS] ~ Dist(args)` or `NAME: constraint[DIMS] ~ Dist(args)`; or
 /// `guide NAME ~ Dist(args)`: the variational family of latent NAME (amortized when its
 /// arguments come from a network of the data).
@@ -100,6 +118,8 @@ struct RandomStmt {
   std::vector<Expr> constraint_dims;
   /// A call expression: the distribution and its arguments.
   Expr distribution;
+  /// `T[lo, hi]`, `T[lo, ]` or `T[, hi]` after the distribution: truncated to the interval.
+  std::optional<Truncation> truncation;
 };
 
 /// `NAME = expr`.
@@ -109,16 +129,45 @@ struct Deterministic {
   Expr value;
 };
 
+/// One statement of a recurrence, a deterministic node defined element by element:
+///   sigma[1] = s1                                        (an initial element)
+///   sigma[t] = sqrt(a0 + a1 * sigma[t - 1]) for t in 2:T  (the step, after them)
+/// Element t may be a scalar or a vector (a row of a matrix); the step reads only
+/// earlier elements, `NAME[t - k]`.
+struct ElementDefinition {
+  std::string name;
+  Span name_span;
+  /// The initial element's position (an integer literal), or the step's variable.
+  Expr index;
+  Expr value;
+  /// The step's `for VARIABLE in LO:HI`; unset for an initial element.
+  struct Loop {
+    std::string variable;
+    Span variable_span;
+    Expr lo;
+    Expr hi;
+  };
+  std::optional<Loop> loop;
+};
+
+/// `target += expr`: adds expr (summed) to the model's log density. `name` ("target[1]",
+/// "target[2]", ... in program order) names its node; no variable can be called that.
+struct TargetIncrement {
+  std::string name;
+  Span name_span;  // the word 'target'
+  Expr value;
+};
+
 /// `# text` keeps everything after '#' (with its leading space) without trailing blanks.
 struct Comment {
   std::string text;
   Span span;
 };
 
-enum class StatementKind { data, random, deterministic };
+enum class StatementKind { data, random, deterministic, element, target };
 
 struct Statement {
-  std::variant<DataDecl, RandomStmt, Deterministic> node;
+  std::variant<DataDecl, RandomStmt, Deterministic, ElementDefinition, TargetIncrement> node;
   Span span;
   /// Whole-line comments just above the statement (and those on its earlier lines when
   /// it spans several).

@@ -10,6 +10,8 @@
 #include "variate/model/distribution_table.h"
 #include "variate/model/functions.h"
 #include "variate/model/network_call.h"
+#include "variate/model/printer.h"
+#include "variate/model/distribution_support.h"
 
 namespace variate::model {
 namespace {
@@ -36,6 +38,9 @@ class Checker {
 
   void run() {
     collect_nodes();
+    for (const Node& n : model_.nodes) {
+      if (!n.elements.empty()) check_recurrence(n);
+    }
     for (size_t s = 0; s < statements().size(); ++s) collect_references(s);
     if (diagnostics_.stopped()) return;
     check_undefined_names();
@@ -51,7 +56,9 @@ class Checker {
     const auto it = index_.find(name);
     if (it != index_.end()) return model_.nodes[it->second];
     index_[name] = model_.nodes.size();
-    model_.nodes.push_back(Node{name, NodeKind::data, {}, {}, {}, {}, {}});
+    Node n;
+    n.name = name;
+    model_.nodes.push_back(std::move(n));
     return model_.nodes.back();
   }
 
@@ -64,9 +71,15 @@ class Checker {
       const Statement& statement = statements()[s];
       statement_lines_[s] = line_of(statement.name_span());
       Node& n = node(statement.name());
+      if (statement.kind() == StatementKind::element) {
+        n.elements.push_back(s);
+        continue;
+      }
       std::optional<size_t>* slot = nullptr;
       const char* what = "";
       switch (statement.kind()) {
+        case StatementKind::element: break;
+        case StatementKind::target: slot = &n.increment; what = "a log-density term"; break;
         case StatementKind::data: slot = &n.declaration; what = "declared as data"; break;
         case StatementKind::deterministic: slot = &n.assignment; what = "defined with '='"; break;
         case StatementKind::random:
@@ -91,6 +104,105 @@ class Checker {
                                ") and also defined with '='; rename one of them");
       }
     }
+    for (const Node& n : model_.nodes) {
+      if (n.elements.empty()) continue;
+      const auto other = n.declaration ? n.declaration : n.assignment;
+      if (!other) continue;
+      diagnostics_.error(statements()[n.elements.front()].name_span(),
+                         "'" + n.name + "' is " + (n.declaration ? "declared as data" : "defined with '='") +
+                             " (" + where(*other) + ") and also defined element by element; rename one of them");
+    }
+  }
+
+  // A recurrence is its initial elements NAME[1], NAME[2], ... in order, then one step
+  // `NAME[t] = ... for t in (m + 1):HI` over the rest.
+  void check_recurrence(const Node& n) {
+    size_t initials = 0;
+    std::optional<size_t> step;
+    for (size_t s : n.elements) {
+      const auto& element = *statements()[s].as<ElementDefinition>();
+      if (element.loop) {
+        if (step) {
+          diagnostics_.error(element.name_span, "'" + n.name + "' already has a step (" + where(*step) + ")");
+        } else {
+          step = s;
+        }
+        continue;
+      }
+      if (step) {
+        diagnostics_.error(element.name_span, "the initial elements of '" + n.name + "' come before its step (" +
+                                                  where(*step) + ")");
+        continue;
+      }
+      const Expr& index = element.index;
+      ++initials;
+      if (index.kind != ExprKind::number || !index.is_integer || index.value != static_cast<double>(initials)) {
+        diagnostics_.error(index.span, "the initial elements of '" + n.name + "' are numbered 1, 2, ... in order: expected '" +
+                                           n.name + "[" + std::to_string(initials) + "]', got '" + n.name + "[" +
+                                           to_string(index) + "]'");
+      }
+    }
+    if (!step) {
+      diagnostics_.error(statements()[n.elements.back()].name_span(),
+                         "'" + n.name + "' has initial elements but no step, such as '" + n.name + "[t] = ... for t in " +
+                             std::to_string(initials + 1) + ":T'");
+      return;
+    }
+    const auto& element = *statements()[*step].as<ElementDefinition>();
+    const auto& loop = *element.loop;
+    step_initials_[*step] = initials;
+    loop_variables_[loop.variable] = *step;
+    if (initials == 0) {
+      diagnostics_.error(element.name_span, "the recurrence '" + n.name + "' has no initial element: give '" + n.name +
+                                                "[1] = ...' before its step");
+      return;
+    }
+    if (element.index.kind != ExprKind::name || element.index.name != loop.variable) {
+      diagnostics_.error(element.index.span, "the step of '" + n.name + "' defines '" + n.name + "[" + loop.variable +
+                                                 "]', indexed by its variable '" + loop.variable + "'; got '" + n.name +
+                                                 "[" + to_string(element.index) + "]'");
+    }
+    if (loop.lo.kind != ExprKind::number || !loop.lo.is_integer || loop.lo.value != static_cast<double>(initials + 1)) {
+      diagnostics_.error(loop.lo.span, "the range of '" + loop.variable + "' must start right after the initial elements of '" +
+                                           n.name + "': expected " + std::to_string(initials + 1) + ", got '" +
+                                           to_string(loop.lo) + "'");
+    }
+    if (index_.count(loop.variable)) {
+      diagnostics_.error(loop.variable_span, "the index '" + loop.variable +
+                                                 "' is also a name in the model; choose another");
+    }
+  }
+
+  // Inside a recurrence's statement, its own name is read element by element, earlier
+  // elements only: `NAME[q]` (q a literal before the initial element's position) or, in the
+  // step, `NAME[t - k]` with 1 <= k <= the number of initial elements.
+  void check_own_read(const Expr& e) {
+    const ElementDefinition& element = *current_element_;
+    const Expr& item = e.operands.size() > 1 ? e.operands[1] : e;
+    const std::string read = "'" + to_string(e) + "'";
+    if (!element.loop) {
+      const double position = element.index.kind == ExprKind::number ? element.index.value : 0;
+      if (item.kind != ExprKind::number || !item.is_integer || item.value >= position) {
+        diagnostics_.error(e.span, "'" + element.name + "[" + to_string(element.index) +
+                                       "]' may read only earlier elements of '" + element.name + "'; got " + read);
+      }
+      return;
+    }
+    const std::string& t = element.loop->variable;
+    const bool back = item.kind == ExprKind::binary && item.op == BinaryOp::subtract &&
+                      item.operands[0].kind == ExprKind::name && item.operands[0].name == t &&
+                      item.operands[1].kind == ExprKind::number && item.operands[1].is_integer &&
+                      item.operands[1].value >= 1;
+    if (!back) {
+      diagnostics_.error(e.span, "the step of '" + element.name + "' may read only earlier elements, as in '" +
+                                     element.name + "[" + t + " - 1]'; got " + read);
+      return;
+    }
+    if (item.operands[1].value > static_cast<double>(current_initials_)) {
+      diagnostics_.error(e.span, read + " reads before the first element when " + t + " = " +
+                                     std::to_string(current_initials_ + 1) + ": the step may read back at most " +
+                                     std::to_string(current_initials_) + " (the number of initial elements)");
+    }
   }
 
   size_t line_of(Span span) const { return source_.location(span.begin).line; }
@@ -105,14 +217,28 @@ class Checker {
       case ExprKind::full_slice:
         return;
       case ExprKind::name:
+        if (current_element_ && current_element_->loop && e.name == current_element_->loop->variable) return;
+        if (current_element_ && e.name == current_element_->name) {
+          diagnostics_.error(e.span, "'" + e.name + "' is read whole inside its own definition; read an earlier "
+                                     "element, as in '" + e.name + "[t - 1]'");
+          return;
+        }
         add_reference(statement, e.name, e.span, use);
         return;
       case ExprKind::negate:
+      case ExprKind::logical_not:
       case ExprKind::binary:
       case ExprKind::range:
+      case ExprKind::vector:
+      case ExprKind::conditional:
         for (const auto& operand : e.operands) walk(statement, operand, use);
         return;
       case ExprKind::index:
+        if (current_element_ && e.operands[0].kind == ExprKind::name && e.operands[0].name == current_element_->name) {
+          check_own_read(e);
+          for (size_t i = 2; i < e.operands.size(); ++i) walk(statement, e.operands[i], Use::index);
+          return;
+        }
         walk(statement, e.operands[0], use);
         for (size_t i = 1; i < e.operands.size(); ++i) walk(statement, e.operands[i], Use::index);
         return;
@@ -205,8 +331,40 @@ class Checker {
                                       std::to_string(call.arguments.size()));
   }
 
+  void check_truncation(size_t s, const RandomStmt& random) {
+    const Truncation& truncation = *random.truncation;
+    for (const auto* bound : {&truncation.lo, &truncation.hi}) {
+      if (*bound) walk(s, **bound, Use::value);
+    }
+    if (random.distribution.kind != ExprKind::call || !find_distribution(random.distribution.name)) return;
+    const std::string& family = random.distribution.name;
+    if (!can_truncate(family)) {
+      diagnostics_.error(truncation.span, family + " cannot be truncated: it has no cumulative distribution function "
+                                                   "here (truncatable: " + truncatable_families() + ")");
+    }
+    if (random.constraint != Constraint::none) {
+      diagnostics_.error(truncation.span, "'" + random.name + "' has both a constraint type and a truncation; "
+                                                               "the truncation sets its support");
+    }
+  }
+
   void collect_references(size_t s) {
     const Statement& statement = statements()[s];
+    if (const auto* element = statement.as<ElementDefinition>()) {
+      current_element_ = element;
+      current_initials_ = step_initials_.count(s) ? step_initials_.at(s) : 0;
+      walk(s, element->value, Use::value);
+      current_element_ = nullptr;
+      if (element->loop) {
+        walk(s, element->loop->lo, Use::size);
+        walk(s, element->loop->hi, Use::size);
+      }
+      return;
+    }
+    if (const auto* increment = statement.as<TargetIncrement>()) {
+      walk(s, increment->value, Use::value);
+      return;
+    }
     if (const auto* data = statement.as<DataDecl>()) {
       for (const auto& dim : data->dims) walk(s, dim, Use::size);
     } else if (const auto* assignment = statement.as<Deterministic>()) {
@@ -219,6 +377,7 @@ class Checker {
       for (const auto& dim : random->dims) walk(s, dim, Use::size);
       for (const auto& dim : random->constraint_dims) walk(s, dim, Use::size);
       check_distribution_call(s, random->distribution, false);
+      if (random->truncation) check_truncation(s, *random);
       if (random->constraint != Constraint::none && random->constraint_dims.size() != 1) {
         diagnostics_.error(random->constraint_span,
                            std::string(constraint_name(random->constraint)) +
@@ -242,7 +401,12 @@ class Checker {
         for (const auto& n : model_.nodes) names.push_back(n.name);
         std::string message = "undefined name '" + reference.name + "'";
         const std::string guess = closest_name(reference.name, names);
-        if (!guess.empty()) message += "; did you mean '" + guess + "'?";
+        if (const auto loop = loop_variables_.find(reference.name); loop != loop_variables_.end()) {
+          message += "; '" + reference.name + "' is the index of the step of '" + statements()[loop->second].name() +
+                     "' (" + where(loop->second) + ") and known only there";
+        } else if (!guess.empty()) {
+          message += "; did you mean '" + guess + "'?";
+        }
         diagnostics_.error(reference.span, message);
       }
     }
@@ -254,7 +418,7 @@ class Checker {
     if (it == index_.end()) return std::nullopt;
     const Node& n = model_.nodes[it->second];
     if (n.declaration) return std::nullopt;
-    if (n.assignment) return n.assignment;
+    if (n.is_deterministic()) return n.definition();
     if (n.guide && n.distribution) return n.guide;  // the value is the guide's draw
     return n.distribution;
   }
@@ -268,6 +432,13 @@ class Checker {
       for (const auto& reference : references) {
         const auto p = producer(reference.name);
         if (p && needs[s].insert(*p).second) needed_by[*p].push_back(s);
+      }
+    }
+    // A recurrence's step completes it, after its initial elements.
+    for (const Node& n : model_.nodes) {
+      for (size_t i = 0; i + 1 < n.elements.size(); ++i) {
+        const size_t step = n.elements.back();
+        if (needs[step].insert(n.elements[i]).second) needed_by[n.elements[i]].push_back(step);
       }
     }
     // A prior scores the value its guide draws.
@@ -345,18 +516,25 @@ class Checker {
         n.kind = is_network_call(assignment->value) ? NodeKind::network
                  : data_only                         ? NodeKind::transformed_data
                                                      : NodeKind::derived;
-      } else if (!n.declaration && !n.assignment && n.distribution) {
+      } else if (statements()[s].kind() == StatementKind::element) {
+        // Data only when every element is.
+        const bool first = s == n.elements.front();
+        n.kind = data_only && (first || n.kind == NodeKind::transformed_data) ? NodeKind::transformed_data
+                                                                               : NodeKind::derived;
+      } else if (statements()[s].kind() == StatementKind::target) {
+        n.kind = NodeKind::log_density;
+      } else if (!n.declaration && !n.is_deterministic() && n.distribution) {
         n.kind = NodeKind::latent;  // (a guide alone makes no variable: check_guide says so)
       }
     }
     // `NAME = expr` then `NAME ~ Dist(...)` observes NAME, which must then be data.
     for (Node& n : model_.nodes) {
-      if (!n.assignment || !n.distribution) continue;
+      if (!n.is_deterministic() || !n.distribution) continue;
       if (n.kind == NodeKind::transformed_data) {
         n.kind = NodeKind::observed;
       } else {
         diagnostics_.error(statements()[*n.distribution].name_span(),
-                           "'" + n.name + "' depends on parameters (" + where(*n.assignment) +
+                           "'" + n.name + "' depends on parameters (" + where(*n.definition()) +
                                "), so it cannot be observed; only data can follow '~'");
       }
     }
@@ -379,6 +557,7 @@ class Checker {
       if (n.guide) check_guide(n);
       if (n.kind != NodeKind::latent) continue;
       const auto* random = statements()[*n.distribution].as<RandomStmt>();
+      if (random->truncation) check_latent_bounds(*random);
       const std::string& family = random->distribution.name;
       if (discrete_families().count(family)) {
         diagnostics_.error(random->name_span,
@@ -389,11 +568,32 @@ class Checker {
     }
   }
 
+  // A latent variable's support is its truncation's interval, fixed when the model is
+  // compiled: its bounds come from the data.
+  void check_latent_bounds(const RandomStmt& random) {
+    std::vector<Reference> references;
+    for (const auto* bound : {&random.truncation->lo, &random.truncation->hi}) {
+      if (*bound) collect_names(**bound, references);
+    }
+    for (const auto& reference : references) {
+      const Node* read = model_.find(reference.name);
+      if (!read || read->is_data_valued()) continue;
+      diagnostics_.error(reference.span, "the truncation bounds of latent '" + random.name + "' must come from the data, but '" +
+                                             reference.name + "' is a " + node_kind_name(read->kind));
+    }
+  }
+
+  static void collect_names(const Expr& e, std::vector<Reference>& out) {
+    if (e.kind == ExprKind::name) out.push_back({e.name, e.span, Use::value});
+    for (const auto& operand : e.operands) collect_names(operand, out);
+    for (const auto& argument : e.arguments) collect_names(argument.value, out);
+  }
+
   // A guide is a reparameterizable family of a latent variable, read from the data and
   // networks only (so each observation's guide is a function of that observation).
   void check_guide(const Node& n) {
     const auto& guide = *statements()[*n.guide].as<RandomStmt>();
-    if (!n.distribution || n.declaration || n.assignment) {
+    if (!n.distribution || n.declaration || n.is_deterministic()) {
       diagnostics_.error(guide.name_span, "'" + n.name + "' is not a latent variable; a guide is the variational "
                                           "family of one, as in `z[N, 20] ~ Normal(0, 1)` with `guide z ~ Normal(...)`");
       return;
@@ -417,6 +617,12 @@ class Checker {
   std::map<size_t, std::vector<Reference>> references_;
   std::map<size_t, size_t> statement_lines_;
   bool cyclic_ = false;
+  // The number of initial elements before each recurrence step, and the steps' variables.
+  std::map<size_t, size_t> step_initials_;
+  std::map<std::string, size_t> loop_variables_;
+  // While a recurrence's statement is walked: it, and the initial elements of its step.
+  const ElementDefinition* current_element_ = nullptr;
+  size_t current_initials_ = 0;
 };
 
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -445,6 +651,7 @@ const char* node_kind_name(NodeKind kind) {
     case NodeKind::transformed_data: return "transformed data";
     case NodeKind::derived: return "derived quantity";
     case NodeKind::network: return "network";
+    case NodeKind::log_density: return "log-density term";
   }
   return "node";
 }
@@ -478,7 +685,7 @@ std::optional<size_t> CheckedModel::rank_of(const std::string& name) const {
   const Node* node = find(name);
   if (!node) return std::nullopt;
   if (node->declaration) return program.statements[*node->declaration].as<DataDecl>()->dims.size();
-  if (node->assignment || !node->distribution) return std::nullopt;
+  if (node->is_deterministic() || !node->distribution) return std::nullopt;
   const RandomStmt& random = *program.statements[*node->distribution].as<RandomStmt>();
   if (random.constraint == Constraint::cholesky_corr) return 2;
   if (random.constraint != Constraint::none) return 1;
@@ -489,6 +696,14 @@ std::optional<size_t> CheckedModel::rank_of(const std::string& name) const {
     if (!is_literal_number(argument.value)) return std::nullopt;
   }
   return event_rank;
+}
+
+std::vector<const ElementDefinition*> CheckedModel::elements_of(const std::string& name) const {
+  std::vector<const ElementDefinition*> elements;
+  if (const Node* node = find(name)) {
+    for (size_t s : node->elements) elements.push_back(program.statements[s].as<ElementDefinition>());
+  }
+  return elements;
 }
 
 Constraint CheckedModel::constraint_of(const std::string& name) const {

@@ -20,9 +20,11 @@ enum class NodeKind {
   transformed_data, // deterministic, from data only: computed once when data is bound
   derived,          // deterministic, depends on latent variables: recorded in the draws
   network,          // `NAME = mlp(...)`: a neural network's output; its weights are learned
+  log_density,      // `target += expr`: a term added to the model's log density
 };
 
-/// "data", "observed", "latent", "transformed data", "derived quantity", "network".
+/// "data", "observed", "latent", "transformed data", "derived quantity", "network",
+/// "log-density term".
 const char* node_kind_name(NodeKind kind);
 
 /// Everything the model says about one name. Statements are indices into the program.
@@ -33,8 +35,20 @@ struct Node {
   std::optional<size_t> assignment;    // `NAME = ...`
   std::optional<size_t> distribution;  // `NAME ~ ...`
   std::optional<size_t> guide;         // `guide NAME ~ ...`
+  /// `NAME[1] = ...` and `NAME[t] = ... for t in 2:T`, in program order: a recurrence.
+  std::vector<size_t> elements;
+  std::optional<size_t> increment;     // `target += ...` (NAME is "target[1]", ...)
   /// Names this node reads (in its assignment or distribution), in order of first use.
   std::vector<std::string> dependencies;
+
+  /// Defined by `=` or element by element.
+  bool is_deterministic() const { return assignment || !elements.empty(); }
+  /// The statement that completes a deterministic node's value (a recurrence's step).
+  std::optional<size_t> definition() const {
+    if (assignment) return assignment;
+    if (!elements.empty()) return elements.back();
+    return std::nullopt;
+  }
 
   bool is_data_valued() const {
     return kind == NodeKind::data || kind == NodeKind::observed ||
@@ -66,6 +80,9 @@ struct CheckedModel {
   /// number. nullopt where data shapes or broadcasting decide (`=` nodes, arguments that
   /// may broadcast) and for unknown names.
   std::optional<size_t> rank_of(const std::string& name) const;
+  /// A recurrence's statements in program order (its initial elements, then its step);
+  /// empty for other names.
+  std::vector<const ElementDefinition*> elements_of(const std::string& name) const;
   /// The constraint type a `NAME: ordered[K] ~ ...` statement declares; none otherwise.
   Constraint constraint_of(const std::string& name) const;
 };

@@ -9,11 +9,13 @@
 #include "variate/core/condition.h"
 #include "variate/core/tracing.h"
 #include "variate/core/distribution.h"
+#include "variate/distributions/truncated.h"
 #include "variate/kernels/glm_likelihood.h"
 #include "variate/model/data_binding.h"
 #include "variate/model/distribution_table.h"
 #include "variate/model/evaluator.h"
 #include "variate/model/fused_likelihood.h"
+#include "variate/model/log_density_term.h"
 #include "variate/model/model_error.h"
 #include "variate/model/printer.h"
 
@@ -139,6 +141,14 @@ class Run {
         if (mode_ == RunMode::density && !state_.scored.count(assignment->name)) continue;
         environment_[assignment->name] = evaluator_.evaluate(assignment->value);
         if (checking_) state_.shapes[assignment->name] = environment_[assignment->name].point_shape();
+      } else if (const auto* element = statement.as<ElementDefinition>()) {
+        // The step evaluates the whole recurrence, its initial elements included.
+        if (!element->loop || node.is_data_valued()) continue;
+        if (mode_ == RunMode::density && !state_.scored.count(element->name)) continue;
+        environment_[element->name] = evaluator_.evaluate_recurrence(model.elements_of(element->name));
+        if (checking_) state_.shapes[element->name] = environment_[element->name].point_shape();
+      } else if (const auto* increment = statement.as<TargetIncrement>()) {
+        if (mode_ != RunMode::derived && scores(state_, s)) add_term(*increment);
       } else if (const auto* random = statement.as<RandomStmt>()) {
         variable(s, *random, node);
       }
@@ -182,6 +192,47 @@ class Run {
     }
   }
 
+  // `target += expr`: the sum of expr over one point's elements, scored as an observed
+  // variable's density (LogDensityTerm).
+  void add_term(const TargetIncrement& increment) {
+    const Value v = evaluator_.evaluate(increment.value);
+    at::Tensor term = v.tensor.to(at::kDouble);
+    if (v.rank() > 0) {
+      std::vector<int64_t> dims;
+      for (int64_t d = 0; d < v.rank(); ++d) dims.push_back(tensor_dim(v, d));
+      term = term.sum(dims);
+    }
+    make_random_variable({increment.name, std::make_shared<LogDensityTerm>(term), {}, at::zeros({}, at::kDouble),
+                          std::nullopt});
+  }
+
+  // The distribution of a `~` statement, truncated to its `T[lo, hi]` if it has one.
+  DistributionPtr variable_distribution(const RandomStmt& random, int64_t batch_rank, const Shape& declared) {
+    DistributionPtr d = distribution(random.distribution, batch_rank, 0, declared);
+    if (!random.truncation) return d;
+    const auto bound = [&](const std::optional<Expr>& e) {
+      if (!e) return at::Tensor();
+      const Value v = evaluator_.evaluate(*e);
+      if (checking_ && v.rank() > static_cast<int64_t>(d->batch_shape().size())) {
+        throw ModelError(e->span, "the truncation bound '" + to_string(*e) + "' has shape " +
+                                      variate::to_string(v.point_shape()) + ", more dimensions than the arguments of " +
+                                      random.distribution.name + " (shape " + variate::to_string(d->batch_shape()) + ")");
+      }
+      return lift({at::isFloatingType(v.tensor.scalar_type()) ? v.tensor : v.tensor.to(at::kDouble), v.batched, false},
+                  batch_rank);
+    };
+    const at::Tensor lo = bound(random.truncation->lo);
+    const at::Tensor hi = bound(random.truncation->hi);
+    if (checking_ && lo.defined() && hi.defined() && !(lo < hi).all().item<bool>()) {
+      throw ModelError(random.truncation->span, "the truncation's lower bound must be below its upper bound");
+    }
+    try {
+      return std::make_shared<distributions::Truncated>(d, lo, hi);
+    } catch (const ArgumentError& e) {
+      throw ModelError(random.truncation->span, e.what());
+    }
+  }
+
   bool is_constant(const Expr& expr) const { return state_.constants.count(&expr) > 0 || expr.kind == ExprKind::number; }
 
   void variable(size_t s, const RandomStmt& random, const Node& node) {
@@ -191,13 +242,14 @@ class Run {
     if (checking_) learn_shape(s, random, node);
     if (observed && !checking_ && fused_variable(s, random)) return;
     const VariableInfo& info = state_.variables.at(s);
-    RandomVariableSpec spec{random.name, distribution(random.distribution, info.batch_rank, 0, info.shape),
+    RandomVariableSpec spec{random.name, variable_distribution(random, info.batch_rank, info.shape),
                             info.sample_shape, std::nullopt, std::nullopt};
     if (random.constraint != Constraint::none) spec.support = constraint_support(random.constraint);
     if (observed) spec.value = state_.observed.at(random.name);
     if (checking_ && observed) check_support(random, *spec.distribution, *spec.value);
     const RandomVariable rv = make_random_variable(std::move(spec));
-    if (checking_ && observed && state_.options.fuse_likelihoods && state_.options.device.is_cpu()) {
+    if (checking_ && observed && state_.options.fuse_likelihoods && state_.options.device.is_cpu() &&
+        !random.truncation) {
       find_fused(s, random);
     }
     if (observed) return;
@@ -251,7 +303,7 @@ class Run {
   void learn_shape(size_t s, const RandomStmt& random, const Node& node) {
     const std::optional<Shape> declared = declared_shape(random, evaluator_);
     const DistributionSignature& signature = *find_distribution(random.distribution.name);
-    const DistributionPtr d = distribution(random.distribution, 0, 0, declared.value_or(Shape{}));
+    const DistributionPtr d = variable_distribution(random, 0, declared.value_or(Shape{}));
     const Shape& event = d->event_shape();
     Shape shape;
     if (declared) {
@@ -285,7 +337,9 @@ class Run {
                      const at::Tensor& value) {
     const Support support = random.constraint != Constraint::none
                                 ? constraint_support(random.constraint) : d.support();
-    const at::Tensor inside = support.contains(value.to(at::kDouble));
+    const auto* truncated = dynamic_cast<const distributions::Truncated*>(&d);
+    const at::Tensor inside = truncated ? truncated->contains(value.to(at::kDouble)).expand(value.sizes())
+                                        : support.contains(value.to(at::kDouble));
     if (inside.all().item<bool>()) return;
     const at::Tensor flat = inside.reshape(-1).logical_not().nonzero();
     const int64_t first = flat[0][0].item<int64_t>();
@@ -313,13 +367,14 @@ std::set<std::string> find_scored_nodes(const CompiledModel::State& state) {
   std::vector<const Node*> pending;
   for (const auto& node : model.nodes) {
     if (node.distribution && scores(state, *node.distribution)) pending.push_back(&node);
+    if (node.increment && scores(state, *node.increment)) pending.push_back(&node);
   }
   while (!pending.empty()) {
     const Node* node = pending.back();
     pending.pop_back();
     for (const auto& name : node->dependencies) {
       const Node* dependency = model.find(name);
-      if (dependency && dependency->assignment && scored.insert(name).second) pending.push_back(dependency);
+      if (dependency && dependency->is_deterministic() && scored.insert(name).second) pending.push_back(dependency);
     }
   }
   return scored;

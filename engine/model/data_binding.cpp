@@ -87,6 +87,10 @@ std::set<std::string> matrix_operands(const Program& program) {
       collect_matrix_operands(random->distribution, names);
     } else if (const auto* assignment = statement.as<Deterministic>()) {
       collect_matrix_operands(assignment->value, names);
+    } else if (const auto* element = statement.as<ElementDefinition>()) {
+      collect_matrix_operands(element->value, names);
+    } else if (const auto* increment = statement.as<TargetIncrement>()) {
+      collect_matrix_operands(increment->value, names);
     }
   }
   return names;
@@ -152,6 +156,13 @@ BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& 
   }
   // Transformed data, once, in dependency order.
   for (size_t s : model.evaluation_order) {
+    if (const auto* element = model.program.statements[s].as<ElementDefinition>()) {
+      // A recurrence of data only, computed at its step (after its initial elements).
+      if (element->loop && model.find(element->name)->is_data_valued()) {
+        bound.values[element->name] = evaluator.evaluate_recurrence(model.elements_of(element->name));
+      }
+      continue;
+    }
     const auto* assignment = model.program.statements[s].as<Deterministic>();
     if (!assignment) continue;
     const Node* node = model.find(assignment->name);

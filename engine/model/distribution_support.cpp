@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "variate/core/distribution.h"
+#include "variate/distributions/cumulative.h"
 #include "variate/model/distribution_table.h"
 
 namespace variate::model {
@@ -58,6 +59,25 @@ std::optional<FamilySupport> family_support(const std::string& family) {
     result.from_component = result.from_component || parameter.is_distribution;
   }
   return result;
+}
+
+}  // namespace variate::model
+
+namespace variate::model {
+
+bool can_truncate(const std::string& family) {
+  const DistributionSignature* signature = find_distribution(family);
+  if (!signature || signature->event_rank != 0) return false;
+  const DistributionPtr example = build_example(*signature);
+  return dynamic_cast<const distributions::Cumulative*>(example.get()) != nullptr;
+}
+
+std::string truncatable_families() {
+  std::string names;
+  for (const auto& family : distribution_names()) {
+    if (can_truncate(family)) names += (names.empty() ? "" : ", ") + family;
+  }
+  return names;
 }
 
 }  // namespace variate::model

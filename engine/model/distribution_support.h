@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "variate/core/support.h"
 
@@ -25,5 +26,10 @@ struct FamilySupport {
 
 /// The support of `family`'s draws; nullopt for a name the language does not know.
 std::optional<FamilySupport> family_support(const std::string& family);
+
+/// Whether `family` can be truncated (`T[lo, hi]`): univariate with a known CDF.
+bool can_truncate(const std::string& family);
+/// The families that can, for messages: "Cauchy, Exponential, Logistic, Normal".
+std::string truncatable_families();
 
 }  // namespace variate::model

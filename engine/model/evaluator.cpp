@@ -41,6 +41,9 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
                false, expr.is_integer},
               true};
     case ExprKind::name: {
+      if (recurrence_ && recurrence_->variable && expr.name == *recurrence_->variable) {
+        return {recurrence_->position, false};
+      }
       const Value* found = nullptr;
       if (const auto it = environment_.find(expr.name); it != environment_.end()) {
         found = &it->second;
@@ -70,27 +73,20 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
       }
       return {call_function(expr, arguments, checking_), constant};
     }
+    case ExprKind::logical_not: {
+      const Result operand = visit(expr.operands[0]);
+      const Value& v = operand.value;
+      return {{(v.tensor == 0).to(at::kDouble), v.batched, false}, operand.constant};
+    }
+    case ExprKind::vector: return vector(expr);
+    case ExprKind::conditional: return conditional(expr);
     case ExprKind::index: {
-      const Result base = visit(expr.operands[0]);
-      std::vector<Value> items;
-      bool constant = base.constant;
-      for (size_t i = 1; i < expr.operands.size(); ++i) {
-        const Expr& item = expr.operands[i];
-        if (item.kind == ExprKind::full_slice) {
-          items.push_back({});
-        } else if (item.kind == ExprKind::range) {
-          const Result lo = visit(item.operands[0]);
-          const Result hi = visit(item.operands[1]);
-          // A range travels as a 2-vector [lo, hi].
-          items.push_back({at::stack({lo.value.tensor.to(at::kLong), hi.value.tensor.to(at::kLong)}),
-                           false, lo.value.integer && hi.value.integer});
-          constant = constant && lo.constant && hi.constant;
-        } else {
-          Result r = visit(item);
-          constant = constant && r.constant;
-          items.push_back(std::move(r.value));
-        }
+      if (recurrence_ && expr.operands[0].kind == ExprKind::name && expr.operands[0].name == *recurrence_->name) {
+        return element_read(expr);
       }
+      const Result base = visit(expr.operands[0]);
+      bool constant = base.constant;
+      const std::vector<Value> items = index_items(expr, 1, constant);
       return {index(expr, base.value, items), constant};
     }
     case ExprKind::full_slice:
@@ -100,8 +96,31 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
   throw ModelError(expr.span, "unsupported expression");
 }
 
+std::vector<Value> Evaluator::index_items(const Expr& expr, size_t first, bool& constant) {
+  std::vector<Value> items;
+  for (size_t i = first; i < expr.operands.size(); ++i) {
+    const Expr& item = expr.operands[i];
+    if (item.kind == ExprKind::full_slice) {
+      items.push_back({});
+    } else if (item.kind == ExprKind::range) {
+      const Result lo = visit(item.operands[0]);
+      const Result hi = visit(item.operands[1]);
+      // A range travels as a 2-vector [lo, hi].
+      items.push_back({at::stack({lo.value.tensor.to(at::kLong), hi.value.tensor.to(at::kLong)}),
+                       false, lo.value.integer && hi.value.integer});
+      constant = constant && lo.constant && hi.constant;
+    } else {
+      Result r = visit(item);
+      constant = constant && r.constant;
+      items.push_back(std::move(r.value));
+    }
+  }
+  return items;
+}
+
 Value Evaluator::binary(const Expr& expr, const Value& lhs, const Value& rhs) {
   if (expr.op == BinaryOp::matmul) return matmul(expr, lhs, rhs);
+  if (expr.op >= BinaryOp::equal) return compare(expr, lhs, rhs);
   if (checking_) {
     try {
       broadcast_shapes(lhs.point_shape(), rhs.point_shape());
@@ -120,7 +139,7 @@ Value Evaluator::binary(const Expr& expr, const Value& lhs, const Value& rhs) {
     case BinaryOp::multiply: return {a * b, batched, integers};
     case BinaryOp::divide: return {floating(a) / b, batched, false};
     case BinaryOp::power: return {at::pow(floating(a), b), batched, false};
-    case BinaryOp::matmul: break;
+    default: break;
   }
   throw ModelError(expr.span, "unsupported operator");
 }
@@ -224,6 +243,181 @@ Value Evaluator::index(const Expr& expr, const Value& base, const std::vector<Va
     }
   }
   return {result, base.batched, base.integer};
+}
+
+}  // namespace variate::model
+
+namespace variate::model {
+namespace {
+
+// A batched value for `batch` points: unbatched ones are repeated.
+at::Tensor with_batch(const Value& v, int64_t batch) {
+  if (v.batched) return v.tensor;
+  Shape shape{batch};
+  for (int64_t size : v.tensor.sizes()) shape.push_back(size);
+  return v.tensor.unsqueeze(0).expand(shape);
+}
+
+// Values of the same point shape stacked along a new first point dimension.
+Value stack_points(const std::vector<Value>& items) {
+  int64_t batch = 0;
+  bool integers = true;
+  at::ScalarType type = items.front().tensor.scalar_type();
+  for (const auto& item : items) {
+    if (item.batched) batch = item.tensor.size(0);
+    integers = integers && item.integer;
+    type = at::promote_types(type, item.tensor.scalar_type());
+  }
+  std::vector<at::Tensor> tensors;
+  for (const auto& item : items) tensors.push_back((batch > 0 ? with_batch(item, batch) : item.tensor).to(type));
+  return {at::stack(tensors, batch > 0 ? 1 : 0), batch > 0, integers};
+}
+
+}  // namespace
+
+Evaluator::Result Evaluator::vector(const Expr& expr) {
+  std::vector<Value> items;
+  bool constant = true;
+  for (const auto& item : expr.operands) {
+    Result r = visit(item);
+    constant = constant && r.constant;
+    items.push_back(std::move(r.value));
+  }
+  const Shape first = items.front().point_shape();
+  if (first.size() > 1) {
+    throw ModelError(expr.operands.front().span, "a vector's items are scalars, or vectors for the rows of a matrix; " +
+                                                     quoted(expr.operands.front()) + " has shape " + variate::to_string(first));
+  }
+  for (size_t i = 1; i < items.size(); ++i) {
+    if (items[i].point_shape() != first) {
+      throw ModelError(expr.operands[i].span, "the items of a vector have one shape: item 1 has shape " +
+                                                  variate::to_string(first) + " but item " + std::to_string(i + 1) + " (" +
+                                                  quoted(expr.operands[i]) + ") has shape " +
+                                                  variate::to_string(items[i].point_shape()));
+    }
+  }
+  return {stack_points(items), constant};
+}
+
+// Comparisons and logical operators give 1 or 0 as reals, elementwise. Unlike arithmetic
+// they do not broadcast a vector against a matrix: such a comparison is almost always a
+// mistake, so the shapes must be equal or one of them a scalar.
+Value Evaluator::compare(const Expr& expr, const Value& lhs, const Value& rhs) {
+  if (checking_ && lhs.rank() > 0 && rhs.rank() > 0 && lhs.point_shape() != rhs.point_shape()) {
+    throw ModelError(expr.span, std::string("'") + binary_op_text(expr.op) + "' needs operands of one shape (or a scalar), got shapes " +
+                                    variate::to_string(lhs.point_shape()) + " and " +
+                                    variate::to_string(rhs.point_shape()) + " in " + quoted(expr));
+  }
+  const auto [a, b] = align(lhs, rhs);
+  at::Tensor result;
+  switch (expr.op) {
+    case BinaryOp::equal: result = a == b; break;
+    case BinaryOp::not_equal: result = a != b; break;
+    case BinaryOp::less: result = a < b; break;
+    case BinaryOp::less_equal: result = a <= b; break;
+    case BinaryOp::greater: result = a > b; break;
+    case BinaryOp::greater_equal: result = a >= b; break;
+    case BinaryOp::logical_and: result = (a != 0) & (b != 0); break;
+    case BinaryOp::logical_or: result = (a != 0) | (b != 0); break;
+    default: throw ModelError(expr.span, "unsupported operator");
+  }
+  return {result.to(at::kDouble), lhs.batched || rhs.batched, false};
+}
+
+// c ? a : b picks elementwise; gradients flow through the branch picked.
+Evaluator::Result Evaluator::conditional(const Expr& expr) {
+  const Result condition = visit(expr.operands[0]);
+  const Result if_true = visit(expr.operands[1]);
+  const Result if_false = visit(expr.operands[2]);
+  const Value* values[] = {&condition.value, &if_true.value, &if_false.value};
+  if (checking_) {
+    try {
+      broadcast_shapes(broadcast_shapes(values[0]->point_shape(), values[1]->point_shape()), values[2]->point_shape());
+    } catch (const ArgumentError&) {
+      throw ModelError(expr.span, "shapes " + variate::to_string(values[0]->point_shape()) + ", " +
+                                      variate::to_string(values[1]->point_shape()) + " and " +
+                                      variate::to_string(values[2]->point_shape()) + " do not broadcast in " + quoted(expr));
+    }
+  }
+  int64_t rank = 0;
+  bool batched = false;
+  for (const Value* v : values) {
+    rank = std::max(rank, v->rank());
+    batched = batched || v->batched;
+  }
+  const bool integers = if_true.value.integer && if_false.value.integer;
+  at::Tensor a = lift(if_true.value, rank);
+  at::Tensor b = lift(if_false.value, rank);
+  if (!integers) {
+    const at::ScalarType type = at::promote_types(floating(a).scalar_type(), floating(b).scalar_type());
+    a = a.to(type);
+    b = b.to(type);
+  }
+  const at::Tensor picked = at::where(lift(condition.value, rank) != 0, a, b);
+  return {{picked, batched, integers}, condition.constant && if_true.constant && if_false.constant};
+}
+
+// NAME[i, ...] inside NAME's own recurrence: element i of those made so far (the checker
+// allows only earlier ones), then the other items on it.
+Evaluator::Result Evaluator::element_read(const Expr& expr) {
+  const Value position = visit(expr.operands[1]).value;
+  const int64_t i = position.tensor.item<int64_t>();
+  const Value& element = recurrence_->elements.at(static_cast<size_t>(i - 1));
+  if (expr.operands.size() == 2) return {element, false};
+  bool constant = false;
+  const std::vector<Value> items = index_items(expr, 2, constant);
+  // The items were visited in place (the constant cache is keyed by their addresses); the
+  // copy without the first item only names them in index()'s messages.
+  Expr rest = expr;
+  rest.operands.erase(rest.operands.begin() + 1);
+  return {index(rest, element, items), false};
+}
+
+Value Evaluator::evaluate_recurrence(const std::vector<const ElementDefinition*>& statements) {
+  Recurrence recurrence;
+  recurrence.name = &statements.front()->name;
+  Recurrence* const outer = recurrence_;
+  recurrence_ = &recurrence;
+  struct Restore {
+    Evaluator& evaluator;
+    Recurrence* outer;
+    ~Restore() { evaluator.recurrence_ = outer; }
+  } restore{*this, outer};
+  const auto add = [&](const ElementDefinition& element) {
+    Value value = visit(element.value).value;
+    if (checking_ && !recurrence.elements.empty() && value.point_shape() != recurrence.elements.front().point_shape()) {
+      throw ModelError(element.value.span, "element " + std::to_string(recurrence.elements.size() + 1) + " of '" +
+                                               element.name + "' has shape " + variate::to_string(value.point_shape()) +
+                                               " but element 1 has shape " +
+                                               variate::to_string(recurrence.elements.front().point_shape()));
+    }
+    recurrence.elements.push_back(std::move(value));
+  };
+  for (const ElementDefinition* element : statements) {
+    if (!element->loop) {
+      add(*element);
+      continue;
+    }
+    const auto& loop = *element->loop;
+    const int64_t lo = static_cast<int64_t>(recurrence.elements.size()) + 1;
+    const Value hi_value = visit(loop.hi).value;
+    if (!hi_value.integer || hi_value.rank() != 0 || hi_value.batched) {
+      throw ModelError(loop.hi.span, "the end of the range of '" + loop.variable + "' must be an integer from the data");
+    }
+    const int64_t hi = hi_value.tensor.item<int64_t>();
+    if (hi < lo - 1) {
+      throw ModelError(loop.hi.span, "the range " + std::to_string(lo) + ":" + std::to_string(hi) + " of '" +
+                                         loop.variable + "' ends before it starts; its end must be at least " +
+                                         std::to_string(lo - 1) + " (the number of initial elements)");
+    }
+    recurrence.variable = &loop.variable;
+    for (int64_t t = lo; t <= hi; ++t) {
+      recurrence.position = {at::scalar_tensor(t, at::kLong), false, true};
+      add(*element);
+    }
+    recurrence.variable = nullptr;
+  }
+  return stack_points(recurrence.elements);
 }
 
 }  // namespace variate::model

@@ -29,6 +29,13 @@ class Evaluator {
   /// @throws ModelError pointing at the offending subexpression.
   Value evaluate(const Expr& expr);
 
+  /// Evaluates a recurrence (checker.h: Node::elements): each initial element, then the
+  /// step for each position, the step's variable bound to it and `NAME[i]` reading the
+  /// elements made so far; the elements stacked along a new first dimension.
+  /// @throws ModelError for a range that ends before the step starts, or elements whose
+  /// shapes differ.
+  Value evaluate_recurrence(const std::vector<const ElementDefinition*>& statements);
+
  private:
   struct Result {
     Value value;
@@ -39,6 +46,22 @@ class Evaluator {
   Value binary(const Expr& expr, const Value& lhs, const Value& rhs);
   Value matmul(const Expr& expr, const Value& lhs, const Value& rhs);
   Value index(const Expr& expr, const Value& base, const std::vector<Value>& items);
+  /// The values of an index's items from operand `first` on (':' as an empty value, a
+  /// range as [lo, hi]); `constant` is and-ed with theirs.
+  std::vector<Value> index_items(const Expr& expr, size_t first, bool& constant);
+  Result vector(const Expr& expr);
+  Value compare(const Expr& expr, const Value& lhs, const Value& rhs);
+  Result conditional(const Expr& expr);
+  Result element_read(const Expr& expr);
+
+  // The recurrence being evaluated: its name, elements so far and the step's variable.
+  struct Recurrence {
+    const std::string* name = nullptr;
+    std::vector<Value> elements;
+    const std::string* variable = nullptr;
+    Value position;
+  };
+  Recurrence* recurrence_ = nullptr;
 
   const std::map<std::string, Value>& environment_;
   const std::map<std::string, Value>* outer_;

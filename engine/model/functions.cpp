@@ -35,6 +35,8 @@ const std::map<std::string, size_t>& structural() {
   static const std::map<std::string, size_t> table = {
       {"sum", 1}, {"mean", 1}, {"dot", 2}, {"colmeans", 1}, {"eye", 1},
       {"cholesky", 1}, {"gp_exp_quad_cov", 3}, {"lags", 2},
+      {"log_sum_exp", 1}, {"log_sum_exp_rows", 1}, {"softmax", 1}, {"cumulative_sum", 1},
+      {"transpose", 1},
   };
   return table;
 }
@@ -148,6 +150,20 @@ Value dot(const Expr& call, const std::vector<Value>& args, bool checking) {
   return {(a * b).sum(-1), args[0].batched || args[1].batched, false};
 }
 
+// log(sum(exp(x))) over every point dimension, or over each row of a matrix; at::logsumexp
+// subtracts the maximum first, so large or very negative terms neither overflow nor vanish.
+Value log_sum_exp(const Expr& call, const std::vector<Value>& args, bool rows, bool checking) {
+  const Value& v = args[0];
+  if (rows) {
+    if (checking) require_rank(call, args, 0, 2, "a matrix");
+    return {at::logsumexp(floating(v), {-1}), v.batched, false};
+  }
+  if (v.rank() == 0) return {floating(v), v.batched, false};
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < v.rank(); ++d) dims.push_back(tensor_dim(v, d));
+  return {at::logsumexp(floating(v), dims), v.batched, false};
+}
+
 }  // namespace
 
 bool is_function(const std::string& name) {
@@ -194,6 +210,17 @@ Value call_function(const Expr& call, const std::vector<Value>& args, bool check
   }
   if (f == "cholesky") return cholesky(call, args, checking);
   if (f == "gp_exp_quad_cov") return gp_exp_quad_cov(call, args, checking);
+  if (f == "log_sum_exp") return log_sum_exp(call, args, false, checking);
+  if (f == "log_sum_exp_rows") return log_sum_exp(call, args, true, checking);
+  if (f == "softmax" || f == "cumulative_sum") {
+    if (checking) require_rank(call, args, 0, 1, "a vector");
+    const at::Tensor x = floating(args[0]);
+    return {f == "softmax" ? at::softmax(x, -1) : at::cumsum(x, -1), args[0].batched, false};
+  }
+  if (f == "transpose") {
+    if (checking) require_rank(call, args, 0, 2, "a matrix");
+    return {args[0].tensor.transpose(-1, -2), args[0].batched, args[0].integer};
+  }
   return lags(call, args, checking);
 }
 

@@ -71,6 +71,17 @@ std::vector<Use> statement_uses(const Statement& statement) {
     for (const auto& dim : random->dims) collect(dim, "size", uses);
     for (const auto& dim : random->constraint_dims) collect(dim, "size", uses);
     collect_distribution(random->distribution, "", uses, nullptr);
+    if (random->truncation) {
+      for (const auto* bound : {&random->truncation->lo, &random->truncation->hi}) {
+        if (*bound) collect(**bound, "truncation", uses);
+      }
+    }
+  } else if (const auto* element = statement.as<ElementDefinition>()) {
+    // The step's variable is no node; add_edges skips names that are not.
+    collect(element->value, "value", uses);
+    if (element->loop) collect(element->loop->hi, "size", uses);
+  } else if (const auto* increment = statement.as<TargetIncrement>()) {
+    collect(increment->value, "value", uses);
   }
   return uses;
 }
@@ -105,14 +116,18 @@ class GraphBuilder {
     g.id = node.name;
     g.kind = node.kind;
     std::vector<size_t> own;
-    for (const auto& s : {node.declaration, node.assignment, node.distribution}) {
+    for (const auto& s : {node.declaration, node.assignment, node.distribution, node.increment}) {
       if (s) own.push_back(*s);
     }
+    own.insert(own.end(), node.elements.begin(), node.elements.end());
     std::sort(own.begin(), own.end());
     for (size_t s : own) g.spans.push_back(statements()[s].span);
     if (node.assignment) {
       g.expression = to_string(statements()[*node.assignment].as<Deterministic>()->value);
     }
+    // A recurrence shows its statements; a log-density term its expression.
+    for (size_t s : node.elements) g.expression += (g.expression.empty() ? "" : "; ") + to_string(statements()[s]);
+    if (node.increment) g.expression = to_string(statements()[*node.increment].as<TargetIncrement>()->value);
     if (node.distribution) {
       const auto* random = statements()[*node.distribution].as<RandomStmt>();
       if (random->distribution.kind == ExprKind::call) g.distribution = random->distribution.name;
@@ -134,7 +149,7 @@ class GraphBuilder {
     if (declared_dims_.count(node.name)) {
       for (const auto& dim : *declared_dims_[node.name]) g.sizes.push_back(to_string(dim));
     }
-    if (compiled_) g.shape = compiled_->shape(node.name);
+    if (compiled_ && !node.increment) g.shape = compiled_->shape(node.name);  // a term has no value
     index_[node.name] = graph_.nodes.size();
     graph_.nodes.push_back(std::move(g));
   }
@@ -197,7 +212,7 @@ class GraphBuilder {
       const Node& node = *model_.find(statements()[s].name());
       if (declared_dims_.count(node.name) || node.declaration) continue;
       // The value is the assignment's when there is one (an observed `=` node).
-      if (node.assignment && s != *node.assignment) continue;
+      if (node.is_deterministic() && s != *node.definition()) continue;
       GraphNode& g = graph_node(node.name);
       g.plates = shared_plates(statement_uses(statements()[s]));
       if (g.shape) keep_matching(g);
@@ -256,6 +271,7 @@ NodeGlyph node_glyph(NodeKind kind) {
     case NodeKind::transformed_data:
     case NodeKind::derived: return NodeGlyph::double_outline;
     case NodeKind::network: return NodeGlyph::network;
+    case NodeKind::log_density: return NodeGlyph::factor;
   }
   return NodeGlyph::rectangle;
 }

@@ -34,6 +34,7 @@ enum class NodeGlyph {
   shaded_ellipse,  // observed variable
   double_outline,  // deterministic: transformed data or derived quantity
   network,         // a neural network (its weights are learned)
+  factor,          // a `target +=` term: a small filled square, as in factor graphs
 };
 
 NodeGlyph node_glyph(NodeKind kind);
@@ -57,7 +58,8 @@ struct GraphNode {
   std::string distribution;
   std::vector<GraphArgument> arguments;
   std::string distribution_text;
-  /// `=` nodes: the expression ("theta_trans * tau + mu"); empty otherwise.
+  /// `=` nodes: the expression ("theta_trans * tau + mu"); a recurrence: its statements
+  /// joined by "; "; a `target +=` term: its expression; empty otherwise.
   std::string expression;
   /// The spans of its statements (declaration, assignment, distribution) in program order.
   std::vector<Span> spans;

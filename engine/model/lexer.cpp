@@ -67,6 +67,11 @@ Token Lexer::next() {
       ++pos_;
       return make(kind, pos_ - 1, pos_);
     };
+    const auto followed_by = [&](char next) { return pos_ + 1 < text_.size() && text_[pos_ + 1] == next; };
+    const auto pair = [&](TokenKind kind) {
+      pos_ += 2;
+      return make(kind, pos_ - 2, pos_);
+    };
     switch (c) {
       case ' ':
       case '\t':
@@ -98,13 +103,23 @@ Token Lexer::next() {
         }
         continue;
       }
-      case '+': return single(TokenKind::plus);
+      case '+': return followed_by('=') ? pair(TokenKind::plus_equals) : single(TokenKind::plus);
+      case '=': return followed_by('=') ? pair(TokenKind::equal_equal) : single(TokenKind::equals);
+      case '!': return followed_by('=') ? pair(TokenKind::not_equal) : single(TokenKind::bang);
+      case '<': return followed_by('=') ? pair(TokenKind::less_equal) : single(TokenKind::less);
+      case '>': return followed_by('=') ? pair(TokenKind::greater_equal) : single(TokenKind::greater);
+      case '&':
+        if (followed_by('&')) return pair(TokenKind::and_and);
+        break;
+      case '|':
+        if (followed_by('|')) return pair(TokenKind::or_or);
+        break;
+      case '?': return single(TokenKind::question);
       case '-': return single(TokenKind::minus);
       case '*': return single(TokenKind::star);
       case '/': return single(TokenKind::slash);
       case '^': return single(TokenKind::caret);
       case '@': return single(TokenKind::at);
-      case '=': return single(TokenKind::equals);
       case '~': return single(TokenKind::tilde);
       case ':': return single(TokenKind::colon);
       case ',': return single(TokenKind::comma);

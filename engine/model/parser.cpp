@@ -78,8 +78,16 @@ class Parser {
   static std::string with_dims(std::string_view name, const std::vector<Expr>& dims);
   Expr parse_distribution();
 
+  ElementDefinition parse_element(const Token& name, std::vector<Expr> dims);
+  TargetIncrement parse_target(const Token& target);
+  std::optional<Truncation> parse_truncation();
+
   Expr parse_expression();
+  // A level of left-associative operators looser than '+' (0: '||', ..., 3: '<').
+  Expr parse_binary_level(int level);
+  Expr parse_additive();
   Expr parse_multiplicative();
+  Expr parse_vector();
   Expr parse_unary();
   Expr parse_power();
   Expr parse_postfix();
@@ -96,6 +104,7 @@ class Parser {
   Token previous_;
   int nesting_ = 0;
   int height_ = 0;
+  int target_count_ = 0;
 };
 
 const Token& Parser::peek(std::size_t ahead) {
@@ -165,6 +174,10 @@ Statement Parser::parse_statement() {
     fail(peek(), "expected 'data' or a name at the start of a statement" + got());
   }
   const Token name = advance();
+  if (name.text == "target" && at(TokenKind::plus_equals)) {
+    statement.node = parse_target(name);
+    return statement;
+  }
   if (name.text == "guide" && at(TokenKind::identifier)) {  // `guide z ~ Normal(...)`
     const Token variable = advance();
     if (!at(TokenKind::tilde)) {
@@ -181,6 +194,10 @@ Statement Parser::parse_statement() {
   switch (peek().kind) {
     case TokenKind::left_bracket: {
       std::vector<Expr> dims = parse_dims(quoted);
+      if (at(TokenKind::equals) && dims.size() == 1) {
+        statement.node = parse_element(name, std::move(dims));
+        return statement;
+      }
       if (!at(TokenKind::tilde)) fail(peek(), "expected '~' after " + with_dims(name.text, dims) + got());
       statement.node = parse_random(name, std::move(dims));
       return statement;
@@ -231,7 +248,58 @@ RandomStmt Parser::parse_random(const Token& name, std::vector<Expr> dims) {
   random.name_span = name.span;
   random.dims = std::move(dims);
   random.distribution = parse_distribution();
+  random.truncation = parse_truncation();
   return random;
+}
+
+ElementDefinition Parser::parse_element(const Token& name, std::vector<Expr> dims) {
+  advance();  // '='
+  ElementDefinition element;
+  element.name = std::string(name.text);
+  element.name_span = name.span;
+  element.index = std::move(dims[0]);
+  element.value = parse_expression();
+  if (at(TokenKind::identifier) && peek().text == "for") {
+    advance();
+    const Token variable = expect(TokenKind::identifier, "expected the index's name after 'for'");
+    if (!at(TokenKind::identifier) || peek().text != "in") {
+      fail(peek(), "expected 'in' after 'for " + std::string(variable.text) + "'" + got());
+    }
+    advance();
+    Expr lo = parse_expression();
+    expect(TokenKind::colon, "expected ':' in the range of '" + std::string(variable.text) + "', as in 2:T");
+    Expr hi = parse_expression();
+    element.loop = ElementDefinition::Loop{std::string(variable.text), variable.span, std::move(lo), std::move(hi)};
+  }
+  return element;
+}
+
+TargetIncrement Parser::parse_target(const Token& target) {
+  advance();  // '+='
+  TargetIncrement increment;
+  increment.name = "target[" + std::to_string(++target_count_) + "]";
+  increment.name_span = target.span;
+  increment.value = parse_expression();
+  return increment;
+}
+
+std::optional<Truncation> Parser::parse_truncation() {
+  if (!at(TokenKind::identifier) || peek().text != "T" || peek(1).kind != TokenKind::left_bracket) {
+    return std::nullopt;
+  }
+  const Token t = advance();
+  const Token open = advance();  // '['
+  const Nest nest(*this, open);
+  Truncation truncation;
+  if (!at(TokenKind::comma)) truncation.lo = parse_expression();
+  expect(TokenKind::comma, "expected ',' in the truncation T[lo, hi] (T[lo, ] or T[, hi] for one bound)");
+  if (!at(TokenKind::right_bracket)) truncation.hi = parse_expression();
+  const Token close = expect(TokenKind::right_bracket, "expected ']' after the truncation's bounds");
+  truncation.span = {t.span.begin, close.span.end};
+  if (!truncation.lo && !truncation.hi) {
+    diagnostics_.error(truncation.span, "a truncation needs a bound: T[lo, hi], T[lo, ] or T[, hi]");
+  }
+  return truncation;
 }
 
 RandomStmt Parser::parse_constrained(const Token& name) {
@@ -300,6 +368,60 @@ Expr Parser::parse_distribution() {
 }
 
 Expr Parser::parse_expression() {
+  Expr condition = parse_binary_level(0);
+  if (!at(TokenKind::question)) return condition;
+  const Token question = advance();
+  const Nest nest(*this, question);
+  Expr if_true = parse_expression();
+  expect(TokenKind::colon, "expected ':' after the first branch of '?'");
+  Expr if_false = parse_expression();
+  const Span span{condition.span.begin, if_false.span.end};
+  return Expr::conditional(std::move(condition), std::move(if_true), std::move(if_false), span);
+}
+
+namespace {
+
+struct OperatorToken {
+  TokenKind token;
+  BinaryOp op;
+};
+
+// The binary operators looser than '+', loosest first (as Stan and C).
+const std::vector<std::vector<OperatorToken>>& loose_levels() {
+  static const std::vector<std::vector<OperatorToken>> levels = {
+      {{TokenKind::or_or, BinaryOp::logical_or}},
+      {{TokenKind::and_and, BinaryOp::logical_and}},
+      {{TokenKind::equal_equal, BinaryOp::equal}, {TokenKind::not_equal, BinaryOp::not_equal}},
+      {{TokenKind::less, BinaryOp::less}, {TokenKind::less_equal, BinaryOp::less_equal},
+       {TokenKind::greater, BinaryOp::greater}, {TokenKind::greater_equal, BinaryOp::greater_equal}},
+  };
+  return levels;
+}
+
+}  // namespace
+
+Expr Parser::parse_binary_level(int level) {
+  const auto& levels = loose_levels();
+  if (level == static_cast<int>(levels.size())) return parse_additive();
+  const auto find = [&](TokenKind kind) -> const OperatorToken* {
+    for (const auto& entry : levels[level]) {
+      if (entry.token == kind) return &entry;
+    }
+    return nullptr;
+  };
+  Expr lhs = parse_binary_level(level + 1);
+  Chain chain(*this);
+  while (const OperatorToken* entry = find(peek().kind)) {
+    const Token op = advance();
+    chain.add(op);
+    Expr rhs = parse_binary_level(level + 1);
+    const Span span{lhs.span.begin, rhs.span.end};
+    lhs = Expr::binary(entry->op, std::move(lhs), std::move(rhs), span);
+  }
+  return lhs;
+}
+
+Expr Parser::parse_additive() {
   Expr lhs = parse_multiplicative();
   Chain chain(*this);
   while (at(TokenKind::plus) || at(TokenKind::minus)) {
@@ -336,6 +458,12 @@ Expr Parser::parse_unary() {
     Expr operand = parse_unary();
     const Span span{minus.span.begin, operand.span.end};
     return Expr::negate(std::move(operand), span);
+  }
+  if (at(TokenKind::bang)) {
+    const Token bang = advance();
+    Expr operand = parse_unary();
+    const Span span{bang.span.begin, operand.span.end};
+    return Expr::logical_not(std::move(operand), span);
   }
   return parse_power();
 }
@@ -377,9 +505,28 @@ Expr Parser::parse_primary() {
       inner.span = {open.span.begin, close.span.end};
       return inner;
     }
+    case TokenKind::left_bracket:
+      return parse_vector();
     default:
       fail(token, "expected an expression after " + describe(previous_) + got());
   }
+}
+
+Expr Parser::parse_vector() {
+  const Token open = advance();  // '['
+  const Nest nest(*this, open);
+  std::vector<Expr> items;
+  while (true) {
+    items.push_back(parse_expression());
+    if (at(TokenKind::comma)) {
+      advance();
+      continue;
+    }
+    if (at(TokenKind::right_bracket)) break;
+    fail(peek(), "expected ',' or ']' in the vector" + got());
+  }
+  const Token close = advance();
+  return Expr::vector(std::move(items), {open.span.begin, close.span.end});
 }
 
 Expr Parser::parse_call(const Token& name) {

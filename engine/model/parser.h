@@ -5,17 +5,25 @@
 ///
 /// Grammar (a statement per line; line breaks inside ( ) or [ ] are ignored):
 ///   statement     := 'data' NAME ':' ('real' | 'int') dims?
-///                  | NAME dims? '~' call
-///                  | NAME ':' CONSTRAINT dims '~' call
+///                  | NAME dims? '~' call truncation?
+///                  | NAME ':' CONSTRAINT dims '~' call truncation?
 ///                  | NAME '=' expr
+///                  | NAME '[' expr ']' '=' expr ('for' NAME 'in' expr ':' expr)?
+///                  | 'target' '+=' expr
+///   truncation    := 'T' '[' expr? ',' expr? ']'
 ///   dims          := '[' expr (',' expr)* ']'
-///   expr          := term (('+' | '-') term)*
+///   expr          := or ('?' expr ':' expr)?                 (right-associative)
+///   or            := and ('||' and)*
+///   and           := equality ('&&' equality)*
+///   equality      := comparison (('==' | '!=') comparison)*
+///   comparison    := additive (('<' | '<=' | '>' | '>=') additive)*
+///   additive      := term (('+' | '-') term)*
 ///   term          := unary (('*' | '/' | '@') unary)*
-///   unary         := '-' unary | power
+///   unary         := ('-' | '!') unary | power
 ///   power         := postfix ('^' unary)?                    (right-associative)
 ///   postfix       := primary ('[' item (',' item)* ']')*
 ///   item          := ':' | expr (':' expr)?
-///   primary       := NUMBER | NAME | call | '(' expr ')'
+///   primary       := NUMBER | NAME | call | '(' expr ')' | '[' expr (',' expr)* ']'
 ///   call          := NAME '(' (arg (',' arg)*)? ')'
 ///   arg           := (NAME '=')? expr
 ///
@@ -37,7 +45,7 @@ struct ParseResult {
   bool ok() const { return !diagnostics.has_errors(); }
 };
 
-/// Deepest nesting of parentheses, brackets, calls, unary minus and '^'.
+/// Deepest nesting of parentheses, brackets, calls, unary operators and '^'.
 inline constexpr int kMaxNesting = 256;
 /// Most operators an expression may hold along one path of its tree (a sum of more terms
 /// than this is an error); bounds the recursion of everything that walks the tree.

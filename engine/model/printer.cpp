@@ -10,24 +10,39 @@ namespace {
 // Binding strength, loosest first, as the parser reads them.
 enum Precedence : int {
   kSlice = 0,
-  kAdditive = 1,
-  kMultiplicative = 2,
-  kUnary = 3,
-  kPower = 4,
-  kPostfix = 5,
+  kConditional = 1,
+  kOr = 2,
+  kAnd = 3,
+  kEquality = 4,
+  kComparison = 5,
+  kAdditive = 6,
+  kMultiplicative = 7,
+  kUnary = 8,
+  kPower = 9,
+  kPostfix = 10,
 };
 
 int precedence(const Expr& e) {
   switch (e.kind) {
     case ExprKind::full_slice:
     case ExprKind::range: return kSlice;
-    case ExprKind::negate: return kUnary;
+    case ExprKind::negate:
+    case ExprKind::logical_not: return kUnary;
+    case ExprKind::conditional: return kConditional;
     case ExprKind::number: return e.value < 0 || std::signbit(e.value) ? kUnary : kPostfix;
     case ExprKind::binary:
       switch (e.op) {
         case BinaryOp::add:
         case BinaryOp::subtract: return kAdditive;
         case BinaryOp::power: return kPower;
+        case BinaryOp::logical_or: return kOr;
+        case BinaryOp::logical_and: return kAnd;
+        case BinaryOp::equal:
+        case BinaryOp::not_equal: return kEquality;
+        case BinaryOp::less:
+        case BinaryOp::less_equal:
+        case BinaryOp::greater:
+        case BinaryOp::greater_equal: return kComparison;
         default: return kMultiplicative;
       }
     default: return kPostfix;
@@ -96,6 +111,23 @@ void print(const Expr& e, std::string& out) {
     case ExprKind::full_slice:
       out += ':';
       return;
+    case ExprKind::logical_not:
+      out += '!';
+      print_operand(e.operands[0], precedence(e.operands[0]) < kUnary, out);
+      return;
+    case ExprKind::vector:
+      out += '[';
+      print_list(e.operands, 0, out);
+      out += ']';
+      return;
+    case ExprKind::conditional:
+      // Right-associative: only a conditional condition needs parentheses.
+      print_operand(e.operands[0], precedence(e.operands[0]) <= kConditional, out);
+      out += " ? ";
+      print(e.operands[1], out);
+      out += " : ";
+      print(e.operands[2], out);
+      return;
     case ExprKind::range:
       print_operand(e.operands[0], precedence(e.operands[0]) < kPostfix, out);
       out += ':';
@@ -142,8 +174,28 @@ std::string to_string(const Statement& statement) {
       out += std::string(": ") + constraint_name(random->constraint) +
              bracketed(random->constraint_dims);
     }
-    return out + " ~ " + to_string(random->distribution);
+    out += " ~ " + to_string(random->distribution);
+    if (random->truncation) {
+      out += " T[";
+      if (random->truncation->lo) out += to_string(*random->truncation->lo);
+      out += random->truncation->hi ? ", " + to_string(*random->truncation->hi) : ", ";
+      out += "]";
+    }
+    return out;
   }
+  if (const auto* element = statement.as<ElementDefinition>()) {
+    std::string out = element->name + "[" + to_string(element->index) + "] = " + to_string(element->value);
+    if (element->loop) {
+      const auto bound = [](const Expr& e) {
+        std::string text;
+        print_operand(e, precedence(e) < kPostfix, text);
+        return text;
+      };
+      out += " for " + element->loop->variable + " in " + bound(element->loop->lo) + ":" + bound(element->loop->hi);
+    }
+    return out;
+  }
+  if (const auto* target = statement.as<TargetIncrement>()) return "target += " + to_string(target->value);
   const auto& deterministic = std::get<Deterministic>(statement.node);
   return deterministic.name + " = " + to_string(deterministic.value);
 }

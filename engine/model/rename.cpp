@@ -7,6 +7,39 @@
 namespace variate::model {
 namespace {
 
+// Renames the references in one statement (and its own name when `definition`); returns
+// how many references it renamed.
+int rename_in_statement(Statement& statement, const std::string& from, const std::string& to, bool definition) {
+  int count = 0;
+  const auto name = [&](std::string& own) {
+    if (definition && own == from) own = to;
+  };
+  if (auto* data = std::get_if<DataDecl>(&statement.node)) {
+    name(data->name);
+    for (auto& dim : data->dims) count += rename_references(dim, from, to);
+  } else if (auto* random = std::get_if<RandomStmt>(&statement.node)) {
+    name(random->name);
+    for (auto& dim : random->dims) count += rename_references(dim, from, to);
+    for (auto& dim : random->constraint_dims) count += rename_references(dim, from, to);
+    count += rename_references(random->distribution, from, to);
+    if (random->truncation) {
+      for (auto* bound : {&random->truncation->lo, &random->truncation->hi}) {
+        if (*bound) count += rename_references(**bound, from, to);
+      }
+    }
+  } else if (auto* assignment = std::get_if<Deterministic>(&statement.node)) {
+    name(assignment->name);
+    count += rename_references(assignment->value, from, to);
+  } else if (auto* element = std::get_if<ElementDefinition>(&statement.node)) {
+    name(element->name);
+    count += rename_references(element->value, from, to);
+    if (element->loop) count += rename_references(element->loop->hi, from, to);
+  } else if (auto* increment = std::get_if<TargetIncrement>(&statement.node)) {
+    count += rename_references(increment->value, from, to);
+  }
+  return count;
+}
+
 // A name with any definition or reference in the program.
 bool is_used(Program& program, const std::string& name) {
   for (Statement& statement : program.statements) {
@@ -14,17 +47,7 @@ bool is_used(Program& program, const std::string& name) {
   }
   // Counting references by renaming a name to itself leaves the tree as it was.
   for (Statement& statement : program.statements) {
-    int count = 0;
-    if (auto* data = std::get_if<DataDecl>(&statement.node)) {
-      for (auto& dim : data->dims) count += rename_references(dim, name, name);
-    } else if (auto* random = std::get_if<RandomStmt>(&statement.node)) {
-      for (auto& dim : random->dims) count += rename_references(dim, name, name);
-      for (auto& dim : random->constraint_dims) count += rename_references(dim, name, name);
-      count += rename_references(random->distribution, name, name);
-    } else if (auto* assignment = std::get_if<Deterministic>(&statement.node)) {
-      count += rename_references(assignment->value, name, name);
-    }
-    if (count > 0) return true;
+    if (rename_in_statement(statement, name, name, false) > 0) return true;
   }
   return false;
 }
@@ -62,20 +85,7 @@ void rename_node(Program& program, const std::string& from, const std::string& t
   }
   if (is_used(program, to)) throw ArgumentError("rename: the model already has a node named '" + to + "'");
   if (!is_used(program, from)) throw ArgumentError("rename: the model has no node named '" + from + "'");
-  for (Statement& statement : program.statements) {
-    if (auto* data = std::get_if<DataDecl>(&statement.node)) {
-      if (data->name == from) data->name = to;
-      for (auto& dim : data->dims) rename_references(dim, from, to);
-    } else if (auto* random = std::get_if<RandomStmt>(&statement.node)) {
-      if (random->name == from) random->name = to;
-      for (auto& dim : random->dims) rename_references(dim, from, to);
-      for (auto& dim : random->constraint_dims) rename_references(dim, from, to);
-      rename_references(random->distribution, from, to);
-    } else if (auto* assignment = std::get_if<Deterministic>(&statement.node)) {
-      if (assignment->name == from) assignment->name = to;
-      rename_references(assignment->value, from, to);
-    }
-  }
+  for (Statement& statement : program.statements) rename_in_statement(statement, from, to, true);
 }
 
 }  // namespace variate::model

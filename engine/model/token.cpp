@@ -25,6 +25,17 @@ std::string describe(TokenKind kind) {
     case TokenKind::caret: return "'^'";
     case TokenKind::at: return "'@'";
     case TokenKind::equals: return "'='";
+    case TokenKind::plus_equals: return "'+='";
+    case TokenKind::equal_equal: return "'=='";
+    case TokenKind::not_equal: return "'!='";
+    case TokenKind::less: return "'<'";
+    case TokenKind::less_equal: return "'<='";
+    case TokenKind::greater: return "'>'";
+    case TokenKind::greater_equal: return "'>='";
+    case TokenKind::and_and: return "'&&'";
+    case TokenKind::or_or: return "'||'";
+    case TokenKind::bang: return "'!'";
+    case TokenKind::question: return "'?'";
     case TokenKind::tilde: return "'~'";
     case TokenKind::colon: return "':'";
     case TokenKind::comma: return "','";

@@ -19,6 +19,17 @@ enum class TokenKind {
   caret,          // ^
   at,             // @ (matrix product)
   equals,
+  plus_equals,    // +=
+  equal_equal,    // ==
+  not_equal,      // !=
+  less,
+  less_equal,
+  greater,
+  greater_equal,
+  and_and,        // &&
+  or_or,          // ||
+  bang,           // !
+  question,       // ?
   tilde,
   colon,
   comma,

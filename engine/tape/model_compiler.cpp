@@ -60,7 +60,13 @@ class Compiler {
     if (const auto* assignment = statement.as<model::Deterministic>()) {
       if (node.is_data_valued() || !model_.scored_nodes().count(assignment->name)) return;
       environment_[assignment->name] = expression(assignment->value);
+    } else if (statement.kind() == model::StatementKind::element) {
+      if (node.is_data_valued()) return;  // computed when the data was bound
+      throw Unsupported("the tape has no recurrences (NAME[t] = ... for t in ...)");
+    } else if (statement.kind() == model::StatementKind::target) {
+      throw Unsupported("the tape has no 'target +=' terms");
     } else if (const auto* random = statement.as<model::RandomStmt>()) {
+      if (random->truncation) throw Unsupported("the tape has no truncated distributions");
       if (!model_.scores(s)) return;  // another part of a split model adds it
       if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
       DensityTerm term = density_term(random->distribution, model_.shape(random->name));

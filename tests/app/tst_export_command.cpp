@@ -66,6 +66,17 @@ class TestExportCommand : public QObject {
     QTest::newRow("data that does not fit") << QByteArray("data J: int\ndata y: real[J]\ny ~ Normal(0, 1)\n")
                                             << QByteArray(R"({"J": 2, "y": [1, 2, 3]})")
                                             << "data 'y' has shape [3], expected [2]";
+    // What the export has no C++ for yet is refused where the model first uses it.
+    QTest::newRow("recurrence") << QByteArray("data N: int\ndata y: real[N]\nmu ~ Normal(0, 1)\n"
+                                              "m[1] = mu\nm[t] = 0.5 * m[t - 1] for t in 2:N\ny ~ Normal(m, 1)\n")
+                                << QByteArray()
+                                << "m.vmod:4:1: error: variate export does not write recurrences yet; sample the model from its .vmod";
+    QTest::newRow("target +=") << QByteArray("mu ~ Normal(0, 1)\ntarget += -square(mu)\n") << QByteArray()
+                               << "m.vmod:2:1: error: variate export does not write 'target +=' terms yet";
+    QTest::newRow("truncation") << QByteArray("mu ~ Normal(0, 1) T[0, ]\n") << QByteArray()
+                                << "m.vmod:1:19: error: variate export does not write truncations yet";
+    QTest::newRow("conditional") << QByteArray("mu ~ Normal(0, 1)\nnu ~ Normal(mu > 0 ? mu : 0, 1)\n") << QByteArray()
+                                 << "m.vmod:2:13: error: variate export does not write '? :' yet";
   }
 
   void errors() {

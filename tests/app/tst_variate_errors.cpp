@@ -78,6 +78,23 @@ class TestVariateErrors : public QObject {
         << "m.vmod:2:1: error: data 'k' is outside the support of Poisson (nonnegative_integer): got -2.0";
     QTest::newRow("invalid argument from data") << QByteArray("data s: real\nmu ~ Normal(0, s)\n")
         << "m.vmod:2:6: error: Normal: argument 'sigma' must be positive, got -1";
+    // The language additions of issue 19 (all of them: tests/engine/model/tst_language_additions.cpp).
+    QTest::newRow("vector of mixed items") << QByteArray("data x: real[3]\nv = [1, x]\nq ~ Normal(0, 1)\n")
+        << "m.vmod:2:9: error: the items of a vector have one shape: item 1 has shape [] but item 2 ('x') has shape [3]";
+    QTest::newRow("vector compared with a matrix") << QByteArray("data x: real[3]\ndata X: real[3, 2]\nc = x < X\nq ~ Normal(0, 1)\n")
+        << "m.vmod:3:5: error: '<' needs operands of one shape (or a scalar), got shapes [3] and [3, 2] in 'x < X'";
+    QTest::newRow("function arity") << QByteArray("data x: real[3]\nq ~ Normal(log_sum_exp(x, x), 1)\n")
+        << "m.vmod:2:12: error: log_sum_exp takes 1 argument, got 2";
+    QTest::newRow("recurrence reads its own element") << QByteArray("data N: int\ns[1] = 0\ns[t] = s[t] + 1 for t in 2:N\n")
+        << "m.vmod:3:8: error: the step of 's' may read only earlier elements, as in 's[t - 1]'; got 's[t]'";
+    QTest::newRow("recurrence without initial element") << QByteArray("data N: int\ns[t] = s[t - 1] for t in 2:N\n")
+        << "m.vmod:2:1: error: the recurrence 's' has no initial element: give 's[1] = ...' before its step";
+    QTest::newRow("index variable used outside") << QByteArray("data N: int\ns[1] = 0\ns[t] = s[t - 1] for t in 2:N\nq ~ Normal(t, 1)\n")
+        << "m.vmod:4:12: error: undefined name 't'; 't' is the index of the step of 's' (line 3) and known only there";
+    QTest::newRow("truncation of a family without a CDF") << QByteArray("mu ~ Gamma(2, 2) T[0, 1]\n")
+        << "m.vmod:1:18: error: Gamma cannot be truncated: it has no cumulative distribution function here (truncatable: Cauchy, Exponential, Logistic, Normal)";
+    QTest::newRow("truncation bound of wrong shape") << QByteArray("data x: real[3]\nmu ~ Normal(0, 1) T[x, ]\n")
+        << "m.vmod:2:21: error: the truncation bound 'x' has shape [3], more dimensions than the arguments of Normal (shape [])";
     QTest::newRow("discrete parameter") << QByteArray("z ~ Poisson(3)\n")
         << "m.vmod:1:1: error: 'z' has a discrete distribution (Poisson) but no data";
     QTest::newRow("distribution in an expression") << QByteArray("x = Normal(0, 1)\n")

@@ -202,6 +202,20 @@ double sblrc(const Params& p, const json& d) {
   return lp;
 }
 
+// ARMA(1, 1) as Stan's arma11 writes it: err[t] = y[t] - nu[t], err ~ Normal(0, sigma).
+double arma11(const Params& p, const json& d) {
+  const Vec y = numbers(d["y"]);
+  const double mu = p.at("mu")[0], phi = p.at("phi")[0], theta = p.at("theta")[0], sigma = p.at("sigma")[0];
+  double lp = normal(mu, 0, 10) + normal(phi, 0, 2) + normal(theta, 0, 2) + half_cauchy(sigma, 2.5);
+  double err = y[0] - (mu + phi * mu);
+  lp += normal(err, 0, sigma);
+  for (size_t t = 1; t < y.size(); ++t) {
+    err = y[t] - (mu + phi * y[t - 1] + theta * err);
+    lp += normal(err, 0, sigma);
+  }
+  return lp;
+}
+
 struct Case {
   Density density;
   std::vector<std::string> positive;  // parameters on (0, inf): log-Jacobian log(x)
@@ -210,6 +224,7 @@ struct Case {
 const std::map<QString, Case>& cases() {
   static const std::map<QString, Case> table = {
       {"arK-arK", {ar_k, {"sigma"}}},
+      {"arma-arma11", {arma11, {"sigma"}}},
       {"diamonds-diamonds", {diamonds, {"sigma"}}},
       {"earnings-earn_height", {earn_height, {"sigma"}}},
       {"earnings-logearn_interaction", {earnings, {"sigma"}}},

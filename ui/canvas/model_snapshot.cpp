@@ -22,6 +22,7 @@ CanvasNode::Kind kindOf(model::NodeKind kind) {
     case model::NodeKind::transformed_data: return CanvasNode::Kind::TransformedData;
     case model::NodeKind::derived: return CanvasNode::Kind::Derived;
     case model::NodeKind::network: return CanvasNode::Kind::Network;
+    case model::NodeKind::log_density: return CanvasNode::Kind::LogDensity;
   }
   return CanvasNode::Kind::Data;
 }
@@ -51,6 +52,10 @@ QSet<QString> namesRead(const model::Statement& statement) {
     for (const auto& dim : random->dims) namesIn(dim, names);
   } else if (const auto* assignment = statement.as<model::Deterministic>()) {
     namesIn(assignment->value, names);
+  } else if (const auto* element = statement.as<model::ElementDefinition>()) {
+    namesIn(element->value, names);
+  } else if (const auto* increment = statement.as<model::TargetIncrement>()) {
+    namesIn(increment->value, names);
   }
   return names;
 }

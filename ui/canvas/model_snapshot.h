@@ -15,7 +15,7 @@
 namespace variate::ui {
 
 struct CanvasNode {
-  enum class Kind { Data, Observed, Latent, TransformedData, Derived, Network };
+  enum class Kind { Data, Observed, Latent, TransformedData, Derived, Network, LogDensity };
   QString id;
   Kind kind = Kind::Data;
   /// "real[J]", "int", "ordered[K]"; empty for nodes without a declared type.
@@ -31,7 +31,7 @@ struct CanvasNode {
   QStringList parameters;      // the parameters the call binds, in order: {"mu", "sigma"}
   QStringList arguments;       // their argument texts: {"theta", "sigma"}
   QString distributionText;    // "Normal(theta, sigma)"
-  QString expression;          // for `=` nodes
+  QString expression;          // for `=` nodes, recurrences and `target +=` terms
   /// A network's layers as the call gives them: "mlp 20 → 400 → 784, relu" (the input
   /// width where the input's declared sizes fix it).
   QString network;

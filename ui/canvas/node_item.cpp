@@ -38,7 +38,7 @@ QFont slotFont() {
 
 bool isRectangular(CanvasNode::Kind kind) {
   return kind == CanvasNode::Kind::Data || kind == CanvasNode::Kind::TransformedData ||
-         kind == CanvasNode::Kind::Network;
+         kind == CanvasNode::Kind::Network || kind == CanvasNode::Kind::LogDensity;
 }
 
 // Room on a network's left for its layer glyph.
@@ -69,7 +69,10 @@ QString detailOf(const CanvasNode& node) {
   QString text;
   if (node.kind == CanvasNode::Kind::Data) return node.declaredType;
   if (node.kind == CanvasNode::Kind::Network && !node.network.isEmpty()) return node.network;
-  if (!node.expression.isEmpty()) text = "= " + node.expression;
+  if (node.kind == CanvasNode::Kind::LogDensity) return "+= " + node.expression;
+  // A recurrence's expression is its statements, which say '=' themselves.
+  const bool recurrence = node.expression.startsWith(node.id + "[");
+  if (!node.expression.isEmpty()) text = recurrence ? node.expression : "= " + node.expression;
   if (node.hasDistribution()) {
     QString prefix;
     if (node.declaredType.isEmpty() && !node.declaredData && !node.sizes.isEmpty()) {
@@ -186,6 +189,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   if (node_.kind == CanvasNode::Kind::Data) fill = QColor("#eef1f5");
   if (node_.kind == CanvasNode::Kind::Observed) fill = QColor("#b8c2cc");
   if (node_.kind == CanvasNode::Kind::Network) fill = QColor("#ede7f6");
+  if (node_.kind == CanvasNode::Kind::LogDensity) fill = QColor("#cfd8dc");  // a factor's square
   if (hasDiagnostics_ && diagnostics_.tint().isValid()) fill = diagnostics_.tint();
   const bool selected = option->state & QStyle::State_Selected;
   QPen pen(selected ? QColor("#1e73d8") : QColor("#37474f"), selected ? 2.6 : 1.4);

@@ -23,6 +23,7 @@ QString kindText(CanvasNode::Kind kind) {
     case CanvasNode::Kind::TransformedData: return QObject::tr("transformed data");
     case CanvasNode::Kind::Derived: return QObject::tr("derived quantity");
     case CanvasNode::Kind::Network: return QObject::tr("network");
+    case CanvasNode::Kind::LogDensity: return QObject::tr("log-density term (target +=)");
   }
   return {};
 }

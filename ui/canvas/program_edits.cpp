@@ -101,7 +101,7 @@ void insertStatement(Program& program, Statement statement) {
   list.push_back(std::move(statement));
 }
 
-Statement makeStatement(std::variant<DataDecl, RandomStmt, Deterministic> node) {
+Statement makeStatement(decltype(Statement::node) node) {
   Statement statement;
   statement.node = std::move(node);
   return statement;
