@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -13,6 +12,8 @@
 #include <variate/diagnostics/loo.h>
 #include <variate/io/stan_csv_reader.h>
 #include <variate/store/project.h>
+#include <variate/workflow/loo_document.h>
+#include <variate/workflow/posterior_predictive.h>
 
 #include "variate/cli/independent_draws.h"
 #include "variate/cli/predictive_draws.h"
@@ -66,12 +67,6 @@ std::string row(const char* name, double estimate, double se) {
          number("%8.1f", se) + "\n";
 }
 
-nlohmann::ordered_json numbers(const std::vector<double>& values) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const double v : values) list.push_back(nlohmann::ordered_json::parse(k_hat_json(v)));
-  return list;
-}
-
 void print_loo(std::ostream& out, const diagnostics::LooResult& loo, size_t draws) {
   out << "Computed from " << draws << " by " << loo.pareto_k.size() << " log-likelihood matrix\n\n"
       << "          Estimate      SE\n"
@@ -96,34 +91,7 @@ void print_loo(std::ostream& out, const diagnostics::LooResult& loo, size_t draw
 }
 
 nlohmann::ordered_json loo_json(const diagnostics::LooResult& loo, size_t draws) {
-  return {{"elpd_loo", loo.elpd_loo}, {"se_elpd_loo", loo.se_elpd_loo}, {"p_loo", loo.p_loo},
-          {"se_p_loo", loo.se_p_loo}, {"looic", loo.looic},             {"se_looic", loo.se_looic},
-          {"observations", loo.pareto_k.size()}, {"draws", draws},     {"pareto_k", numbers(loo.pareto_k)},
-          {"r_eff", loo.r_eff},      {"pointwise_elpd", loo.pointwise_elpd}, {"pointwise_p", loo.pointwise_p}};
-}
-
-// A k-hat as k_hat_json writes it: a number, null (NaN) or "Inf".
-double k_hat_of(const nlohmann::json& value) {
-  if (value.is_null()) return std::nan("");
-  if (value.is_string()) return std::numeric_limits<double>::infinity();
-  return value.get<double>();
-}
-
-// A LOO stored with a run (`loo --project`), as loo_json wrote it.
-diagnostics::LooResult loo_of_json(const std::string& text) {
-  const auto document = nlohmann::json::parse(text);
-  diagnostics::LooResult loo;
-  loo.elpd_loo = document.at("elpd_loo").get<double>();
-  loo.se_elpd_loo = document.at("se_elpd_loo").get<double>();
-  loo.p_loo = document.at("p_loo").get<double>();
-  loo.se_p_loo = document.at("se_p_loo").get<double>();
-  loo.looic = document.at("looic").get<double>();
-  loo.se_looic = document.at("se_looic").get<double>();
-  loo.pointwise_elpd = document.at("pointwise_elpd").get<std::vector<double>>();
-  loo.pointwise_p = document.value("pointwise_p", std::vector<double>{});
-  loo.r_eff = document.at("r_eff").get<std::vector<double>>();
-  for (const auto& k : document.at("pareto_k")) loo.pareto_k.push_back(k_hat_of(k));
-  return loo;
+  return nlohmann::ordered_json::parse(workflow::loo_document(loo, draws));
 }
 
 // PSIS-LOO of a stored run from the log likelihood of its draws after warmup (computed
@@ -137,7 +105,7 @@ std::pair<diagnostics::LooResult, size_t> stored_run_loo(store::Project& project
   for (const auto& chain : chains) draws += chain.rows.size();
   const auto predicted = predict_chains(predictive, parameter_names(run->model), chains, run->info.seed);
   const diagnostics::LooResult loo = diagnostics::psis_loo(log_lik_by_observation(predicted));
-  project.set_loo(run->info.id, loo_json(loo, draws).dump());
+  project.set_loo(run->info.id, workflow::loo_document(loo, draws));
   return {loo, draws};
 }
 
@@ -185,7 +153,7 @@ int run_loo(const LooOptions& o) {
 
 // A stored run's LOO: the one stored with it, else computed now (and stored).
 diagnostics::LooResult run_loo_of(store::Project& project, const std::string& run) {
-  if (const auto stored = project.loo_json(find_run(project, run).id)) return loo_of_json(*stored);
+  if (const auto stored = project.loo_json(find_run(project, run).id)) return workflow::loo_from_document(*stored);
   return stored_run_loo(project, run).first;
 }
 

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <variate/diagnostics/draws.h>
 #include <variate/model/compiled_model.h>
 #include <variate/workflow/posterior_predictive.h>
 
@@ -34,8 +33,5 @@ workflow::PosteriorPredictive make_predictive(const model::CompiledModel& model)
 std::vector<workflow::PredictiveRows> predict_chains(const workflow::PosteriorPredictive& predictive,
                                                      const std::vector<std::string>& parameters,
                                                      const std::vector<ChainTable>& chains, uint64_t seed);
-
-/// log_lik[observation][chain][draw] of the chains' predictive columns (psis_loo's input).
-std::vector<diagnostics::Draws> log_lik_by_observation(const std::vector<workflow::PredictiveRows>& chains);
 
 }  // namespace variate::cli
