@@ -122,6 +122,7 @@ struct CompareOptions {
   std::optional<std::string> summary_json;
 };
 
+// A project's errors (store::ProjectError) reach run_command_line, which prints them.
 int run_loo(const LooOptions& o) {
   try {
     if (o.files.empty() == !o.project || o.project.has_value() != o.run.has_value()) {
@@ -143,9 +144,6 @@ int run_loo(const LooOptions& o) {
     if (o.summary_json) write_summary_file(*o.summary_json, loo_json(loo, draws));
     return 0;
   } catch (const ArgumentError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  } catch (const store::ProjectError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
@@ -198,9 +196,6 @@ int run_compare(const CompareOptions& o) {
     if (o.summary_json) write_summary_file(*o.summary_json, {{"models", models}});
     return 0;
   } catch (const ArgumentError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  } catch (const store::ProjectError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }

@@ -9,7 +9,6 @@
 #include <variate/core/argument_error.h>
 #include <variate/io/method_csv_writer.h>
 #include <variate/io/stan_csv_reader.h>
-#include <variate/store/project_error.h>
 
 #include "variate/cli/model_input.h"
 #include "variate/cli/predictive_draws.h"
@@ -67,6 +66,7 @@ std::optional<PredictInput> from_files(const PredictOptions& o) {
   return input;
 }
 
+// A project's errors (store::ProjectError) reach run_command_line, which prints them.
 int run_predict(const PredictOptions& o) {
   try {
     if (o.project.has_value() == o.model.has_value() || o.project.has_value() != o.run.has_value() ||
@@ -123,9 +123,6 @@ int run_predict(const PredictOptions& o) {
     std::cout << ") and " << log_lik_names.size() << " log_lik columns; seed " << seed << "\n";
     return 0;
   } catch (const ArgumentError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
-  } catch (const store::ProjectError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }

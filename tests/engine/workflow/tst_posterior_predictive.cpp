@@ -4,6 +4,7 @@
 // each observation's log density computed independently.
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include <QtTest/QtTest>
@@ -97,6 +98,25 @@ std::vector<std::vector<double>> school_draws(int count) {
 
 double school_theta(const std::vector<double>& draw, size_t j) { return draw[2 + j] * draw[1] + draw[0]; }
 
+// Empty when every draw has `observations` log_lik values and log_lik.i is
+// expected(draw, i) (to 1e-10), else the first miss.
+std::string log_lik_problem(const vw::PredictiveRows& rows, const std::vector<std::vector<double>>& draws,
+                            size_t observations,
+                            const std::function<double(const std::vector<double>&, size_t)>& expected) {
+  if (rows.log_lik.size() != draws.size()) return "one row per draw expected";
+  for (size_t d = 0; d < draws.size(); ++d) {
+    if (rows.log_lik[d].size() != observations) return "draw " + std::to_string(d) + ": wrong log_lik count";
+    for (size_t i = 0; i < rows.log_lik[d].size(); ++i) {
+      const double want = expected(draws[d], i);
+      if (!(std::abs(rows.log_lik[d][i] - want) < 1e-10)) {
+        return "draw " + std::to_string(d) + ", log_lik." + std::to_string(i + 1) + ": " +
+               std::to_string(rows.log_lik[d][i]) + ", expected " + std::to_string(want);
+      }
+    }
+  }
+  return "";
+}
+
 // Two observed variables, for the numbering of log_lik.
 vt::RandomVariable two_outcomes(const vt::Data& d) {
   auto mu = vt::Normal("mu", 0.0, 1.0);
@@ -155,13 +175,10 @@ class TestPosteriorPredictive : public QObject {
     const auto model = normal_mean_model();
     const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
     const auto draws = exact_posterior_draws(20);
-    const auto rows = predictive.rows(draws, 1, 1);
-    for (size_t d = 0; d < draws.size(); ++d) {
-      QCOMPARE(rows.log_lik[d].size(), kY.size());
-      for (size_t i = 0; i < kY.size(); ++i) {
-        QVERIFY(std::abs(rows.log_lik[d][i] - normal_log_density(kY[i], draws[d][0], kSigma)) < 1e-12);
-      }
-    }
+    const std::string problem = log_lik_problem(predictive.rows(draws, 1, 1), draws, kY.size(), [](const auto& draw, size_t i) {
+      return normal_log_density(kY[i], draw[0], kSigma);
+    });
+    QVERIFY2(problem.empty(), problem.c_str());
   }
 
   // (b) Eight schools: y_rep_j = theta_j + sigma_j * e with theta_j computed here from the
@@ -198,13 +215,10 @@ class TestPosteriorPredictive : public QObject {
     const auto model = eight_schools();
     const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
     const auto draws = school_draws(10);
-    const auto rows = predictive.rows(draws, 5, 1);
-    for (size_t d = 0; d < draws.size(); ++d) {
-      for (size_t j = 0; j < 8; ++j) {
-        const double expected = normal_log_density(kSchoolY[j], school_theta(draws[d], j), kSchoolSigma[j]);
-        QVERIFY(std::abs(rows.log_lik[d][j] - expected) < 1e-10);
-      }
-    }
+    const std::string problem = log_lik_problem(predictive.rows(draws, 5, 1), draws, 8, [](const auto& draw, size_t j) {
+      return normal_log_density(kSchoolY[j], school_theta(draw, j), kSchoolSigma[j]);
+    });
+    QVERIFY2(problem.empty(), problem.c_str());
   }
 
   void sameSeedAndChainGiveTheSameDraws() {
