@@ -259,6 +259,44 @@ class TestPosteriorPredictive : public QObject {
     QVERIFY(std::abs(rows.log_lik[0][4] - normal_log_density(-1.0, 2 * mu, 0.5)) < 1e-12);
   }
 
+  // A .vmod model with two observed variables numbers log_lik as the program states them.
+  void vmodObservedVariablesInProgramOrder() {
+    vt::Data data = two_outcomes_data();
+    const auto model = compile("two.vmod",
+                               "data y: real[3]\ndata z: real[2]\nmu ~ Normal(0, 1)\ny ~ Normal(mu, 1)\n"
+                               "z ~ Normal(2 * mu, 0.5)\n",
+                               data);
+    const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
+    QCOMPARE(predictive.replicated_names(vt::NameStyle::StanCsv)[3], std::string("z_rep.1"));
+    const auto rows = predictive.rows({{-0.4}}, 1, 1);
+    QVERIFY(std::abs(rows.log_lik[0][0] - normal_log_density(0.1, -0.4, 1.0)) < 1e-12);
+    QVERIFY(std::abs(rows.log_lik[0][4] - normal_log_density(-1.0, -0.8, 0.5)) < 1e-12);
+  }
+
+  // A logistic regression, whose likelihood samplers evaluate by a fused GLM kernel: its
+  // predictive takes the general path, with one log_lik and one 0/1 draw per row.
+  void fusedLikelihoodGivesPointwiseValues() {
+    const std::vector<double> x = {-1.0, 0.5, 2.0, 0.0};
+    const std::vector<int64_t> y = {0, 1, 1, 0};
+    vt::Data data;
+    data.set("N", int64_t{4}).set("K", int64_t{1});
+    data.set("X", at::tensor(x, at::kDouble).reshape({4, 1})).set("y", at::tensor(y, at::kLong));
+    const auto model = compile("logistic.vmod",
+                               "data N: int\ndata K: int\ndata X: real[N, K]\ndata y: int[N]\n"
+                               "a ~ Normal(0, 1)\nb[K] ~ Normal(0, 1)\ny ~ Bernoulli(logits = a + X @ b)\n",
+                               data);
+    QCOMPARE(model.fused_likelihoods().size(), size_t{1});
+    const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
+    const double a = 0.3, b = -1.2;
+    const auto rows = predictive.rows({{a, b}}, 1, 1);
+    QCOMPARE(rows.log_lik[0].size(), size_t{4});
+    for (size_t i = 0; i < 4; ++i) {
+      const double p = 1.0 / (1.0 + std::exp(-(a + b * x[i])));
+      QVERIFY(std::abs(rows.log_lik[0][i] - std::log(y[i] == 1 ? p : 1.0 - p)) < 1e-12);
+      QVERIFY(rows.replicated[0][i] == 0.0 || rows.replicated[0][i] == 1.0);
+    }
+  }
+
   void matrixReplicationsAreColumnMajor() {
     // y[2, 3] with a distinct mean per element and a tiny sigma: y_rep.i.j ~= mean[i, j].
     const auto model_fn = [](const vt::Data&) {
