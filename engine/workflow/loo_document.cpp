@@ -65,4 +65,12 @@ diagnostics::LooResult loo_from_document(const std::string& json) {
   }
 }
 
+size_t loo_document_draws(const std::string& json) {
+  try {
+    return Json::parse(json).at("draws").get<size_t>();
+  } catch (const nlohmann::json::exception& e) {
+    throw ArgumentError(std::string("loo_document_draws: not a LOO document: ") + e.what());
+  }
+}
+
 }  // namespace variate::workflow

@@ -20,4 +20,8 @@ std::string loo_document(const diagnostics::LooResult& loo, size_t draws);
 /// @throws ArgumentError naming what is missing or malformed.
 diagnostics::LooResult loo_from_document(const std::string& json);
 
+/// The `draws` of a document loo_document wrote: whether it is still the LOO of a run's
+/// draws. @throws ArgumentError when it is not a LOO document.
+size_t loo_document_draws(const std::string& json);
+
 }  // namespace variate::workflow

@@ -30,6 +30,7 @@ class TestLooDocument : public QObject {
     loo.r_eff = {0.9, 1.0, 1.1};
     const std::string document = vw::loo_document(loo, 4000);
     QVERIFY(document.find("\"draws\":4000") != std::string::npos);
+    QCOMPARE(vw::loo_document_draws(document), size_t{4000});
     QVERIFY(document.find("\"pareto_k\":[0.25,\"Inf\",null]") != std::string::npos);
     const vd::LooResult back = vw::loo_from_document(document);
     QCOMPARE(back.elpd_loo, loo.elpd_loo);
@@ -49,6 +50,8 @@ class TestLooDocument : public QObject {
   void refusesWhatIsNotOne() {
     QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vw::loo_from_document("{\"elpd_loo\": 1}"));
     QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vw::loo_from_document("not json"));
+    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vw::loo_document_draws("{\"elpd_loo\": 1}"));
+    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vw::loo_document_draws("not json"));
   }
 };
 
