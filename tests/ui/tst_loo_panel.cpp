@@ -54,6 +54,19 @@ int runVariate(const QStringList& arguments) {
   return cli.exitCode();
 }
 
+// Opens the project at `path` in `window` with the LOO panel in front on run `id`; the
+// panel, once it shows estimates (nullptr if it does not).
+LooPanel* showLooOf(MainWindow& window, const QString& path, qint64 id) {
+  window.setQuietErrors(true);
+  window.resize(1500, 950);
+  window.show();
+  if (!QTest::qWaitForWindowExposed(&window) || !window.openPath(path)) return nullptr;
+  window.docks().dock("looDock")->raise();
+  window.document()->runs()->setCurrent(id);
+  LooPanel* panel = window.docks().loo;
+  return studio_test::waitFor([&] { return !cell(panel->estimates(), 0, 1).isEmpty(); }, 60000) ? panel : nullptr;
+}
+
 QJsonObject readJson(const QString& path) {
   QFile file(path);
   return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
@@ -191,16 +204,9 @@ class TestLooPanel : public QObject {
     QCOMPARE(runVariate({"loo", "--project", path, "--run", firstName, "--summary-json", out.filePath("l.json")}), 0);
     const QJsonObject cli = readJson(out.filePath("l.json"));
     MainWindow reopened;
-    reopened.setQuietErrors(true);
-    reopened.resize(1500, 950);
-    reopened.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&reopened));
-    QVERIFY(reopened.openPath(path));
-    reopened.docks().dock("looDock")->raise();
-    reopened.document()->runs()->setCurrent(firstId);
-    LooPanel* panel = reopened.docks().loo;
+    LooPanel* panel = showLooOf(reopened, path, firstId);
+    QVERIFY(panel);
     auto* caption = panel->findChild<QLabel*>("looCaption");
-    QVERIFY(studio_test::waitFor([&] { return !cell(panel->estimates(), 0, 1).isEmpty(); }, 60000));
     QVERIFY2(caption->text().contains("As stored with the run"), qPrintable(caption->text()));
     QCOMPARE(cell(panel->estimates(), 0, 1), number(cli["elpd_loo"].toDouble()));
     QCOMPARE(cell(panel->estimates(), 1, 1), number(cli["p_loo"].toDouble()));
@@ -215,15 +221,8 @@ class TestLooPanel : public QObject {
     variate::store::Project(path.toStdString())
         .set_loo(firstId, variate::workflow::loo_document(moved, draws / 2));
     MainWindow third;
-    third.setQuietErrors(true);
-    third.resize(1500, 950);
-    third.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&third));
-    QVERIFY(third.openPath(path));
-    third.docks().dock("looDock")->raise();
-    third.document()->runs()->setCurrent(firstId);
-    panel = third.docks().loo;
-    QVERIFY(studio_test::waitFor([&] { return !cell(panel->estimates(), 0, 1).isEmpty(); }, 60000));
+    panel = showLooOf(third, path, firstId);
+    QVERIFY(panel);
     QVERIFY(!panel->findChild<QLabel*>("looCaption")->text().contains("stored"));
     QCOMPARE(cell(panel->estimates(), 0, 1), number(cli["elpd_loo"].toDouble()));
     QCOMPARE(variate::workflow::loo_document_draws(*storedLoo(path, firstId)), draws);
