@@ -42,6 +42,13 @@ std::vector<int> plottedCounts(RankPanel& panel, int rect, int chain) {
   return {};
 }
 
+/// Four chains of `count` iterations, the fourth shifted by 3 sd.
+std::vector<Iterations> fourChains(int count) {
+  std::vector<Iterations> chains;
+  for (int c = 0; c < 4; ++c) chains.push_back(chainDraws(c, count, c == 3 ? 3.0 : 0.0, 5));
+  return chains;
+}
+
 int sum(const std::vector<int>& counts) { return std::accumulate(counts.begin(), counts.end(), 0); }
 
 }  // namespace
@@ -65,9 +72,7 @@ class TestRankPanel : public QObject {
 
   void countsAddUpAndAStrayChainStandsOut() {
     analysis_test::AnalysisFixture fixture;
-    std::vector<Iterations> chains;
-    for (int c = 0; c < 4; ++c) chains.push_back(chainDraws(c, kWarmup + 400, c == 3 ? 3.0 : 0.0, 5));
-    const qint64 id = fixture.addRun({"x", "k"}, kWarmup, chains);
+    const qint64 id = fixture.addRun({"x", "k"}, kWarmup, fourChains(kWarmup + 400));
     RankPanel panel;
     QVERIFY(analysis_test::showOn(panel, fixture, {"x", "k"}));
     QCOMPARE(panel.plot()->axisRectCount(), 2);
@@ -103,9 +108,7 @@ class TestRankPanel : public QObject {
 
   void theResultForTheParametersPickedLastArrives() {
     analysis_test::AnalysisFixture fixture;
-    std::vector<Iterations> chains;
-    for (int c = 0; c < 4; ++c) chains.push_back(chainDraws(c, kWarmup + 50000, c == 3 ? 3.0 : 0.0, 5));
-    const qint64 id = fixture.addRun({"x", "k"}, kWarmup, chains);
+    const qint64 id = fixture.addRun({"x", "k"}, kWarmup, fourChains(kWarmup + 50000));
     RankPanel panel;
     QVERIFY(analysis_test::showOn(panel, fixture, {"x"}));
     // New draws start ranking x's 200,000 draws; meanwhile k is picked instead.
