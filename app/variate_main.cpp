@@ -14,6 +14,7 @@
 #include <variate/cli/loo_command.h>
 #include <variate/cli/optimize_command.h>
 #include <variate/cli/pathfinder_command.h>
+#include <variate/cli/predict_command.h>
 #include <variate/cli/sample_command.h>
 #include <variate/cli/summary_command.h>
 #include <variate/cli/vmod_source.h>
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
   cli::add_optimize_command(app, exit_code, std::make_shared<cli::VmodSource>());
   cli::add_pathfinder_command(app, exit_code, std::make_shared<cli::VmodSource>());
   cli::add_summary_command(app, exit_code);
+  cli::add_predict_command(app, exit_code);
   cli::add_loo_commands(app, exit_code);
   cli::add_export_command(app, exit_code);
 #ifdef VARIATE_WITH_REMOTE

@@ -3,14 +3,21 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include <variate/core/argument_error.h>
 #include <variate/diagnostics/loo.h>
 #include <variate/io/stan_csv_reader.h>
+#include <variate/store/project.h>
+#include <variate/workflow/loo_document.h>
+#include <variate/workflow/posterior_predictive.h>
 
 #include "variate/cli/independent_draws.h"
+#include "variate/cli/predictive_draws.h"
+#include "variate/cli/stored_run.h"
 #include "variate/cli/summary_file.h"
 
 namespace variate::cli {
@@ -60,12 +67,6 @@ std::string row(const char* name, double estimate, double se) {
          number("%8.1f", se) + "\n";
 }
 
-nlohmann::ordered_json numbers(const std::vector<double>& values) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const double v : values) list.push_back(nlohmann::ordered_json::parse(k_hat_json(v)));
-  return list;
-}
-
 void print_loo(std::ostream& out, const diagnostics::LooResult& loo, size_t draws) {
   out << "Computed from " << draws << " by " << loo.pareto_k.size() << " log-likelihood matrix\n\n"
       << "          Estimate      SE\n"
@@ -90,28 +91,57 @@ void print_loo(std::ostream& out, const diagnostics::LooResult& loo, size_t draw
 }
 
 nlohmann::ordered_json loo_json(const diagnostics::LooResult& loo, size_t draws) {
-  return {{"elpd_loo", loo.elpd_loo}, {"se_elpd_loo", loo.se_elpd_loo}, {"p_loo", loo.p_loo},
-          {"se_p_loo", loo.se_p_loo}, {"looic", loo.looic},             {"se_looic", loo.se_looic},
-          {"observations", loo.pareto_k.size()}, {"draws", draws},     {"pareto_k", numbers(loo.pareto_k)},
-          {"r_eff", loo.r_eff},      {"pointwise_elpd", loo.pointwise_elpd}};
+  return nlohmann::ordered_json::parse(workflow::loo_document(loo, draws));
+}
+
+// PSIS-LOO of a stored run from the log likelihood of its draws after warmup (computed
+// again from its model and data set), stored with the run.
+std::pair<diagnostics::LooResult, size_t> stored_run_loo(store::Project& project, const std::string& run_name) {
+  const std::optional<StoredRun> run = load_stored_run(project, run_name, std::cerr);
+  if (!run) throw ArgumentError("the model of run '" + run_name + "' in " + project.path() + " does not compile");
+  const workflow::PosteriorPredictive predictive = make_predictive(run->model);
+  const std::vector<ChainTable> chains = sampling_tables(*run);
+  size_t draws = 0;
+  for (const auto& chain : chains) draws += chain.rows.size();
+  const auto predicted = predict_chains(predictive, parameter_names(run->model), chains, run->info.seed);
+  const diagnostics::LooResult loo = diagnostics::psis_loo(log_lik_by_observation(predicted));
+  project.set_loo(run->info.id, workflow::loo_document(loo, draws));
+  return {loo, draws};
 }
 
 struct LooOptions {
   std::vector<std::string> files;
+  std::optional<std::string> project;
+  std::optional<std::string> run;
   std::optional<std::string> summary_json;
 };
 
 struct CompareOptions {
-  std::vector<std::string> models;  // NAME=FILE[,FILE...]
+  std::vector<std::string> models;  // NAME=FILE[,FILE...], or with a project its runs
+  std::optional<std::string> project;
   std::optional<std::string> summary_json;
 };
 
+// A project's errors (store::ProjectError) reach run_command_line, which prints them.
 int run_loo(const LooOptions& o) {
   try {
-    const LooInput input = read_log_lik(o.files);
-    const diagnostics::LooResult loo = diagnostics::psis_loo(input.log_lik);
-    print_loo(std::cout, loo, input.draws);
-    if (o.summary_json) write_summary_file(*o.summary_json, loo_json(loo, input.draws));
+    if (o.files.empty() == !o.project || o.project.has_value() != o.run.has_value()) {
+      std::cerr << "error: loo takes Stan CSV files, or --project P --run R\n";
+      return 1;
+    }
+    diagnostics::LooResult loo;
+    size_t draws = 0;
+    if (o.project) {
+      store::Project project(*o.project);
+      std::tie(loo, draws) = stored_run_loo(project, *o.run);
+    } else {
+      const LooInput input = read_log_lik(o.files);
+      loo = diagnostics::psis_loo(input.log_lik);
+      draws = input.draws;
+    }
+    print_loo(std::cout, loo, draws);
+    if (o.project) std::cout << "Stored with run '" << *o.run << "' in " << *o.project << "\n";
+    if (o.summary_json) write_summary_file(*o.summary_json, loo_json(loo, draws));
     return 0;
   } catch (const ArgumentError& e) {
     std::cerr << "error: " << e.what() << "\n";
@@ -119,11 +149,24 @@ int run_loo(const LooOptions& o) {
   }
 }
 
+// A stored run's LOO: the one stored with it, else computed now (and stored).
+diagnostics::LooResult run_loo_of(store::Project& project, const std::string& run) {
+  if (const auto stored = project.loo_json(find_run(project, run).id)) return workflow::loo_from_document(*stored);
+  return stored_run_loo(project, run).first;
+}
+
 int run_compare(const CompareOptions& o) {
   try {
     std::vector<std::string> names;
     std::vector<diagnostics::LooResult> fits;
+    std::optional<store::Project> project;
+    if (o.project) project.emplace(*o.project);
     for (const auto& model : o.models) {
+      if (project) {
+        names.push_back(model);
+        fits.push_back(run_loo_of(*project, model));
+        continue;
+      }
       const size_t equals = model.find('=');
       if (equals == std::string::npos || equals == 0 || equals + 1 == model.size()) {
         throw ArgumentError("expected NAME=FILE.csv[,FILE.csv...], got '" + model + "'");
@@ -164,16 +207,27 @@ void add_loo_commands(CLI::App& app, int& exit_code) {
   auto loo = std::make_shared<LooOptions>();
   CLI::App* command = app.add_subcommand(
       "loo", "PSIS-LOO (elpd_loo, p_loo, looic, Pareto k) from the log_lik columns of Stan CSV files, one per chain");
-  command->add_option("files", loo->files, "Stan CSV files of one run")->required()->check(CLI::ExistingFile);
+  command->add_option("files", loo->files, "Stan CSV files of one run")->check(CLI::ExistingFile);
+  command->add_option("--project", loo->project,
+                      "Instead of files: a project (*.variate) whose run's LOO is computed from its draws, model and "
+                      "data, and stored with the run")
+      ->check(CLI::ExistingFile);
+  command->add_option("--run", loo->run, "The run in the project: its name or id");
   command->add_option("--summary-json", loo->summary_json, "Write the estimates and every Pareto k as JSON");
   command->callback([loo, &exit_code] { exit_code = run_loo(*loo); });
 
   auto compare = std::make_shared<CompareOptions>();
   CLI::App* compare_command =
       app.add_subcommand("compare", "Rank models by elpd_loo (elpd_diff, se_diff) as loo::loo_compare");
-  compare_command->add_option("models", compare->models, "NAME=FILE.csv[,FILE.csv...] for each model (at least 2)")
+  compare_command->add_option("models", compare->models,
+                              "NAME=FILE.csv[,FILE.csv...] for each model, or with --project the runs' names or ids "
+                              "(at least 2)")
       ->required()
       ->expected(2, 1000);
+  compare_command->add_option("--project", compare->project,
+                              "Compare runs of this project (*.variate), by their stored LOO (computed and stored "
+                              "when a run has none)")
+      ->check(CLI::ExistingFile);
   compare_command->add_option("--summary-json", compare->summary_json, "Write the table as JSON");
   compare_command->callback([compare, &exit_code] { exit_code = run_compare(*compare); });
 }

@@ -110,6 +110,11 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     err << "error: --batched-chains runs in one process; it cannot be combined with several\n";
     return 1;
   }
+  if (options.predict && (run || on_worker || source.device() != "cpu" || options.save_warmup)) {
+    err << "error: --predict draws on this process's CPU, for sampling draws: it does not combine with several "
+           "processes, --worker, --device or --save-warmup (run `variate predict` on the run afterwards)\n";
+    return 1;
+  }
   const bool root = !run || run->root();  // rank 0 alone prints and writes
   // On a worker, the job starts before the model is bound here (for the columns of the
   // outputs only), so the two compilations overlap.
@@ -173,11 +178,6 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     }
     std::optional<workflow::PosteriorPredictive> predictive;
     if (options.predict) {
-      if (run || on_worker || source.device() != "cpu" || options.save_warmup) {
-        err << "error: --predict draws on this process's CPU, for sampling draws: it does not combine with several "
-               "processes, --worker, --device or --save-warmup (run `variate predict` on the run afterwards)\n";
-        return 1;
-      }
       predictive.emplace(model->log_joint, model->target.layout());
       if (predictive->observed().empty()) {
         err << "error: --predict: " << source.name() << " has no observed variables to replicate\n";

@@ -115,12 +115,14 @@ void StudioAutomation::onEnded(qint64 runId) {
                 static_cast<long long>(runId), seconds);
     std::fflush(stdout);
   }
-  const int delay = options_.screenshot.isEmpty() || shot_ ? 0 : 1500;  // the last summary and redraws
   if (!shot_ && !options_.screenshot.isEmpty()) {
     shot_ = true;
-    QTimer::singleShot(delay, this, &StudioAutomation::takeScreenshot);
+    QTimer::singleShot(1500, this, &StudioAutomation::takeScreenshot);  // the last summary and redraws
   }
-  if (options_.quitWhenDone) QTimer::singleShot(delay + 200, qApp, &QApplication::quit);
+  quitPending_ = options_.quitWhenDone;
+  // A screenshot still to come (also one --screenshot-after asked for at the run's last
+  // iteration, due a moment after it) quits once written.
+  if (quitPending_ && (options_.screenshot.isEmpty() || screenshotWritten_)) quitSoon();
 }
 
 void StudioAutomation::takeScreenshot() {
@@ -130,6 +132,10 @@ void StudioAutomation::takeScreenshot() {
     std::printf("screenshot %s\n", qPrintable(options_.screenshot));
     std::fflush(stdout);
   }
+  screenshotWritten_ = true;
+  if (quitPending_) quitSoon();
 }
+
+void StudioAutomation::quitSoon() { QTimer::singleShot(200, qApp, &QApplication::quit); }
 
 }  // namespace variate::studio

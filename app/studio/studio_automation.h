@@ -45,10 +45,13 @@ class StudioAutomation : public QObject {
   void onSteps();
   void onEnded(qint64 runId);
   void takeScreenshot();
+  void quitSoon();
 
   ui::MainWindow* window_;
   AutomationOptions options_;
-  bool shot_ = false;
+  bool shot_ = false;               // the screenshot is taken or due
+  bool screenshotWritten_ = false;  // ... and was taken (written, or failed with a message)
+  bool quitPending_ = false;        // the run ended with --quit-when-done
   qint64 startedMs_ = 0;
 };
 

@@ -106,6 +106,7 @@ class Project {
   /// Appends draw blocks, replaces chain records, appends ELBO points, replaces epoch
   /// records and stores a checkpoint (keeping the run's two highest-step ones) in one
   /// transaction, and refreshes the run's heartbeat (an empty update only does that).
+  /// Appended draws drop the run's stored LOO document (it no longer covers every draw).
   /// A chain's first block needs the chain's record, in the same update or an earlier
   /// one; blocks of a chain must follow on from its stored rows.
   /// @throws ProjectError if a block's width differs from the run's columns, a block
@@ -120,7 +121,8 @@ class Project {
   /// Stores the run's diagnostics document (JSON), replacing any earlier one.
   void set_diagnostics(Id run, const std::string& json);
   /// Stores the run's PSIS-LOO document (JSON: elpd_loo, p_loo, looic with their SEs,
-  /// pareto_k, ...; `variate loo --project`), replacing any earlier one.
+  /// pareto_k, ...; `variate loo --project`, the studio's LOO panel), replacing any
+  /// earlier one. Draws written to the run later drop it (see write()).
   /// @throws ProjectError if there is no such run.
   void set_loo(Id run, const std::string& json);
   /// Ends a run: status, error message (for failed), finish time and seconds.

@@ -176,6 +176,12 @@ void Project::write(Id run_id, const RunUpdate& update) {
     block.bind(1, run_id).bind(2, b.chain).bind(3, b.first_iteration).bind(4, b.rows)
         .bind(5, b.columns).bind_doubles(6, b.values).run();
   }
+  if (!update.blocks.empty()) {
+    // The stored LOO was computed from the draws before these ("run more draws"): drop it,
+    // so that whoever needs it computes it again from them all.
+    Statement loo(*db_, "UPDATE runs SET loo_json = NULL WHERE id = ? AND loo_json IS NOT NULL");
+    loo.bind(1, run_id).run();
+  }
   Statement elbo(*db_, "INSERT INTO elbo_trace (run_id, iteration, elbo, rel_change) VALUES (?, ?, ?, ?)");
   for (const ElboPoint& point : update.elbo) {
     elbo.reset();

@@ -123,4 +123,15 @@ PredictiveRows PosteriorPredictive::rows(const std::vector<std::vector<double>>&
   return result;
 }
 
+std::vector<diagnostics::Draws> log_lik_by_observation(const std::vector<PredictiveRows>& chains) {
+  const size_t observations = chains.empty() || chains[0].log_lik.empty() ? 0 : chains[0].log_lik[0].size();
+  std::vector<diagnostics::Draws> log_lik(observations, diagnostics::Draws(chains.size()));
+  for (size_t c = 0; c < chains.size(); ++c) {
+    for (const auto& draw : chains[c].log_lik) {
+      for (size_t i = 0; i < observations; ++i) log_lik[i][c].push_back(draw[i]);
+    }
+  }
+  return log_lik;
+}
+
 }  // namespace variate::workflow

@@ -30,6 +30,7 @@
 #include <ATen/core/Tensor.h>
 
 #include "variate/core/log_joint.h"
+#include "variate/diagnostics/draws.h"
 #include "variate/core/shape.h"
 #include "variate/target/parameter_layout.h"
 #include "variate/target/parameter_names.h"
@@ -102,5 +103,9 @@ class PosteriorPredictive {
   int64_t replicated_size_ = 0;
   int64_t log_lik_size_ = 0;
 };
+
+/// The log likelihood of a run's chains by observation, log_lik[i][chain][draw]: the
+/// input of diagnostics::psis_loo.
+std::vector<diagnostics::Draws> log_lik_by_observation(const std::vector<PredictiveRows>& chains);
 
 }  // namespace variate::workflow

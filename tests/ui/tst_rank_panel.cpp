@@ -1,7 +1,8 @@
 // The Ranks panel: each chain's histogram of the ranks of its post-warmup draws among all
 // chains' draws (Vehtari et al. 2021). Counts add up to the draws, every bin of the pooled
 // ranks holds the same number, a chain sampling elsewhere piles up at one end, and the
-// plot grows with live draws.
+// plot grows with live draws. Ranks are computed off the UI thread: a result for
+// parameters no longer picked is dropped, and the one for those picked arrives.
 
 #include <numeric>
 #include <random>
@@ -12,6 +13,7 @@
 
 #include "analysis_panel_fixture.h"
 #include "ui/docks/rank_panel.h"
+#include "ui/plots/sampling_draws.h"
 
 using namespace variate::ui;
 using analysis_test::Iterations;
@@ -40,6 +42,13 @@ std::vector<int> plottedCounts(RankPanel& panel, int rect, int chain) {
   return {};
 }
 
+/// Four chains of `count` iterations, the fourth shifted by 3 sd.
+std::vector<Iterations> fourChains(int count) {
+  std::vector<Iterations> chains;
+  for (int c = 0; c < 4; ++c) chains.push_back(chainDraws(c, count, c == 3 ? 3.0 : 0.0, 5));
+  return chains;
+}
+
 int sum(const std::vector<int>& counts) { return std::accumulate(counts.begin(), counts.end(), 0); }
 
 }  // namespace
@@ -63,9 +72,7 @@ class TestRankPanel : public QObject {
 
   void countsAddUpAndAStrayChainStandsOut() {
     analysis_test::AnalysisFixture fixture;
-    std::vector<Iterations> chains;
-    for (int c = 0; c < 4; ++c) chains.push_back(chainDraws(c, kWarmup + 400, c == 3 ? 3.0 : 0.0, 5));
-    const qint64 id = fixture.addRun({"x", "k"}, kWarmup, chains);
+    const qint64 id = fixture.addRun({"x", "k"}, kWarmup, fourChains(kWarmup + 400));
     RankPanel panel;
     QVERIFY(analysis_test::showOn(panel, fixture, {"x", "k"}));
     QCOMPARE(panel.plot()->axisRectCount(), 2);
@@ -97,6 +104,28 @@ class TestRankPanel : public QObject {
 
     QString error;
     QVERIFY2(analysis_test::exportsEveryFormat(panel, &error), qPrintable(error));
+  }
+
+  void theResultForTheParametersPickedLastArrives() {
+    analysis_test::AnalysisFixture fixture;
+    const qint64 id = fixture.addRun({"x", "k"}, kWarmup, fourChains(kWarmup + 50000));
+    RankPanel panel;
+    QVERIFY(analysis_test::showOn(panel, fixture, {"x"}));
+    // New draws start ranking x's 200,000 draws; meanwhile k is picked instead.
+    QTest::qWait(300);  // past the 250 ms between recomputations, so the draws start one
+    QSignalSpy refreshed(&panel, &RunPlotPanel::refreshed);
+    for (int c = 0; c < 4; ++c) fixture.appendLive(id, c, chainDraws(c + 10, 10, 0.0, 9));
+    QVERIFY(refreshed.wait(5000));
+    QSignalSpy recomputed(&panel, &DerivedPlotPanel::recomputed);
+    panel.picker()->setSelected({"k"});
+    QVERIFY(recomputed.wait(30000));
+    QCOMPARE(panel.plot()->axisRect(0)->axis(QCPAxis::atLeft)->label(), QString("k"));
+    const RunPtr run = fixture.document()->runs()->run(id);
+    const auto expected = rankHistograms(samplingDraws(*run, run->columnIndex("k")), RankPanel::bins());
+    for (int c = 0; c < 4; ++c) {
+      QCOMPARE(plottedCounts(panel, 0, c), expected[static_cast<size_t>(c)]);
+      QCOMPARE(sum(plottedCounts(panel, 0, c)), 50010);
+    }
   }
 
   void chainsOfUnequalLengthAreCutToTheShortest() {

@@ -44,19 +44,32 @@ void AutocorrelationPanel::layOut() {
 }
 
 void AutocorrelationPanel::recompute() {
+  computeOffThread(
+      [run = runSnapshot(), names = plotted(), maxLag = maxLag()] {
+        std::vector<std::vector<std::vector<double>>> rho;  // [parameter][chain][lag]
+        for (const QString& name : names) {
+          const diagnostics::Draws draws = samplingDraws(*run, run->columnIndex(name));
+          rho.emplace_back();
+          for (const auto& chain : draws) rho.back().push_back(autocorrelation(chain, maxLag));
+        }
+        return rho;
+      },
+      [this](const std::vector<std::vector<std::vector<double>>>& rho) { plotAutocorrelations(rho); });
+}
+
+void AutocorrelationPanel::plotAutocorrelations(const std::vector<std::vector<std::vector<double>>>& rho) {
   plot()->clearPlottables();
-  for (int i = 0; i < plotted().size() && i < plot()->axisRectCount(); ++i) {
+  for (int i = 0; i < static_cast<int>(rho.size()) && i < plot()->axisRectCount(); ++i) {
     QCPAxis* x = plot()->axisRect(i)->axis(QCPAxis::atBottom);
     QCPAxis* y = plot()->axisRect(i)->axis(QCPAxis::atLeft);
-    const diagnostics::Draws draws = samplingDraws(*run(), run()->columnIndex(plotted()[i]));
     double lowest = 0;
-    for (size_t c = 0; c < draws.size(); ++c) {
-      const std::vector<double> rho = autocorrelation(draws[c], maxLag());
+    for (size_t c = 0; c < rho[static_cast<size_t>(i)].size(); ++c) {
+      const std::vector<double>& chain = rho[static_cast<size_t>(i)][c];
       QVector<double> lags, values;
-      for (size_t t = 0; t < rho.size(); ++t) {
+      for (size_t t = 0; t < chain.size(); ++t) {
         lags << static_cast<double>(t);
-        values << rho[t];
-        if (std::isfinite(rho[t])) lowest = std::min(lowest, rho[t]);
+        values << chain[t];
+        if (std::isfinite(chain[t])) lowest = std::min(lowest, chain[t]);
       }
       QCPGraph* graph = plot()->addGraph(x, y);
       graph->setName(tr("chain %1").arg(c + 1));

@@ -28,6 +28,9 @@ class AutocorrelationPanel : public DerivedPlotPanel {
   void recompute() override;
 
  private:
+  /// rho[parameter][chain]: each chain's autocorrelations by lag.
+  void plotAutocorrelations(const std::vector<std::vector<std::vector<double>>>& rho);
+
   QSpinBox* maxLag_;
 };
 

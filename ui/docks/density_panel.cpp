@@ -45,36 +45,53 @@ void DensityPanel::layOut() {
 }
 
 void DensityPanel::recompute() {
-  plot()->clearPlottables();
   const RunPtr compared = comparison();
   caption_->setText(compared ? tr("Solid: %1   Dashed: %2").arg(run()->name, compared->name)
                              : tr("%1: each chain, and all chains (dark)").arg(run()->name));
-  for (int i = 0; i < plotted().size() && i < plot()->axisRectCount(); ++i) {
+  auto other = compared ? std::make_shared<const RunData>(*compared) : nullptr;
+  computeOffThread(
+      [run = runSnapshot(), other, names = plotted()] {
+        std::vector<Densities> densities;
+        for (const QString& name : names) {
+          Densities d;
+          for (int c = 0; c < static_cast<int>(run->chains.size()) && !other; ++c) {
+            d.chains.push_back(densityEstimate(drawsOf(*run, name, c)));
+          }
+          d.pooled = densityEstimate(drawsOf(*run, name, -1));
+          if (other) d.compared = densityEstimate(drawsOf(*other, name, -1));
+          densities.push_back(std::move(d));
+        }
+        return densities;
+      },
+      [this, comparing = compared != nullptr](const std::vector<Densities>& densities) {
+        plotDensities(densities, comparing);
+      });
+}
+
+void DensityPanel::plotDensities(const std::vector<Densities>& densities, bool comparing) {
+  plot()->clearPlottables();
+  for (int i = 0; i < static_cast<int>(densities.size()) && i < plot()->axisRectCount(); ++i) {
     QCPAxisRect* rect = plot()->axisRect(i);
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
-    const QString& name = plotted()[i];
-    const int chains = static_cast<int>(run()->chains.size());
-    for (int c = 0; c < chains && !compared; ++c) {
-      const DensityCurve curve = densityEstimate(drawsOf(*run(), name, c));
+    const Densities& d = densities[static_cast<size_t>(i)];
+    for (int c = 0; c < static_cast<int>(d.chains.size()); ++c) {
       QCPGraph* graph = plot()->addGraph(x, y);
       QColor color = chainColor(c);
       color.setAlpha(170);
       graph->setPen(QPen(color, 1));
-      graph->setData(curve.x, curve.y, true);
+      graph->setData(d.chains[static_cast<size_t>(c)].x, d.chains[static_cast<size_t>(c)].y, true);
     }
-    const DensityCurve pooled = pooledDensity(name);
     QCPGraph* all = plot()->addGraph(x, y);
     all->setPen(QPen(QColor("#263238"), 2));
     all->setBrush(QColor(38, 50, 56, 35));
-    all->setData(pooled.x, pooled.y, true);
-    if (compared) {
+    all->setData(d.pooled.x, d.pooled.y, true);
+    if (comparing) {
       all->setPen(QPen(chainColor(0), 2));
       all->setBrush(QColor(0, 114, 178, 40));
-      const DensityCurve other = pooledDensity(name, true);
       QCPGraph* graph = plot()->addGraph(x, y);
       graph->setPen(QPen(comparisonColor(), 2, Qt::DashLine));
-      graph->setData(other.x, other.y, true);
+      graph->setData(d.compared.x, d.compared.y, true);
     }
     x->rescale();
     y->rescale();

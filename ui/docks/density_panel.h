@@ -25,6 +25,13 @@ class DensityPanel : public DerivedPlotPanel {
 
  private:
   static std::vector<double> drawsOf(const RunData& run, const QString& name, int chain);
+  /// A plotted parameter's densities: each chain's (none beside a compared run), all
+  /// chains', and the compared run's.
+  struct Densities {
+    std::vector<DensityCurve> chains;
+    DensityCurve pooled, compared;
+  };
+  void plotDensities(const std::vector<Densities>& densities, bool comparing);
 
   class QLabel* caption_;
 };

@@ -75,40 +75,54 @@ void EnergyPanel::recompute() {
                           .arg(methodName(run()->config.method)));
     return;
   }
-  const diagnostics::Draws energies = samplingEnergies(*run());
-  std::vector<double> marginal, transitions;
+  computeOffThread(
+      [run = runSnapshot()] {
+        const diagnostics::Draws energies = samplingEnergies(*run);
+        Energies result;
+        std::vector<double> marginal, transitions;
+        for (const std::vector<double>& e : energies) {
+          if (e.size() < 2) continue;
+          const double mean = std::accumulate(e.begin(), e.end(), 0.0) / static_cast<double>(e.size());
+          for (size_t i = 0; i < e.size(); ++i) {
+            marginal.push_back(e[i] - mean);
+            if (i > 0) transitions.push_back(e[i] - e[i - 1]);
+          }
+          result.ebfmi.push_back(diagnostics::ebfmi(e));
+        }
+        if (marginal.empty()) return result;
+        // One range for both, so the widths compare at a glance.
+        const auto [lo1, hi1] = std::minmax_element(marginal.begin(), marginal.end());
+        double lower = *lo1, upper = *hi1;
+        if (!transitions.empty()) {
+          const auto [lo2, hi2] = std::minmax_element(transitions.begin(), transitions.end());
+          lower = std::min(lower, *lo2);
+          upper = std::max(upper, *hi2);
+        }
+        if (!(lower < upper)) upper = lower + 1;
+        result.marginal = histogram(marginal, bins(), lower, upper);
+        result.transitions = histogram(transitions, bins(), lower, upper);
+        return result;
+      },
+      [this, name = run()->name](const Energies& energies) { plotEnergies(name, energies); });
+}
+
+void EnergyPanel::plotEnergies(const QString& runName, const Energies& energies) {
+  plot()->clearPlottables();
+  ebfmi_ = energies.ebfmi;
+  if (energies.marginal.counts.empty()) {
+    caption_->setText(tr("%1: no sampler draws yet").arg(runName));
+    return;
+  }
   QStringList perChain;
-  for (size_t c = 0; c < energies.size(); ++c) {
-    const std::vector<double>& e = energies[c];
-    if (e.size() < 2) continue;
-    const double mean = std::accumulate(e.begin(), e.end(), 0.0) / static_cast<double>(e.size());
-    for (size_t i = 0; i < e.size(); ++i) {
-      marginal.push_back(e[i] - mean);
-      if (i > 0) transitions.push_back(e[i] - e[i - 1]);
-    }
-    const double value = diagnostics::ebfmi(e);
-    ebfmi_.push_back(value);
+  for (const double value : ebfmi_) {
     const QString text = QString("%1").arg(value, 0, 'f', 2);
     perChain << (value < kLowEbfmi ? QString("<b style='color:#d50000'>%1</b>").arg(text) : text);
   }
-  if (marginal.empty()) {
-    caption_->setText(tr("%1: no sampler draws yet").arg(run()->name));
-    return;
-  }
   caption_->setText(tr("%1: E-BFMI per chain %2 (below %3: the sampler may not explore the tails)")
-                        .arg(run()->name, perChain.join(", "))
+                        .arg(runName, perChain.join(", "))
                         .arg(kLowEbfmi));
-  // One range for both, so the widths compare at a glance.
-  const auto [lo1, hi1] = std::minmax_element(marginal.begin(), marginal.end());
-  double lower = *lo1, upper = *hi1;
-  if (!transitions.empty()) {
-    const auto [lo2, hi2] = std::minmax_element(transitions.begin(), transitions.end());
-    lower = std::min(lower, *lo2);
-    upper = std::max(upper, *hi2);
-  }
-  if (!(lower < upper)) upper = lower + 1;
-  addBars(plot(), tr("energy"), histogram(marginal, bins(), lower, upper), QColor("#0072B2"));
-  addBars(plot(), tr("transitions"), histogram(transitions, bins(), lower, upper), QColor("#E69F00"));
+  addBars(plot(), tr("energy"), energies.marginal, QColor("#0072B2"));
+  addBars(plot(), tr("transitions"), energies.transitions, QColor("#E69F00"));
   plot()->xAxis->rescale();
   plot()->yAxis->rescale();
   plot()->yAxis->setRangeLower(0);

@@ -6,7 +6,10 @@
 /// the sampler misses the tails; the E-BFMI of each chain (below 0.3: a problem) says how
 /// much narrower.
 
+#include <vector>
+
 #include "ui/plots/derived_plot_panel.h"
+#include "ui/plots/histogram.h"
 
 namespace variate::ui {
 
@@ -27,6 +30,14 @@ class EnergyPanel : public DerivedPlotPanel {
   void recompute() override;
 
  private:
+  /// What the sampler's energies give: each chain's E-BFMI and the two histograms on
+  /// shared bins (none before a chain has two draws).
+  struct Energies {
+    std::vector<double> ebfmi;
+    Histogram marginal, transitions;
+  };
+  void plotEnergies(const QString& runName, const Energies& energies);
+
   class QLabel* caption_;
   std::vector<double> ebfmi_;
 };

@@ -58,11 +58,30 @@ void ForestPanel::layOut() {
 }
 
 void ForestPanel::recompute() {
+  chains_ = perChain_->isChecked() ? static_cast<int>(run()->chains.size()) : 0;
+  computeOffThread(
+      [run = runSnapshot(), names = plotted(), chains = chains_] {
+        // groups[chain + 1][parameter]: the quantiles of all chains' draws, then each chain's.
+        std::vector<std::vector<std::vector<double>>> groups(static_cast<size_t>(chains) + 1,
+                                                             std::vector<std::vector<double>>(names.size()));
+        for (int i = 0; i < names.size(); ++i) {
+          const diagnostics::Draws draws = samplingDraws(*run, run->columnIndex(names[i]));
+          for (int chain = -1; chain < chains; ++chain) {
+            if (draws.size() <= static_cast<size_t>(std::max(chain, 0))) continue;
+            const std::vector<double> values = chain < 0 ? diagnostics::pooled(draws) : draws[static_cast<size_t>(chain)];
+            if (!values.empty()) groups[static_cast<size_t>(chain + 1)][static_cast<size_t>(i)] = diagnostics::quantiles(values, kProbabilities);
+          }
+        }
+        return groups;
+      },
+      [this](const std::vector<std::vector<std::vector<double>>>& groups) { plotIntervals(groups); });
+}
+
+void ForestPanel::plotIntervals(const std::vector<std::vector<std::vector<double>>>& groups) {
   plot()->clearPlottables();
   if (plot()->axisRectCount() == 0) return;
   QCPAxis* x = plot()->axisRect(0)->axis(QCPAxis::atBottom);
   QCPAxis* y = plot()->axisRect(0)->axis(QCPAxis::atLeft);
-  chains_ = perChain_->isChecked() ? static_cast<int>(run()->chains.size()) : 0;
   auto ticker = qSharedPointerCast<QCPAxisTickerText>(y->ticker());
   ticker->clear();
   for (int i = 0; i < plotted().size(); ++i) ticker->addTick(rowOf(i), plotted()[i]);
@@ -70,12 +89,10 @@ void ForestPanel::recompute() {
   // One median graph with its two interval bars per group (all chains, then each chain).
   for (int chain = -1; chain < chains_; ++chain) {
     QVector<double> rows, medians, minus50, plus50, minus90, plus90;
+    const auto& quantiles = groups[static_cast<size_t>(chain + 1)];
     for (int i = plotted().size() - 1; i >= 0; --i) {  // keys ascending
-      const diagnostics::Draws draws = samplingDraws(*run(), run()->columnIndex(plotted()[i]));
-      if (draws.size() <= static_cast<size_t>(std::max(chain, 0))) continue;
-      const std::vector<double> values = chain < 0 ? diagnostics::pooled(draws) : draws[static_cast<size_t>(chain)];
-      if (values.empty()) continue;
-      const std::vector<double> q = diagnostics::quantiles(values, kProbabilities);
+      const std::vector<double>& q = quantiles[static_cast<size_t>(i)];
+      if (q.empty()) continue;
       rows << rowOf(i, chain);
       medians << q[2];
       minus50 << q[2] - q[1];

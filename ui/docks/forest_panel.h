@@ -4,6 +4,8 @@
 /// central 90% interval (thin), over all chains or, optionally, for each chain beside
 /// them. Quantiles are R's type 7 (diagnostics/quantiles.h), as the summary table's.
 
+#include <vector>
+
 #include "ui/plots/derived_plot_panel.h"
 
 class QCheckBox;
@@ -30,8 +32,12 @@ class ForestPanel : public DerivedPlotPanel {
   void recompute() override;
 
  private:
+  /// groups[chain + 1][parameter]: the 5%, 25%, 50%, 75% and 95% quantiles of all chains'
+  /// draws (chain -1), then of each chain's; empty where there are none.
+  void plotIntervals(const std::vector<std::vector<std::vector<double>>>& groups);
+
   QCheckBox* perChain_;
-  int chains_ = 0;
+  int chains_ = 0;  // chains with their own rows in the result being computed or shown
 };
 
 }  // namespace variate::ui

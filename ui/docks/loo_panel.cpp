@@ -43,7 +43,7 @@ QString number(double value) { return QString::number(value, 'f', 2); }
 }  // namespace
 
 LooPanel::LooPanel(PredictionService* predictions, QWidget* parent)
-    : PredictionPanel(predictions, parent), caption_(new QLabel), plot_(new QCustomPlot),
+    : PredictionPanel(predictions, PredictionNeed::Loo, parent), caption_(new QLabel), plot_(new QCustomPlot),
       estimates_(makeTable("looEstimates", {tr("Estimate"), tr("Value"), tr("SE")})), comparisonNote_(new QLabel),
       comparison_(makeTable("looComparison", {tr("Run"), tr("elpd_diff"), tr("se_diff"), tr("elpd_loo"), tr("se_elpd_loo")})) {
   caption_->setObjectName("looCaption");
@@ -81,13 +81,14 @@ void LooPanel::present(const RunPtr& run, const RunPredictionPtr& prediction, co
   } else if (!prediction->loo) {
     caption_->setText(tr("%1: PSIS-LOO failed: %2").arg(run->name, prediction->looNote));
   } else {
-    showLoo(*run, *prediction->loo);
+    showLoo(*run, *prediction);
   }
   showComparison();
   plot_->replot();
 }
 
-void LooPanel::showLoo(const RunData& run, const diagnostics::LooResult& loo) {
+void LooPanel::showLoo(const RunData& run, const RunPrediction& prediction) {
+  const diagnostics::LooResult& loo = *prediction.loo;
   const int n = static_cast<int>(loo.pareto_k.size());
   int bad = 0, veryBad = 0;
   QVector<double> index, k;
@@ -97,10 +98,12 @@ void LooPanel::showLoo(const RunData& run, const diagnostics::LooResult& loo) {
     bad += k.back() > 0.7;
     veryBad += k.back() > 1;
   }
-  caption_->setText(bad == 0 ? tr("%1: every Pareto k is at most 0.7: the PSIS-LOO estimate holds.").arg(run.name)
-                             : tr("%1: %2 of %3 observations have Pareto k above 0.7 (%4 above 1): their leave-one-out "
-                                  "estimates cannot be trusted; refit without them, or use K-fold cross-validation.")
-                                   .arg(run.name).arg(bad).arg(n).arg(veryBad));
+  const QString verdict =
+      bad == 0 ? tr("%1: every Pareto k is at most 0.7: the PSIS-LOO estimate holds.").arg(run.name)
+               : tr("%1: %2 of %3 observations have Pareto k above 0.7 (%4 above 1): their leave-one-out "
+                    "estimates cannot be trusted; refit without them, or use K-fold cross-validation.")
+                     .arg(run.name).arg(bad).arg(n).arg(veryBad);
+  caption_->setText(prediction.looOnly ? verdict + tr(" (As stored with the run in the project.)") : verdict);
   QCPGraph* graph = plot_->addGraph();
   graph->setName("pareto k");
   graph->setLineStyle(QCPGraph::lsNone);
@@ -138,7 +141,7 @@ void LooPanel::showComparison() {
   for (qint64 id : document()->runs()->ids()) {
     const RunPtr run = document()->runs()->run(id);
     if (!run || run->isActive() || run->config.method != InferenceMethod::Nuts) continue;
-    if (!predictions()->request(document()->filePath(), run)) {
+    if (!predictions()->request(document()->filePath(), run, PredictionNeed::Loo)) {
       ++waiting;
       continue;
     }

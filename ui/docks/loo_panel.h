@@ -4,7 +4,8 @@
 /// the 0.5, 0.7 and 1 lines (above 0.7 that observation's estimate cannot be trusted),
 /// elpd_loo, p_loo and looic with their standard errors, and the project's finished NUTS
 /// runs ranked by elpd_loo as loo_compare ranks them. The pointwise log likelihood comes
-/// from PredictionService, off the UI thread.
+/// from PredictionService, off the UI thread; a LOO stored with the run in the project
+/// (by the studio or `variate loo --project`) is shown as stored.
 
 #include "ui/docks/prediction_panel.h"
 
@@ -31,7 +32,7 @@ class LooPanel : public PredictionPanel {
   void present(const RunPtr& run, const RunPredictionPtr& prediction, const QString& why) override;
 
  private:
-  void showLoo(const RunData& run, const diagnostics::LooResult& loo);
+  void showLoo(const RunData& run, const RunPrediction& prediction);
   void showComparison();
 
   QLabel* caption_;

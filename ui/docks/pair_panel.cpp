@@ -62,61 +62,79 @@ void PairPanel::layOut() {
 
 void PairPanel::recompute() {
   const QStringList names = matrixParameters();
-  const int n = names.size();
   plot()->clearPlottables();
-  if (n < 2) {
+  if (names.size() < 2) {
     caption_->setText(tr("Choose 2 to 4 parameters."));
     return;
   }
-  std::vector<diagnostics::Draws> draws;
-  for (const QString& name : names) draws.push_back(samplingDraws(*run(), run()->columnIndex(name)));
-  const std::vector<std::vector<bool>> divergent = samplingDivergences(*run());
-  int divergences = 0, total = 0;
-  for (const auto& chain : divergent) {
-    total += static_cast<int>(chain.size());
-    divergences += static_cast<int>(std::count(chain.begin(), chain.end(), true));
-  }
-  caption_->setText(tr("%1: %2 post-warmup draws, %3 divergent (red)").arg(run()->name).arg(total).arg(divergences));
-  const int stride = std::max(1, (total + kMaxScatterPoints - 1) / kMaxScatterPoints);
+  computeOffThread(
+      [run = runSnapshot(), names] {
+        const int n = names.size();
+        std::vector<diagnostics::Draws> draws;
+        for (const QString& name : names) draws.push_back(samplingDraws(*run, run->columnIndex(name)));
+        const std::vector<std::vector<bool>> divergent = samplingDivergences(*run);
+        Pairs pairs;
+        for (const auto& chain : divergent) {
+          pairs.total += static_cast<int>(chain.size());
+          pairs.divergences += static_cast<int>(std::count(chain.begin(), chain.end(), true));
+        }
+        const int stride = std::max(1, (pairs.total + kMaxScatterPoints - 1) / kMaxScatterPoints);
+        pairs.cells.resize(static_cast<size_t>(n * n));
+        for (int r = 0; r < n; ++r) {
+          for (int c = 0; c < n; ++c) {
+            Cell& out = pairs.cells[static_cast<size_t>(r * n + c)];
+            if (r == c) {
+              out.density = densityEstimate(diagnostics::pooled(draws[c]));
+              continue;
+            }
+            int index = 0;
+            for (size_t chain = 0; chain < draws[c].size(); ++chain) {
+              for (size_t i = 0; i < draws[c][chain].size(); ++i) {
+                const double vx = draws[c][chain][i], vy = draws[r][chain][i];
+                if (index++ % stride == 0) {
+                  out.xs << vx;
+                  out.ys << vy;
+                }
+                if (divergent[chain][i]) {
+                  out.divergentX << vx;
+                  out.divergentY << vy;
+                }
+              }
+            }
+          }
+        }
+        return pairs;
+      },
+      [this, name = run()->name](const Pairs& pairs) { plotPairs(name, pairs); });
+}
 
+void PairPanel::plotPairs(const QString& runName, const Pairs& pairs) {
+  const int n = matrixParameters().size();
+  plot()->clearPlottables();
+  caption_->setText(tr("%1: %2 post-warmup draws, %3 divergent (red)").arg(runName).arg(pairs.total).arg(pairs.divergences));
   for (int r = 0; r < n; ++r) {
     for (int c = 0; c < n; ++c) {
       QCPAxisRect* rect = cell(r, c);
       QCPAxis* x = rect->axis(QCPAxis::atBottom);
       QCPAxis* y = rect->axis(QCPAxis::atLeft);
+      const Cell& data = pairs.cells[static_cast<size_t>(r * n + c)];
       if (r == c) {
-        const DensityCurve curve = densityEstimate(diagnostics::pooled(draws[c]));
         QCPGraph* graph = plot()->addGraph(x, y);
         graph->setName("density");
         graph->setPen(QPen(QColor("#263238"), 1.5));
         graph->setBrush(QColor(38, 50, 56, 35));
-        graph->setData(curve.x, curve.y, true);
+        graph->setData(data.density.x, data.density.y, true);
       } else {
-        QVector<double> xs, ys, divergentX, divergentY;
-        int index = 0;
-        for (size_t chain = 0; chain < draws[c].size(); ++chain) {
-          for (size_t i = 0; i < draws[c][chain].size(); ++i) {
-            const double vx = draws[c][chain][i], vy = draws[r][chain][i];
-            if (index++ % stride == 0) {
-              xs << vx;
-              ys << vy;
-            }
-            if (divergent[chain][i]) {
-              divergentX << vx;
-              divergentY << vy;
-            }
-          }
-        }
         QCPGraph* all = plot()->addGraph(x, y);
         all->setName("draws");
         all->setLineStyle(QCPGraph::lsNone);
         all->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0, 114, 178, 90), 2.5));
-        all->setData(xs, ys);
+        all->setData(data.xs, data.ys);
         QCPGraph* marked = plot()->addGraph(x, y);
         marked->setName("divergent");
         marked->setLineStyle(QCPGraph::lsNone);
         marked->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, divergenceColor(), 5));
-        marked->setData(divergentX, divergentY);
+        marked->setData(data.divergentX, data.divergentY);
       }
       x->rescale();
       y->rescale();

@@ -4,6 +4,11 @@
 /// Fig. 5): divergences that gather in one region, such as the neck of a funnel, point to
 /// where the sampler cannot follow the posterior. The diagonal holds each density.
 
+#include <vector>
+
+#include <QVector>
+
+#include "ui/plots/density_estimate.h"
 #include "ui/plots/derived_plot_panel.h"
 
 namespace variate::ui {
@@ -27,6 +32,18 @@ class PairPanel : public DerivedPlotPanel {
   void recompute() override;
 
  private:
+  /// A cell of the matrix: a density on the diagonal, else the thinned draws and the
+  /// divergent ones.
+  struct Cell {
+    DensityCurve density;
+    QVector<double> xs, ys, divergentX, divergentY;
+  };
+  struct Pairs {
+    int total = 0, divergences = 0;
+    std::vector<Cell> cells;  // row by row
+  };
+  void plotPairs(const QString& runName, const Pairs& pairs);
+
   class QLabel* caption_;
 };
 

@@ -7,8 +7,8 @@
 
 namespace variate::ui {
 
-PredictionPanel::PredictionPanel(PredictionService* predictions, QWidget* parent)
-    : QWidget(parent), predictions_(predictions) {
+PredictionPanel::PredictionPanel(PredictionService* predictions, PredictionNeed need, QWidget* parent)
+    : QWidget(parent), predictions_(predictions), need_(need) {
   connect(predictions_, &PredictionService::computed, this, &PredictionPanel::refreshPrediction);
 }
 
@@ -44,7 +44,7 @@ void PredictionPanel::refreshPrediction() {
     why = tr("%1 is a %2 run: this panel needs a NUTS run's draws.").arg(run->name, methodName(run->config.method));
   } else if (run->isActive()) {
     why = tr("%1 is sampling: y_rep and the pointwise log likelihood are computed once it has finished.").arg(run->name);
-  } else if (!predictions_->request(document_->filePath(), run)) {
+  } else if (!predictions_->request(document_->filePath(), run, need_)) {
     why = tr("%1: drawing y_rep and the pointwise log likelihood at every draw…").arg(run->name);
   } else {
     prediction = predictions_->result(run->id);

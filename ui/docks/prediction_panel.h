@@ -6,19 +6,18 @@
 #include <QPointer>
 #include <QWidget>
 
-#include "ui/engine/run_prediction.h"
+#include "ui/engine/prediction_service.h"
 #include "ui/document/run_list.h"
 
 namespace variate::ui {
 
-class PredictionService;
 class ProjectDocument;
 
 class PredictionPanel : public QWidget {
   Q_OBJECT
 
  public:
-  explicit PredictionPanel(PredictionService* predictions, QWidget* parent = nullptr);
+  PredictionPanel(PredictionService* predictions, PredictionNeed need, QWidget* parent = nullptr);
 
   void setDocument(ProjectDocument* document);
   /// Shows what changed while the panel was out of sight (a background tab).
@@ -36,11 +35,13 @@ class PredictionPanel : public QWidget {
   virtual void present(const RunPtr& run, const RunPredictionPtr& prediction, const QString& why) = 0;
   ProjectDocument* document() const;
   PredictionService* predictions() const { return predictions_; }
+  PredictionNeed need() const { return need_; }
   void showEvent(QShowEvent* event) override;
   void refreshPrediction();
 
  private:
   PredictionService* predictions_;
+  PredictionNeed need_;
   QPointer<ProjectDocument> document_;
   QList<QMetaObject::Connection> connections_;
   bool stale_ = true;

@@ -26,7 +26,7 @@ constexpr double kExtremeP = 0.05;
 }  // namespace
 
 PredictiveCheckPanel::PredictiveCheckPanel(PredictionService* predictions, QWidget* parent)
-    : PredictionPanel(predictions, parent), caption_(new QLabel), variable_(new QComboBox), plot_(new QCustomPlot),
+    : PredictionPanel(predictions, PredictionNeed::Replications, parent), caption_(new QLabel), variable_(new QComboBox), plot_(new QCustomPlot),
       table_(new QTableWidget) {
   caption_->setObjectName("predictiveCaption");
   caption_->setWordWrap(true);

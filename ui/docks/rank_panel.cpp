@@ -43,16 +43,30 @@ void RankPanel::layOut() {
 }
 
 void RankPanel::recompute() {
+  computeOffThread(
+      [run = runSnapshot(), names = plotted(), bins = bins()] {
+        std::vector<Ranks> ranks;
+        for (const QString& name : names) {
+          const diagnostics::Draws draws = samplingDraws(*run, run->columnIndex(name));
+          Ranks r;
+          r.perChain = draws.empty() ? 0 : static_cast<int>(draws[0].size());
+          r.total = static_cast<double>(r.perChain) * static_cast<double>(draws.size());
+          if (r.perChain >= bins) r.counts = rankHistograms(draws, bins);  // else too few draws to say anything
+          ranks.push_back(std::move(r));
+        }
+        return ranks;
+      },
+      [this](const std::vector<Ranks>& ranks) { plotRanks(ranks); });
+}
+
+void RankPanel::plotRanks(const std::vector<Ranks>& ranks) {
   plot()->clearPlottables();
   plot()->clearItems();
-  for (int i = 0; i < plotted().size() && i < plot()->axisRectCount(); ++i) {
+  for (int i = 0; i < static_cast<int>(ranks.size()) && i < plot()->axisRectCount(); ++i) {
     QCPAxis* x = plot()->axisRect(i)->axis(QCPAxis::atBottom);
     QCPAxis* y = plot()->axisRect(i)->axis(QCPAxis::atLeft);
-    const diagnostics::Draws draws = samplingDraws(*run(), run()->columnIndex(plotted()[i]));
-    const int perChain = draws.empty() ? 0 : static_cast<int>(draws[0].size());
-    if (perChain < bins()) continue;  // too few draws to say anything
-    const double total = static_cast<double>(perChain) * static_cast<double>(draws.size());
-    const auto counts = rankHistograms(draws, bins());
+    const auto& [perChain, total, counts] = ranks[static_cast<size_t>(i)];
+    if (counts.empty()) continue;
     // Each chain as a step outline, so that all chains overlay in one plot.
     for (size_t c = 0; c < counts.size(); ++c) {
       QVector<double> edges, heights;

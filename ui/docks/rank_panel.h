@@ -25,6 +25,15 @@ class RankPanel : public DerivedPlotPanel {
  protected:
   void layOut() override;
   void recompute() override;
+
+ private:
+  /// One plotted parameter's ranks: each chain's counts (none for too few draws).
+  struct Ranks {
+    int perChain = 0;
+    double total = 0;
+    std::vector<std::vector<int>> counts;
+  };
+  void plotRanks(const std::vector<Ranks>& ranks);
 };
 
 }  // namespace variate::ui

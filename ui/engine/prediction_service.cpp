@@ -11,14 +11,15 @@ PredictionService::~PredictionService() {
   for (QThread* thread : threads_) thread->wait();
 }
 
-bool PredictionService::request(const QString& projectPath, const RunPtr& run) {
+bool PredictionService::request(const QString& projectPath, const RunPtr& run, PredictionNeed need) {
   if (projectPath != projectPath_) clear();
   projectPath_ = projectPath;
   if (!run) return false;
   if (const RunPredictionPtr known = result(run->id)) {
     // "Run more draws" grew the run since: compute again (a failure stays as it is).
     const bool grown = run->drawsLoaded && known->error.isEmpty() && known->drawsPerChain != run->samplingDrawsPerChain();
-    if (!grown) return true;
+    const bool lacking = need == PredictionNeed::Replications && known->looOnly;
+    if (!grown && !lacking) return true;
   }
   if (running_.contains(run->id) || run->isActive() || run->config.method != InferenceMethod::Nuts) return false;
   running_.insert(run->id);
@@ -26,9 +27,10 @@ bool PredictionService::request(const QString& projectPath, const RunPtr& run) {
   // The thread reads a copy (whose chains share the immutable blocks): the run list may
   // change its run meanwhile ("run more draws").
   auto snapshot = std::make_shared<const RunData>(*run);
-  QThread* thread = QThread::create([self, projectPath, snapshot, this] {
+  QThread* thread = QThread::create([self, projectPath, snapshot, need, this] {
     lowerCurrentThreadPriority();
-    auto result = std::make_shared<const RunPrediction>(predictRun(projectPath, *snapshot));
+    auto result = std::make_shared<const RunPrediction>(need == PredictionNeed::Loo ? looOfRun(projectPath, *snapshot)
+                                                                                     : predictRun(projectPath, *snapshot));
     QMetaObject::invokeMethod(this, [self, projectPath, result] {
       if (!self || projectPath != self->projectPath_) return;  // gone, or another project now
       self->running_.remove(result->runId);

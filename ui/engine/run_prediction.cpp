@@ -14,6 +14,7 @@
 #include <variate/workflow/posterior_predictive.h>
 
 #include "ui/engine/run_loader.h"
+#include "ui/engine/stored_loo.h"
 
 namespace variate::ui {
 namespace {
@@ -81,7 +82,7 @@ RunPrediction predictRun(const QString& projectPath, const RunData& run) {
   result.runId = run.id;
   try {
     if (run.config.method != InferenceMethod::Nuts) throw std::runtime_error("posterior predictive checks need a NUTS run");
-    const store::Project project(projectPath.toStdString());
+    store::Project project(projectPath.toStdString());
     const store::ModelVersion version = project.model_version(run.modelVersion);
     std::optional<Data> data;
     if (run.dataSetId >= 0) {
@@ -140,10 +141,27 @@ RunPrediction predictRun(const QString& projectPath, const RunData& run) {
     } catch (const std::exception& e) {
       result.looNote = QString::fromStdString(e.what());
     }
+    // Stored for `variate compare --project` and the next opening; a file that cannot be
+    // written now (read-only) only costs computing it again then.
+    try {
+      if (result.loo) storeLoo(project, result, static_cast<int>(chains.size()));
+    } catch (const store::ProjectError&) {
+    }
   } catch (const std::exception& e) {
     result.error = QString::fromStdString(e.what());
   }
   return result;
+}
+
+RunPrediction looOfRun(const QString& projectPath, const RunData& run) {
+  try {
+    if (std::optional<RunPrediction> stored = storedLoo(store::Project(projectPath.toStdString()), run.id)) {
+      return std::move(*stored);
+    }
+  } catch (const store::ProjectError&) {
+    // Unreadable now: predictRun says why, or computes it.
+  }
+  return predictRun(projectPath, run);
 }
 
 }  // namespace variate::ui

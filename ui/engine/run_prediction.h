@@ -45,6 +45,8 @@ struct RunPrediction {
   /// Over all observed elements (log_lik.1 ... log_lik.n); none when LOO failed (note).
   std::optional<diagnostics::LooResult> loo;
   QString looNote;
+  /// The LOO stored with the run, read back (stored_loo.h): nothing was replicated.
+  bool looOnly = false;
 };
 using RunPredictionPtr = std::shared_ptr<const RunPrediction>;
 
@@ -54,7 +56,11 @@ std::vector<TestStatistic> testStatistics(const std::vector<double>& observed,
 
 /// Computes a run's prediction on the calling thread (the service's worker, or tests):
 /// the model version and data set the run was sampled with come from the project file
-/// at `projectPath`, its draws from `run` (or from the file when not loaded).
+/// at `projectPath`, its draws from `run` (or from the file when not loaded). The LOO is
+/// stored with the run (stored_loo.h).
 RunPrediction predictRun(const QString& projectPath, const RunData& run);
+
+/// The run's LOO stored with it, as long as it covers the run's draws; else predictRun.
+RunPrediction looOfRun(const QString& projectPath, const RunData& run);
 
 }  // namespace variate::ui

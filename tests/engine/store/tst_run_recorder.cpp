@@ -314,13 +314,17 @@ class TestRunRecorder : public QObject {
       QCOMPARE(chain.rows, int64_t{200});
       starts.push_back({chain.last_position, *chain.step_size, chain.inverse_metric});
     }
+    // The LOO of the first 100 draws must not outlive them.
+    project.set_loo(run, R"({"elpd_loo": -30.5, "draws": 200})");
     store::RunRecorder more(path, run, identity);
     QCOMPARE(project.run(run).status, store::RunStatus::running);
+    QVERIFY(project.loo_json(run));  // still true of the draws stored
     const auto second = vt::sample_nuts(
         target, vt::NutsOptions().chains(2).warmup(0).draws(150).seed(3).resume_from(starts), &more);
     more.finish();
 
     QCOMPARE(project.run(run).status, store::RunStatus::finished);
+    QVERIFY(!project.loo_json(run));
     const auto records = project.chains(run);
     for (int chain = 0; chain < 2; ++chain) {
       const store::ChainDraws table = project.chain_draws(run, chain);

@@ -4,6 +4,7 @@
 // each observation's log density computed independently.
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include <QtTest/QtTest>
@@ -97,6 +98,25 @@ std::vector<std::vector<double>> school_draws(int count) {
 
 double school_theta(const std::vector<double>& draw, size_t j) { return draw[2 + j] * draw[1] + draw[0]; }
 
+// Empty when every draw has `observations` log_lik values and log_lik.i is
+// expected(draw, i) (to 1e-10), else the first miss.
+std::string log_lik_problem(const vw::PredictiveRows& rows, const std::vector<std::vector<double>>& draws,
+                            size_t observations,
+                            const std::function<double(const std::vector<double>&, size_t)>& expected) {
+  if (rows.log_lik.size() != draws.size()) return "one row per draw expected";
+  for (size_t d = 0; d < draws.size(); ++d) {
+    if (rows.log_lik[d].size() != observations) return "draw " + std::to_string(d) + ": wrong log_lik count";
+    for (size_t i = 0; i < rows.log_lik[d].size(); ++i) {
+      const double want = expected(draws[d], i);
+      if (!(std::abs(rows.log_lik[d][i] - want) < 1e-10)) {
+        return "draw " + std::to_string(d) + ", log_lik." + std::to_string(i + 1) + ": " +
+               std::to_string(rows.log_lik[d][i]) + ", expected " + std::to_string(want);
+      }
+    }
+  }
+  return "";
+}
+
 // Two observed variables, for the numbering of log_lik.
 vt::RandomVariable two_outcomes(const vt::Data& d) {
   auto mu = vt::Normal("mu", 0.0, 1.0);
@@ -155,13 +175,10 @@ class TestPosteriorPredictive : public QObject {
     const auto model = normal_mean_model();
     const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
     const auto draws = exact_posterior_draws(20);
-    const auto rows = predictive.rows(draws, 1, 1);
-    for (size_t d = 0; d < draws.size(); ++d) {
-      QCOMPARE(rows.log_lik[d].size(), kY.size());
-      for (size_t i = 0; i < kY.size(); ++i) {
-        QVERIFY(std::abs(rows.log_lik[d][i] - normal_log_density(kY[i], draws[d][0], kSigma)) < 1e-12);
-      }
-    }
+    const std::string problem = log_lik_problem(predictive.rows(draws, 1, 1), draws, kY.size(), [](const auto& draw, size_t i) {
+      return normal_log_density(kY[i], draw[0], kSigma);
+    });
+    QVERIFY2(problem.empty(), problem.c_str());
   }
 
   // (b) Eight schools: y_rep_j = theta_j + sigma_j * e with theta_j computed here from the
@@ -198,13 +215,10 @@ class TestPosteriorPredictive : public QObject {
     const auto model = eight_schools();
     const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
     const auto draws = school_draws(10);
-    const auto rows = predictive.rows(draws, 5, 1);
-    for (size_t d = 0; d < draws.size(); ++d) {
-      for (size_t j = 0; j < 8; ++j) {
-        const double expected = normal_log_density(kSchoolY[j], school_theta(draws[d], j), kSchoolSigma[j]);
-        QVERIFY(std::abs(rows.log_lik[d][j] - expected) < 1e-10);
-      }
-    }
+    const std::string problem = log_lik_problem(predictive.rows(draws, 5, 1), draws, 8, [](const auto& draw, size_t j) {
+      return normal_log_density(kSchoolY[j], school_theta(draw, j), kSchoolSigma[j]);
+    });
+    QVERIFY2(problem.empty(), problem.c_str());
   }
 
   void sameSeedAndChainGiveTheSameDraws() {
@@ -243,6 +257,44 @@ class TestPosteriorPredictive : public QObject {
     QVERIFY(std::abs(rows.log_lik[0][2] - normal_log_density(0.3, mu, 1.0)) < 1e-12);
     QVERIFY(std::abs(rows.log_lik[0][3] - normal_log_density(1.0, 2 * mu, 0.5)) < 1e-12);
     QVERIFY(std::abs(rows.log_lik[0][4] - normal_log_density(-1.0, 2 * mu, 0.5)) < 1e-12);
+  }
+
+  // A .vmod model with two observed variables numbers log_lik as the program states them.
+  void vmodObservedVariablesInProgramOrder() {
+    vt::Data data = two_outcomes_data();
+    const auto model = compile("two.vmod",
+                               "data y: real[3]\ndata z: real[2]\nmu ~ Normal(0, 1)\ny ~ Normal(mu, 1)\n"
+                               "z ~ Normal(2 * mu, 0.5)\n",
+                               data);
+    const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
+    QCOMPARE(predictive.replicated_names(vt::NameStyle::StanCsv)[3], std::string("z_rep.1"));
+    const auto rows = predictive.rows({{-0.4}}, 1, 1);
+    QVERIFY(std::abs(rows.log_lik[0][0] - normal_log_density(0.1, -0.4, 1.0)) < 1e-12);
+    QVERIFY(std::abs(rows.log_lik[0][4] - normal_log_density(-1.0, -0.8, 0.5)) < 1e-12);
+  }
+
+  // A logistic regression, whose likelihood samplers evaluate by a fused GLM kernel: its
+  // predictive takes the general path, with one log_lik and one 0/1 draw per row.
+  void fusedLikelihoodGivesPointwiseValues() {
+    const std::vector<double> x = {-1.0, 0.5, 2.0, 0.0};
+    const std::vector<int64_t> y = {0, 1, 1, 0};
+    vt::Data data;
+    data.set("N", int64_t{4}).set("K", int64_t{1});
+    data.set("X", at::tensor(x, at::kDouble).reshape({4, 1})).set("y", at::tensor(y, at::kLong));
+    const auto model = compile("logistic.vmod",
+                               "data N: int\ndata K: int\ndata X: real[N, K]\ndata y: int[N]\n"
+                               "a ~ Normal(0, 1)\nb[K] ~ Normal(0, 1)\ny ~ Bernoulli(logits = a + X @ b)\n",
+                               data);
+    QCOMPARE(model.fused_likelihoods().size(), size_t{1});
+    const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
+    const double a = 0.3, b = -1.2;
+    const auto rows = predictive.rows({{a, b}}, 1, 1);
+    QCOMPARE(rows.log_lik[0].size(), size_t{4});
+    for (size_t i = 0; i < 4; ++i) {
+      const double p = 1.0 / (1.0 + std::exp(-(a + b * x[i])));
+      QVERIFY(std::abs(rows.log_lik[0][i] - std::log(y[i] == 1 ? p : 1.0 - p)) < 1e-12);
+      QVERIFY(rows.replicated[0][i] == 0.0 || rows.replicated[0][i] == 1.0);
+    }
   }
 
   void matrixReplicationsAreColumnMajor() {
