@@ -19,17 +19,9 @@
 #include "variate/mcmc/sample.h"
 #include "variate/target/draw_columns.h"
 #include "variate/target/unconstrained_target.h"
+#include "variate/workflow/auto_stop_rule.h"
 
 namespace variate::workflow {
-
-struct AutoStopRule {
-  /// Every quantity's R-hat must be below this.
-  double max_rhat = 1.01;
-  /// Every quantity's bulk and tail ESS must be at least this (over all chains).
-  double min_ess = 400;
-  /// Draws per chain after warmup at most (the first round's count included).
-  int max_draws = 100000;
-};
 
 /// The rule applied to all draws so far.
 struct ConvergenceCheck {

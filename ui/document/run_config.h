@@ -16,9 +16,9 @@
 #include <QString>
 
 #include <variate/mcmc/nuts_options.h>
-#include <variate/workflow/auto_stop.h>
 #include <variate/tape/backend.h>
 #include <variate/vi/advi_options.h>
+#include <variate/workflow/auto_stop_rule.h>
 
 namespace variate::ui {
 
