@@ -30,7 +30,8 @@ Slot emit_arithmetic(ProgramBuilder& builder, model::BinaryOp op, const Slot& a,
 /// matrix-matrix, and vector-vector (a dot product), as at::matmul.
 Slot emit_matmul(ProgramBuilder& builder, const Slot& a, const Slot& b);
 
-/// sum mean dot colmeans cholesky gp_exp_quad_cov lags eye, and the unary functions, by
+/// sum mean dot colmeans cholesky gp_exp_quad_cov lags eye transpose log_sum_exp
+/// log_sum_exp_rows softmax cumulative_sum, and the unary functions, by
 /// the names and argument orders of model/functions.cpp.
 /// @throws Unsupported for a function without a kernel.
 Slot emit_call(ProgramBuilder& builder, const std::string& function,
@@ -56,5 +57,14 @@ Slot emit_gp_exp_quad_cov(ProgramBuilder& builder, const Slot& x, const Slot& al
 Slot emit_lags(ProgramBuilder& builder, const Slot& y, const Slot& k);
 /// eye(n) for a constant integer n: a constant.
 Slot emit_eye(ProgramBuilder& builder, const Slot& n);
+/// transpose(M) of a matrix: a gather.
+Slot emit_transpose(ProgramBuilder& builder, const Slot& x);
+/// log(sum(exp(x))) over every element, stably (a scalar is returned as it is).
+Slot emit_log_sum_exp(ProgramBuilder& builder, const Slot& x);
+/// One log_sum_exp per row of a matrix.
+Slot emit_log_sum_exp_rows(ProgramBuilder& builder, const Slot& x);
+/// softmax(v) and cumulative_sum(v) of a vector.
+Slot emit_softmax(ProgramBuilder& builder, const Slot& x);
+Slot emit_cumulative_sum(ProgramBuilder& builder, const Slot& x);
 
 }  // namespace variate::tape

@@ -35,6 +35,9 @@ struct DensityTerm {
 /// without a kernel, naming it.
 void emit_log_density(ProgramBuilder& builder, const DensityTerm& term);
 
+/// `target += x`: a sink adding the sum of x's elements, each with partial 1.
+void emit_target_increment(ProgramBuilder& builder, const Slot& x);
+
 // The families, by group (one source file each); each returns false for a family not in
 // its group.
 bool emit_continuous_log_density(ProgramBuilder& builder, const DensityTerm& term);
