@@ -120,7 +120,7 @@ class TestNutsAllocations : public QObject {
   }
   void tapeGradientsAllocateNothing() {
     QFETCH(QString, posterior);
-    const std::string folder = QT_TESTCASE_SOURCEDIR "/../data/reference/" + posterior.toStdString() + "/";
+    const std::string folder = QT_TESTCASE_SOURCEDIR "/data/reference/" + posterior.toStdString() + "/";
     const auto data = variate::io::read_data_file(folder + "data.json");
     const auto compiled = variate::model::compile_model(
         variate::model::Source(folder + "model.vmod", variate::io::read_text_file(folder + "model.vmod")), &data);
