@@ -23,8 +23,14 @@ bool has_unary_kernel(const std::string& function);
 
 Slot emit_negate(ProgramBuilder& builder, const Slot& x);
 
-/// + - * / ^ with broadcasting (`^` of reals, as at::pow). @matmul goes to emit_matmul.
+/// + - * / ^ with broadcasting (`^` of reals, as at::pow), and the comparisons and
+/// && || (1 or 0, no gradient). @matmul goes to emit_matmul.
 Slot emit_arithmetic(ProgramBuilder& builder, model::BinaryOp op, const Slot& a, const Slot& b);
+
+/// `condition ? if_true : if_false` elementwise with broadcasting; the gradient flows
+/// through the branch picked. The condition is read as non-zero or zero.
+Slot emit_conditional(ProgramBuilder& builder, const Slot& condition, const Slot& if_true,
+                      const Slot& if_false);
 
 /// `a @ b`: matrix-vector [m, k] @ [k] -> [m], vector-matrix [k] @ [k, n] -> [n],
 /// matrix-matrix, and vector-vector (a dot product), as at::matmul.

@@ -188,6 +188,11 @@ class Compiler {
       }
       case ExprKind::index:
         return index(expr);
+      case ExprKind::logical_not:
+        return emit_arithmetic(builder_, model::BinaryOp::equal, expression(expr.operands[0]), builder_.scalar(0));
+      case ExprKind::conditional:
+        return emit_conditional(builder_, expression(expr.operands[0]), expression(expr.operands[1]),
+                                expression(expr.operands[2]));
       case ExprKind::vector: {
         std::vector<Slot> items;
         for (const auto& item : expr.operands) items.push_back(expression(item));
@@ -202,10 +207,7 @@ class Compiler {
   // elements gives the map.
   Slot index(const Expr& expr) {
     const Expr& base = expr.operands[0];
-    if (base.kind != ExprKind::name) {
-      throw Unsupported("the tape indexes names only, not '" + model::to_string(base) + "'");
-    }
-    if (recurrence_ && base.name == *recurrence_->name) return element_read(expr);
+    if (recurrence_ && base.kind == ExprKind::name && base.name == *recurrence_->name) return element_read(expr);
     return gather(expr, expression(base));
   }
 
@@ -219,13 +221,16 @@ class Compiler {
     return gather(rest, element);
   }
 
-  // `expr`, an indexing of the name `expr.operands[0]` whose value is x.
+  // `expr`, an indexing of `expr.operands[0]` whose value is x: the base replaced by a
+  // name no model can spell, bound to x's positions.
   Slot gather(const Expr& expr, const Slot& x) {
-    const std::string& base = expr.operands[0].name;
+    const std::string base = " indexed";
+    model::Expr positions_expr = expr;
+    positions_expr.operands[0] = model::Expr::identifier(base, expr.operands[0].span);
     const at::Tensor positions = at::arange(x.size, at::kLong).reshape(x.shape);
     std::map<std::string, model::Value> bindings = step_binding();
     bindings[base] = model::Value{positions, false, true};
-    const model::Value map = model_.evaluate(expr, bindings);
+    const model::Value map = model_.evaluate(positions_expr, bindings);
     const at::Tensor flat = map.tensor.contiguous();
     const std::vector<int64_t> offsets(flat.data_ptr<int64_t>(), flat.data_ptr<int64_t>() + flat.numel());
     return emit_gather(builder_, x, offsets, shape_of(map.tensor));
