@@ -15,7 +15,8 @@
 
 namespace variate::tape {
 
-/// exp log log1p expm1 sqrt square abs inv_logit logit softplus tanh lgamma.
+/// exp log log1p expm1 sqrt square abs inv_logit logit softplus tanh lgamma, and for
+/// truncations log_ndtr and atan.
 /// @throws Unsupported for a name that is not one of them.
 Slot emit_unary(ProgramBuilder& builder, const std::string& function, const Slot& x);
 /// Whether emit_unary has a kernel for `function`.

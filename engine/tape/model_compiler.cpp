@@ -70,12 +70,15 @@ class Compiler {
     } else if (const auto* increment = statement.as<model::TargetIncrement>()) {
       if (model_.scores(s)) emit_target_increment(builder_, expression(increment->value));
     } else if (const auto* random = statement.as<model::RandomStmt>()) {
-      if (random->truncation) throw Unsupported("the tape has no truncated distributions");
       if (!model_.scores(s)) return;  // another part of a split model adds it
       if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
       DensityTerm term = density_term(random->distribution, model_.shape(random->name));
       term.value = node.kind == model::NodeKind::observed ? data(random->name) : environment_.at(random->name);
       emit_log_density(builder_, term);
+      if (const auto& truncation = random->truncation) {
+        const auto bound = [&](const std::optional<Expr>& e) { return e ? std::optional<Slot>(expression(*e)) : std::nullopt; };
+        emit_truncation(builder_, term, bound(truncation->lo), bound(truncation->hi));
+      }
     }
   }
 
