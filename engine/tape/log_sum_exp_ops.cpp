@@ -45,18 +45,8 @@ Slot emit_rows(ProgramBuilder& builder, const Slot& x, int64_t rows, int64_t col
     for (int64_t r = 0; r < rows; ++r) values.push_back(log_sum_exp_of(v.data() + r * columns, columns));
     return builder.constant(shape, std::move(values));
   }
-  const Slot out = builder.varying(shape);
-  Instruction op;
-  op.name = "log_sum_exp";
-  op.forward = log_sum_exp_forward;
-  op.backward = log_sum_exp_backward;
-  op.out = out.offset;
-  op.n = x.size;
-  op.in[0] = x.offset;
-  op.varying[0] = true;
-  op.dims = {rows, columns, 0, 0};
-  builder.append(op);
-  return out;
+  return builder.append_op("log_sum_exp", log_sum_exp_forward, log_sum_exp_backward, x, shape,
+                           {rows, columns, 0, 0});
 }
 
 }  // namespace

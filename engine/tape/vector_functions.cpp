@@ -58,17 +58,7 @@ Slot emit_vector_function(ProgramBuilder& builder, const char* name, Kernel forw
     value(v.data(), values.data(), x.size);
     return builder.constant(x.shape, std::move(values));
   }
-  const Slot out = builder.varying(x.shape);
-  Instruction op;
-  op.name = name;
-  op.forward = forward;
-  op.backward = backward;
-  op.out = out.offset;
-  op.n = x.size;
-  op.in[0] = x.offset;
-  op.varying[0] = true;
-  builder.append(op);
-  return out;
+  return builder.append_op(name, forward, backward, x, x.shape);
 }
 
 }  // namespace
