@@ -57,6 +57,11 @@ class TestTapeLanguage : public QObject {
                                                "r[t - 1][1] for t in 2:N\n"
                                                "target += log_sum_exp(r[N]) + sum(r)";
     QTest::newRow("target of data") << "a ~ Normal(0, 1)\ntarget += sum(x)";
+    QTest::newRow("recurrence of data only") << "s[1] = x[1]\ns[t] = s[t - 1] * 2 + y[t] for t in 2:N\n"
+                                                "a ~ Normal(0, 1)\ntarget += dot(s, x) * a";
+    QTest::newRow("recurrence reading rows by t") << v + "M = [v, 2 * v, x]\nr[1] = exp(M[1])\n"
+                                                         "r[t] = softmax(r[t - 1] + M[t]) * X[t, t] for t in 2:N\n"
+                                                         "target += sum(log(r))";
     QTest::newRow("truncated latents") << "a ~ Normal(0.5, 2) T[-1, 2]\nb ~ Exponential(2) T[, 3]\n"
                                           "c ~ Logistic(0, 1.5) T[0.5, ]\nd ~ Cauchy(1, 2) T[-1, 1]";
     const QString mu_s = "mu ~ Normal(1, 1)\ns ~ Exponential(1)\n";
