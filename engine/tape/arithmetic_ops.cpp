@@ -1,8 +1,10 @@
-// + - * / ^ under NumPy broadcasting. Operands of the result's size are read elementwise,
+// + - * / ^, the comparisons and && || under NumPy broadcasting. Operands of the result's size are read elementwise,
 // one-element operands at stride 0 (their adjoint is the sum of their terms); any other
 // broadcast is a gather of the operand to the result's shape first. Kernels are
 // specialized on the stride pattern and on which operands vary, and the backward formulas
 // are LibTorch's (derivatives.yaml): the same products and quotients, and at::pow's masks.
+// Comparisons and logic give 1 or 0 (as model/evaluator.cpp's compare) and pass no
+// gradient: their ops have no backward.
 
 #include <cmath>
 
@@ -15,18 +17,21 @@ namespace variate::tape {
 namespace {
 
 struct Add {
+  static constexpr bool differentiable = true;
   static constexpr const char* name = "add";
   static double value(double a, double b) { return a + b; }
   static double adjoint_a(double g, double, double, double) { return g; }
   static double adjoint_b(double g, double, double, double) { return g; }
 };
 struct Subtract {
+  static constexpr bool differentiable = true;
   static constexpr const char* name = "subtract";
   static double value(double a, double b) { return a - b; }
   static double adjoint_a(double g, double, double, double) { return g; }
   static double adjoint_b(double g, double, double, double) { return -g; }
 };
 struct Multiply {
+  static constexpr bool differentiable = true;
   static constexpr const char* name = "multiply";
   static double value(double a, double b) { return a * b; }
   static double adjoint_a(double g, double, double b, double) { return g * b; }
@@ -34,6 +39,7 @@ struct Multiply {
 };
 // d/db (a / b) = -grad * ((a / b) / b), with a / b the output.
 struct Divide {
+  static constexpr bool differentiable = true;
   static constexpr const char* name = "divide";
   static double value(double a, double b) { return a / b; }
   static double adjoint_a(double g, double, double b, double) { return g / b; }
@@ -42,6 +48,7 @@ struct Divide {
 // pow_backward_self: 0 where the exponent is 0 (also at a = 0, where b a^(b-1) is NaN);
 // pow_backward_exponent: 0 where a = 0 and b >= 0 (where log(a) is -inf).
 struct Power {
+  static constexpr bool differentiable = true;
   static constexpr const char* name = "power";
   static double value(double a, double b) { return std::pow(a, b); }
   static double adjoint_a(double g, double a, double b, double) {
@@ -50,6 +57,46 @@ struct Power {
   static double adjoint_b(double g, double a, double b, double y) {
     return a == 0 && b >= 0 ? 0.0 : g * (y * std::log(a));
   }
+};
+
+// A comparison or logical operator: a 1 or 0, no adjoints.
+template <class Compare>
+struct Predicate {
+  static constexpr bool differentiable = false;
+  static constexpr const char* name = Compare::name;
+  static double value(double a, double b) { return Compare::holds(a, b) ? 1.0 : 0.0; }
+};
+struct Equal {
+  static constexpr const char* name = "equal";
+  static bool holds(double a, double b) { return a == b; }
+};
+struct NotEqual {
+  static constexpr const char* name = "not_equal";
+  static bool holds(double a, double b) { return a != b; }
+};
+struct Less {
+  static constexpr const char* name = "less";
+  static bool holds(double a, double b) { return a < b; }
+};
+struct LessEqual {
+  static constexpr const char* name = "less_equal";
+  static bool holds(double a, double b) { return a <= b; }
+};
+struct Greater {
+  static constexpr const char* name = "greater";
+  static bool holds(double a, double b) { return a > b; }
+};
+struct GreaterEqual {
+  static constexpr const char* name = "greater_equal";
+  static bool holds(double a, double b) { return a >= b; }
+};
+struct LogicalAnd {
+  static constexpr const char* name = "logical_and";
+  static bool holds(double a, double b) { return a != 0 && b != 0; }
+};
+struct LogicalOr {
+  static constexpr const char* name = "logical_or";
+  static bool holds(double a, double b) { return a != 0 || b != 0; }
 };
 
 // An operand read at stride 1 (a vector of the result's size) or 0 (one value, loaded
@@ -114,9 +161,11 @@ void arithmetic_backward(const Instruction& op, Sweep& s) {
 
 template <class Op, int SA, int SB>
 Kernel backward_kernel(bool va, bool vb) {
-  if (va && vb) return arithmetic_backward<Op, SA, SB, true, true>;
-  if (va) return arithmetic_backward<Op, SA, SB, true, false>;
-  if (vb) return arithmetic_backward<Op, SA, SB, false, true>;
+  if constexpr (Op::differentiable) {
+    if (va && vb) return arithmetic_backward<Op, SA, SB, true, true>;
+    if (va) return arithmetic_backward<Op, SA, SB, true, false>;
+    if (vb) return arithmetic_backward<Op, SA, SB, false, true>;
+  }
   return nullptr;
 }
 
@@ -197,6 +246,22 @@ Slot emit_arithmetic(ProgramBuilder& builder, model::BinaryOp op, const Slot& a,
       return emit_binary<Power>(builder, a, b);
     case model::BinaryOp::matmul:
       return emit_matmul(builder, a, b);
+    case model::BinaryOp::equal:
+      return emit_binary<Predicate<Equal>>(builder, a, b);
+    case model::BinaryOp::not_equal:
+      return emit_binary<Predicate<NotEqual>>(builder, a, b);
+    case model::BinaryOp::less:
+      return emit_binary<Predicate<Less>>(builder, a, b);
+    case model::BinaryOp::less_equal:
+      return emit_binary<Predicate<LessEqual>>(builder, a, b);
+    case model::BinaryOp::greater:
+      return emit_binary<Predicate<Greater>>(builder, a, b);
+    case model::BinaryOp::greater_equal:
+      return emit_binary<Predicate<GreaterEqual>>(builder, a, b);
+    case model::BinaryOp::logical_and:
+      return emit_binary<Predicate<LogicalAnd>>(builder, a, b);
+    case model::BinaryOp::logical_or:
+      return emit_binary<Predicate<LogicalOr>>(builder, a, b);
   }
   throw Unsupported(std::string("the tape has no kernel for ") + model::binary_op_text(op));
 }

@@ -44,6 +44,22 @@ int64_t ProgramBuilder::indices(const std::vector<int64_t>& values) {
 
 void ProgramBuilder::append(const Instruction& instruction) { instructions_.push_back(instruction); }
 
+Slot ProgramBuilder::append_op(const char* name, Kernel forward, Kernel backward, const Slot& x,
+                               const Shape& shape, const std::array<int64_t, 4>& dims) {
+  const Slot out = varying(shape);
+  Instruction op;
+  op.name = name;
+  op.forward = forward;
+  op.backward = x.varying ? backward : nullptr;
+  op.out = out.offset;
+  op.n = x.size;
+  op.in[0] = x.offset;
+  op.varying[0] = x.varying;
+  op.dims = dims;
+  append(op);
+  return out;
+}
+
 const void* ProgramBuilder::keep(std::shared_ptr<const void> data) {
   owned_.push_back(std::move(data));
   return owned_.back().get();

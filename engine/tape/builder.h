@@ -45,6 +45,10 @@ class ProgramBuilder {
   int64_t indices(const std::vector<int64_t>& values);
 
   void append(const Instruction& instruction);
+  /// Appends the common op of one operand x: a new varying output of `shape`, n = x's
+  /// size, no backward when x is constant. Returns the output.
+  Slot append_op(const char* name, Kernel forward, Kernel backward, const Slot& x, const Shape& shape,
+                 const std::array<int64_t, 4>& dims = {});
   /// Keeps `data` alive as long as the program: what an instruction's aux points to.
   const void* keep(std::shared_ptr<const void> data);
 

@@ -87,6 +87,21 @@ struct Lgamma {
   static double adjoint(double g, double x, double) { return g * calc_digamma(x); }
 };
 
+// The two below are not functions of the language: truncation.cpp builds the cumulative
+// distribution functions of Normal and Cauchy from them.
+// at::special_log_ndtr's kernel (calc_log_ndtr) and its backward,
+// grad / sqrt(2 pi) * exp(-(y + x^2 / 2)).
+struct LogNdtr {
+  static double value(double x) { return calc_log_ndtr(x); }
+  static double adjoint(double g, double x, double y) {
+    return g / std::sqrt(2 * M_PI) * std::exp(-(y + x * x / 2));
+  }
+};
+struct Atan {
+  static double value(double x) { return std::atan(x); }
+  static double adjoint(double g, double x, double) { return g / (x * x + 1); }
+};
+
 template <class F>
 void unary_forward(const Instruction& op, Sweep& s) {
   const double* x = s.values + op.in[0];
@@ -122,6 +137,7 @@ constexpr UnaryKernels kUnary[] = {
     kernels_of<Abs>("abs"),     kernels_of<InvLogit>("inv_logit"),
     kernels_of<Logit>("logit"), kernels_of<Softplus>("softplus"),
     kernels_of<Tanh>("tanh"),   kernels_of<Lgamma>("lgamma"),
+    kernels_of<LogNdtr>("log_ndtr"), kernels_of<Atan>("atan"),
 };
 
 const UnaryKernels* find_unary(const std::string& function) {

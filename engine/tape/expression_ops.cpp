@@ -34,6 +34,11 @@ Slot emit_call(ProgramBuilder& builder, const std::string& function,
   if (function == "colmeans") return unary(emit_colmeans);
   if (function == "cholesky") return unary(emit_cholesky);
   if (function == "eye") return unary(emit_eye);
+  if (function == "transpose") return unary(emit_transpose);
+  if (function == "log_sum_exp") return unary(emit_log_sum_exp);
+  if (function == "log_sum_exp_rows") return unary(emit_log_sum_exp_rows);
+  if (function == "softmax") return unary(emit_softmax);
+  if (function == "cumulative_sum") return unary(emit_cumulative_sum);
   if (function == "dot") {
     require_arguments(function, args, 2);
     return emit_dot(builder, args[0], args[1]);

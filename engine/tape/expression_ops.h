@@ -15,7 +15,8 @@
 
 namespace variate::tape {
 
-/// exp log log1p expm1 sqrt square abs inv_logit logit softplus tanh lgamma.
+/// exp log log1p expm1 sqrt square abs inv_logit logit softplus tanh lgamma, and for
+/// truncations log_ndtr and atan.
 /// @throws Unsupported for a name that is not one of them.
 Slot emit_unary(ProgramBuilder& builder, const std::string& function, const Slot& x);
 /// Whether emit_unary has a kernel for `function`.
@@ -23,14 +24,21 @@ bool has_unary_kernel(const std::string& function);
 
 Slot emit_negate(ProgramBuilder& builder, const Slot& x);
 
-/// + - * / ^ with broadcasting (`^` of reals, as at::pow). @matmul goes to emit_matmul.
+/// + - * / ^ with broadcasting (`^` of reals, as at::pow), and the comparisons and
+/// && || (1 or 0, no gradient). @matmul goes to emit_matmul.
 Slot emit_arithmetic(ProgramBuilder& builder, model::BinaryOp op, const Slot& a, const Slot& b);
+
+/// `condition ? if_true : if_false` elementwise with broadcasting; the gradient flows
+/// through the branch picked. The condition is read as non-zero or zero.
+Slot emit_conditional(ProgramBuilder& builder, const Slot& condition, const Slot& if_true,
+                      const Slot& if_false);
 
 /// `a @ b`: matrix-vector [m, k] @ [k] -> [m], vector-matrix [k] @ [k, n] -> [n],
 /// matrix-matrix, and vector-vector (a dot product), as at::matmul.
 Slot emit_matmul(ProgramBuilder& builder, const Slot& a, const Slot& b);
 
-/// sum mean dot colmeans cholesky gp_exp_quad_cov lags eye, and the unary functions, by
+/// sum mean dot colmeans cholesky gp_exp_quad_cov lags eye transpose log_sum_exp
+/// log_sum_exp_rows softmax cumulative_sum, and the unary functions, by
 /// the names and argument orders of model/functions.cpp.
 /// @throws Unsupported for a function without a kernel.
 Slot emit_call(ProgramBuilder& builder, const std::string& function,
@@ -56,5 +64,14 @@ Slot emit_gp_exp_quad_cov(ProgramBuilder& builder, const Slot& x, const Slot& al
 Slot emit_lags(ProgramBuilder& builder, const Slot& y, const Slot& k);
 /// eye(n) for a constant integer n: a constant.
 Slot emit_eye(ProgramBuilder& builder, const Slot& n);
+/// transpose(M) of a matrix: a gather.
+Slot emit_transpose(ProgramBuilder& builder, const Slot& x);
+/// log(sum(exp(x))) over every element, stably (a scalar is returned as it is).
+Slot emit_log_sum_exp(ProgramBuilder& builder, const Slot& x);
+/// One log_sum_exp per row of a matrix.
+Slot emit_log_sum_exp_rows(ProgramBuilder& builder, const Slot& x);
+/// softmax(v) and cumulative_sum(v) of a vector.
+Slot emit_softmax(ProgramBuilder& builder, const Slot& x);
+Slot emit_cumulative_sum(ProgramBuilder& builder, const Slot& x);
 
 }  // namespace variate::tape

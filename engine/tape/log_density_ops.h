@@ -6,6 +6,7 @@
 /// where it gives NaN (a sampler's divergence).
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,16 @@ struct DensityTerm {
 /// Emits the sink of one term. @throws Unsupported for a family (or a Mixture component)
 /// without a kernel, naming it.
 void emit_log_density(ProgramBuilder& builder, const DensityTerm& term);
+
+/// `target += x`: a sink adding the sum of x's elements, each with partial 1.
+void emit_target_increment(ProgramBuilder& builder, const Slot& x);
+
+/// What `T[lo, hi]` adds to the sink of `term` (emitted before, by emit_log_density): minus
+/// the log of the mass the family puts on [lo, hi], for each element of the value, and
+/// -inf where the value lies outside. Either bound may be missing.
+/// @throws Unsupported for a family without a cumulative distribution function here.
+void emit_truncation(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
+                     const std::optional<Slot>& hi);
 
 // The families, by group (one source file each); each returns false for a family not in
 // its group.

@@ -1,4 +1,4 @@
-// The matrix helpers of model/functions.cpp: gp_exp_quad_cov, lags and eye.
+// The matrix helpers of model/functions.cpp: gp_exp_quad_cov, lags, eye and transpose.
 
 #include <cmath>
 
@@ -158,6 +158,20 @@ Slot emit_eye(ProgramBuilder& builder, const Slot& size) {
   std::vector<double> identity(static_cast<size_t>(n * n), 0.0);
   for (int64_t i = 0; i < n; ++i) identity[static_cast<size_t>(i * n + i)] = 1.0;
   return builder.constant({n, n}, std::move(identity));
+}
+
+Slot emit_transpose(ProgramBuilder& builder, const Slot& x) {
+  if (x.shape.size() != 2) {
+    throw Unsupported("the tape has no kernel for transpose of shape " + to_string(x.shape));
+  }
+  const int64_t rows = x.shape[0];
+  const int64_t columns = x.shape[1];
+  std::vector<int64_t> map;
+  map.reserve(static_cast<size_t>(x.size));
+  for (int64_t j = 0; j < columns; ++j) {
+    for (int64_t i = 0; i < rows; ++i) map.push_back(i * columns + j);
+  }
+  return emit_gather(builder, x, map, {columns, rows});
 }
 
 }  // namespace variate::tape

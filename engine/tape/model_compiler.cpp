@@ -1,6 +1,7 @@
 #include "variate/tape/model_compiler.h"
 
 #include <map>
+#include <optional>
 
 #include <ATen/ATen.h>
 
@@ -14,6 +15,7 @@
 #include "variate/tape/gather.h"
 #include "variate/tape/glm_log_density.h"
 #include "variate/tape/log_density_ops.h"
+#include "variate/tape/stack.h"
 #include "variate/tape/unsupported.h"
 
 namespace variate::tape {
@@ -60,18 +62,23 @@ class Compiler {
     if (const auto* assignment = statement.as<model::Deterministic>()) {
       if (node.is_data_valued() || !model_.scored_nodes().count(assignment->name)) return;
       environment_[assignment->name] = expression(assignment->value);
-    } else if (statement.kind() == model::StatementKind::element) {
-      if (node.is_data_valued()) return;  // computed when the data was bound
-      throw Unsupported("the tape has no recurrences (NAME[t] = ... for t in ...)");
-    } else if (statement.kind() == model::StatementKind::target) {
-      throw Unsupported("the tape has no 'target +=' terms");
+    } else if (const auto* element = statement.as<model::ElementDefinition>()) {
+      // The step compiles the whole recurrence, its initial elements included; one of data
+      // only was computed when the data was bound.
+      if (!element->loop || node.is_data_valued() || !model_.scored_nodes().count(element->name)) return;
+      environment_[element->name] = recurrence(checked_.elements_of(element->name));
+    } else if (const auto* increment = statement.as<model::TargetIncrement>()) {
+      if (model_.scores(s)) emit_target_increment(builder_, expression(increment->value));
     } else if (const auto* random = statement.as<model::RandomStmt>()) {
-      if (random->truncation) throw Unsupported("the tape has no truncated distributions");
       if (!model_.scores(s)) return;  // another part of a split model adds it
       if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
       DensityTerm term = density_term(random->distribution, model_.shape(random->name));
       term.value = node.kind == model::NodeKind::observed ? data(random->name) : environment_.at(random->name);
       emit_log_density(builder_, term);
+      if (const auto& truncation = random->truncation) {
+        const auto bound = [&](const std::optional<Expr>& e) { return e ? std::optional<Slot>(expression(*e)) : std::nullopt; };
+        emit_truncation(builder_, term, bound(truncation->lo), bound(truncation->hi));
+      }
     }
   }
 
@@ -121,6 +128,49 @@ class Compiler {
     return term;
   }
 
+  // A recurrence unrolled: element t's expression compiled with t bound, reading the
+  // slots of the elements before it; then the elements stacked into the node's value.
+  Slot recurrence(const std::vector<const model::ElementDefinition*>& statements) {
+    recurrence_.emplace();
+    recurrence_->name = &statements.front()->name;
+    for (const model::ElementDefinition* element : statements) {
+      if (!element->loop) {
+        recurrence_->elements.push_back(expression(element->value));
+        continue;
+      }
+      const int64_t lo = static_cast<int64_t>(recurrence_->elements.size()) + 1;
+      const int64_t hi = model_.evaluate(element->loop->hi).tensor.item<int64_t>();
+      recurrence_->variable = &element->loop->variable;
+      for (recurrence_->t = lo; recurrence_->t <= hi; ++recurrence_->t) {
+        recurrence_->elements.push_back(expression(element->value));
+      }
+    }
+    const std::vector<Slot> elements = std::move(recurrence_->elements);
+    recurrence_.reset();
+    return emit_stack(builder_, elements);
+  }
+
+  // The step's variable as the evaluator binds it, while a step is compiled.
+  std::map<std::string, model::Value> step_binding() const {
+    if (!recurrence_ || !recurrence_->variable) return {};
+    return {{*recurrence_->variable, model::Value{at::scalar_tensor(recurrence_->t, at::kLong), false, true}}};
+  }
+
+  bool is_step_variable(const std::string& name) const {
+    return recurrence_ && recurrence_->variable && name == *recurrence_->variable;
+  }
+
+  bool mentions_step_variable(const Expr& expr) const {
+    if (expr.kind == ExprKind::name) return is_step_variable(expr.name);
+    for (const auto& operand : expr.operands) {
+      if (mentions_step_variable(operand)) return true;
+    }
+    for (const auto& argument : expr.arguments) {
+      if (mentions_step_variable(argument.value)) return true;
+    }
+    return false;
+  }
+
   Slot expression(const Expr& expr) {
     if (data_only(expr)) return constant(expr);
     switch (expr.kind) {
@@ -141,6 +191,16 @@ class Compiler {
       }
       case ExprKind::index:
         return index(expr);
+      case ExprKind::logical_not:
+        return emit_arithmetic(builder_, model::BinaryOp::equal, expression(expr.operands[0]), builder_.scalar(0));
+      case ExprKind::conditional:
+        return emit_conditional(builder_, expression(expr.operands[0]), expression(expr.operands[1]),
+                                expression(expr.operands[2]));
+      case ExprKind::vector: {
+        std::vector<Slot> items;
+        for (const auto& item : expr.operands) items.push_back(expression(item));
+        return emit_stack(builder_, items);
+      }
       default:
         throw Unsupported("the tape has no kernel for '" + model::to_string(expr) + "'");
     }
@@ -150,12 +210,30 @@ class Compiler {
   // elements gives the map.
   Slot index(const Expr& expr) {
     const Expr& base = expr.operands[0];
-    if (base.kind != ExprKind::name) {
-      throw Unsupported("the tape indexes names only, not '" + model::to_string(base) + "'");
-    }
-    const Slot x = expression(base);
+    if (recurrence_ && base.kind == ExprKind::name && base.name == *recurrence_->name) return element_read(expr);
+    return gather(expr, expression(base));
+  }
+
+  // NAME[i, ...] inside NAME's recurrence: element i's slot, then the other items on it.
+  Slot element_read(const Expr& expr) {
+    const int64_t i = model_.evaluate(expr.operands[1], step_binding()).tensor.item<int64_t>();
+    const Slot element = recurrence_->elements.at(static_cast<size_t>(i - 1));
+    if (expr.operands.size() == 2) return element;
+    model::Expr rest = expr;
+    rest.operands.erase(rest.operands.begin() + 1);
+    return gather(rest, element);
+  }
+
+  // `expr`, an indexing of `expr.operands[0]` whose value is x: the base replaced by a
+  // name no model can spell, bound to x's positions.
+  Slot gather(const Expr& expr, const Slot& x) {
+    const std::string base = " indexed";
+    model::Expr positions_expr = expr;
+    positions_expr.operands[0] = model::Expr::identifier(base, expr.operands[0].span);
     const at::Tensor positions = at::arange(x.size, at::kLong).reshape(x.shape);
-    const model::Value map = model_.evaluate(expr, {{base.name, model::Value{positions, false, true}}});
+    std::map<std::string, model::Value> bindings = step_binding();
+    bindings[base] = model::Value{positions, false, true};
+    const model::Value map = model_.evaluate(positions_expr, bindings);
     const at::Tensor flat = map.tensor.contiguous();
     const std::vector<int64_t> offsets(flat.data_ptr<int64_t>(), flat.data_ptr<int64_t>() + flat.numel());
     return emit_gather(builder_, x, offsets, shape_of(map.tensor));
@@ -163,6 +241,7 @@ class Compiler {
 
   bool data_only(const Expr& expr) const {
     if (expr.kind == ExprKind::name) {
+      if (is_step_variable(expr.name)) return true;
       const model::Node* node = checked_.find(expr.name);
       return node && node->is_data_valued();
     }
@@ -176,6 +255,11 @@ class Compiler {
   }
 
   Slot constant(const Expr& expr) {
+    if (mentions_step_variable(expr)) {
+      // A new value for each t, so not cached.
+      const at::Tensor value = model_.evaluate(expr, step_binding()).tensor;
+      return builder_.constant(shape_of(value), doubles(value));
+    }
     if (expr.kind == ExprKind::name) return data(expr.name);
     const auto it = constants_.find(&expr);
     if (it != constants_.end()) return it->second;
@@ -196,6 +280,15 @@ class Compiler {
   std::map<std::string, Slot> environment_;  // parameters and deterministic nodes
   std::map<std::string, Slot> data_;
   std::map<const Expr*, Slot> constants_;
+  // The recurrence being compiled: its elements so far, and while its step is compiled
+  // the step's variable and its value t.
+  struct Recurrence {
+    const std::string* name = nullptr;
+    std::vector<Slot> elements;
+    const std::string* variable = nullptr;
+    int64_t t = 0;
+  };
+  std::optional<Recurrence> recurrence_;
 };
 
 }  // namespace

@@ -59,18 +59,9 @@ void colmeans_backward(const Instruction& op, Sweep& s) {
 // An op from x to a new slot of `shape`; no backward when x is constant.
 Slot emit_reduction(ProgramBuilder& builder, const char* name, Kernel forward, Kernel backward,
                     const Slot& x, const Shape& shape) {
-  const Slot out = builder.varying(shape);
-  Instruction op;
-  op.name = name;
-  op.forward = forward;
-  op.backward = x.varying ? backward : nullptr;
-  op.out = out.offset;
-  op.n = x.size;
-  op.in[0] = x.offset;
-  op.varying[0] = x.varying;
-  if (x.shape.size() == 2) op.dims = {x.shape[0], x.shape[1], 0, 0};
-  builder.append(op);
-  return out;
+  const std::array<int64_t, 4> dims =
+      x.shape.size() == 2 ? std::array<int64_t, 4>{x.shape[0], x.shape[1], 0, 0} : std::array<int64_t, 4>{};
+  return builder.append_op(name, forward, backward, x, shape, dims);
 }
 
 }  // namespace

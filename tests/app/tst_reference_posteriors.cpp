@@ -25,10 +25,6 @@ namespace {
 // VARIATE_RUN_SLOW=1) beside this one.
 const QStringList kSlow = {"diamonds-diamonds"};
 
-// Posteriors whose models the tape has no kernels for (recurrences, `target +=`): under
-// the default `--backend auto` they run on LibTorch.
-const QStringList kTorchOnly = {"arma-arma11", "hmm_example-hmm_example"};
-
 // Backends, chain modes and dtypes besides the default run every posterior gets.
 struct Variant {
   const char* label;
@@ -88,7 +84,7 @@ class TestReferencePosteriors : public QObject {
     QVERIFY2(process.exitCode() == 0, qPrintable(log));
 
     // Every reference model runs on the tape unless asked otherwise or the tape lacks a kernel.
-    const bool on_torch = kTorchOnly.contains(name) || arguments.contains("--batched-chains") || arguments.contains("float32");
+    const bool on_torch = arguments.contains("--batched-chains") || arguments.contains("float32");
     QCOMPARE(QString::fromStdString(read_json(summary).value("backend", "")), on_torch ? QString("torch") : QString("tape"));
     const json ours = read_json(summary)["parameters"];
     const json reference = read_json(folder + "/reference.json");

@@ -45,7 +45,7 @@ const QStringList kHeld = {"arK-arK",
                            "mesquite-logmesquite_logvas",
                            "mesquite-mesquite",
                            "sblrc-blr"};
-// arma11 and hmm_example (recurrences, on LibTorch) are reported until ADVI's accuracy on
+// arma11 and hmm_example (recurrences) are reported until ADVI's accuracy on
 // them has been measured and a tolerance can be held.
 const QStringList kReported = {"eight_schools-eight_schools_noncentered", "gp_pois_regr-gp_pois_regr", "arma-arma11",
                                "hmm_example-hmm_example"};

@@ -3,6 +3,7 @@
 // during warmup) makes no call to operator new, counted by replacing it in this binary.
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 
@@ -107,6 +108,38 @@ class TestNutsAllocations : public QObject {
     }
     const long made = count.count();
     QVERIFY(leapfrogs > 295);
+    QCOMPARE(made, 0L);
+  }
+
+  // The recurrences unrolled on the tape (arma11's, hmm_example's rows of forward
+  // variables with log_sum_exp_rows, its `target +=`) evaluate in the arena alone.
+  void tapeGradientsAllocateNothing_data() {
+    QTest::addColumn<QString>("posterior");
+    QTest::newRow("arma11") << "arma-arma11";
+    QTest::newRow("hmm_example") << "hmm_example-hmm_example";
+  }
+  void tapeGradientsAllocateNothing() {
+    QFETCH(QString, posterior);
+    const std::string folder = QT_TESTCASE_SOURCEDIR "/data/reference/" + posterior.toStdString() + "/";
+    const auto data = variate::io::read_data_file(folder + "data.json");
+    const auto compiled = variate::model::compile_model(
+        variate::model::Source(folder + "model.vmod", variate::io::read_text_file(folder + "model.vmod")), &data);
+    QVERIFY2(compiled.ok(), compiled.report().c_str());
+    const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::tape);
+    QCOMPARE(QString::fromStdString(selected.target.backend()), QStringLiteral("tape"));
+    const variate::DensityFunction density = variate::make_density_function(selected.target);
+    const size_t d = static_cast<size_t>(selected.target.dimension());
+    std::vector<double> q(d, 0.1);
+    std::vector<double> gradient(d);
+    density(q, gradient);  // the first call makes the thread's work memory
+    AllocationCount count;
+    double total = 0;
+    for (int call = 0; call < 100; ++call) {
+      q[call % d] += 0.01;
+      total += density(q, gradient);
+    }
+    const long made = count.count();
+    QVERIFY(std::isfinite(total));
     QCOMPARE(made, 0L);
   }
 };

@@ -32,8 +32,10 @@ namespace {
 
 // The functions of functions.cpp that are not elementwise; every other name in its table
 // is tested as an elementwise function.
+// Functions of whole vectors and matrices (tst_tape_language checks the five last ones).
 const std::set<std::string> kStructural = {
-    "sum", "mean", "dot", "colmeans", "cholesky", "gp_exp_quad_cov", "lags", "eye"};
+    "sum", "mean", "dot", "colmeans", "cholesky", "gp_exp_quad_cov", "lags", "eye",
+    "log_sum_exp", "log_sum_exp_rows", "softmax", "cumulative_sum", "transpose"};
 
 // An operand of the op under test: a slice of theta (varying) or a constant (data).
 struct Operand {
@@ -327,6 +329,27 @@ class TestTapeExpressions : public QObject {
       ++tested;
     }
     QVERIFY(tested >= 12);  // the twelve of today, at least
+  }
+
+  // The kernels truncations build the Normal and Cauchy CDFs from, against
+  // at::special_log_ndtr (both branches of calc_log_ndtr, far into the lower tail) and at::atan.
+  void truncationKernels() {
+    const std::map<std::string, TorchOp> torch = {
+        {"log_ndtr", [](const std::vector<at::Tensor>& ts) { return at::special_log_ndtr(ts[0]); }},
+        {"atan", [](const std::vector<at::Tensor>& ts) { return at::atan(ts[0]); }},
+    };
+    for (const auto& [name, reference] : torch) {
+      const TapeOp tape_op = [name = name](ProgramBuilder& b, const std::vector<Slot>& s) {
+        return vt::tape::emit_unary(b, name, s[0]);
+      };
+      TapeComparison options;
+      options.scale = 3;
+      for (const double x : {-40.0, -10.0, -1.0 - 1e-9, -1.0, -0.5, 0.0, 3.0, 9.0, 1e5}) {
+        options.fixed_points.push_back({x});
+      }
+      const std::string error = compare({{param({1})}}, tape_op, reference, options);
+      QVERIFY2(error.empty(), (name + " " + error).c_str());
+    }
   }
 
   void elementwiseFunctionOfDataIsFolded() {

@@ -1,0 +1,102 @@
+// The language additions on the tape (vector literals, comparisons, `?:`, log_sum_exp,
+// log_sum_exp_rows, softmax, cumulative_sum, transpose, recurrences, `target +=`,
+// truncations): each model compiles to a tape, and its log density and gradient equal
+// LibTorch's to 1e-12 relative at 20 standard-normal unconstrained points, with and
+// without the Jacobian.
+
+#include <cmath>
+
+#include <QtTest/QtTest>
+
+#include "variate/io/data_file.h"
+#include "variate/model/compile.h"
+#include "variate/tape/select_target.h"
+
+namespace vm = variate::model;
+
+namespace {
+
+const char* kData =
+    R"({"N": 3, "x": [1, 2, 3], "X": [[1, 2, 3], [4, 5, 6], [7, 8, 9]], "y": [0.5, 1, 3]})";
+
+vm::CompileResult compile_text(const std::string& text) {
+  const variate::Data bound = variate::io::parse_json_data(kData, "d.json");
+  const std::string declarations = "data N: int\ndata x: real[N]\ndata X: real[N, N]\ndata y: real[N]\n";
+  return vm::compile_model(vm::Source("m.vmod", declarations + text), &bound);
+}
+
+}  // namespace
+
+class TestTapeLanguage : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void agreesWithTorch_data() {
+    QTest::addColumn<QString>("model");
+    const QString v = "v[3] ~ Normal(0, 2)\n";
+    QTest::newRow("vector of scalars") << "a ~ Normal(0, 1)\nb ~ Normal(0, 1)\nw = [a, b, 1 - a]\n"
+                                          "target += dot(w, x) * b";
+    QTest::newRow("matrix of rows") << v + "M = [v, x, 2 * v]\ntarget += sum(M @ v)";
+    QTest::newRow("log_sum_exp") << v + "target += log_sum_exp(v * 10) + log_sum_exp([v, x])";
+    QTest::newRow("log_sum_exp of -inf") << v + "target += log_sum_exp([log(0 * x[1]), v[2]])";
+    QTest::newRow("log_sum_exp_rows") << v + "M = [v, 2 * v, x]\ntarget += dot(log_sum_exp_rows(M), x) + "
+                                             "sum(log_sum_exp_rows(transpose(M)))";
+    QTest::newRow("softmax") << v + "target += dot(softmax(v), x) + softmax(v * 100)[2]";
+    QTest::newRow("cumulative_sum") << v + "target += dot(cumulative_sum(v), y)";
+    QTest::newRow("comparisons") << v + "w = v < x - 1 ? square(v) : -v\n"
+                                        "target += sum(w) + sum((v > 0 && v <= 1) || !(v != v) ? v : 2 * v)";
+    QTest::newRow("conditional of a scalar") << v + "a ~ Normal(0, 1)\ntarget += sum(x >= 2 ? a : v) + "
+                                                    "(a == a ? 1 : 0)";
+    QTest::newRow("scalar recurrence") << "a ~ Normal(0, 1)\nb ~ Normal(0, 1)\ns[1] = a\ns[2] = s[1] * b\n"
+                                          "s[t] = s[t - 1] * 0.5 + s[t - 2] + y[t] for t in 3:N\n"
+                                          "y ~ Normal(s, 1)";
+    QTest::newRow("recurrence over a parameter") << v + "s[1] = v[1]\ns[t] = s[t - 1] * v[t] + v[t - 1] for t in 2:N\n"
+                                                        "target += -sum(square(s))";
+    QTest::newRow("recurrence of rows") << v + "M = [v, x, v]\nr[1] = v\n"
+                                               "r[t] = log_sum_exp_rows(transpose(M) + r[t - 1]) - r[t - 1, 2] + "
+                                               "r[t - 1][1] for t in 2:N\n"
+                                               "target += log_sum_exp(r[N]) + sum(r)";
+    QTest::newRow("target of data") << "a ~ Normal(0, 1)\ntarget += sum(x)";
+    QTest::newRow("recurrence of data only") << "s[1] = x[1]\ns[t] = s[t - 1] * 2 + y[t] for t in 2:N\n"
+                                                "a ~ Normal(0, 1)\ntarget += dot(s, x) * a";
+    QTest::newRow("recurrence reading rows by t") << v + "M = [v, 2 * v, x]\nr[1] = exp(M[1])\n"
+                                                         "r[t] = softmax(r[t - 1] + M[t]) * X[t, t] for t in 2:N\n"
+                                                         "target += sum(log(r))";
+    QTest::newRow("truncated latents") << "a ~ Normal(0.5, 2) T[-1, 2]\nb ~ Exponential(2) T[, 3]\n"
+                                          "c ~ Logistic(0, 1.5) T[0.5, ]\nd ~ Cauchy(1, 2) T[-1, 1]";
+    const QString mu_s = "mu ~ Normal(1, 1)\ns ~ Exponential(1)\n";
+    QTest::newRow("truncated Normal") << mu_s + "y ~ Normal(mu, s) T[0, 4]";
+    QTest::newRow("truncated Cauchy") << mu_s + "y ~ Cauchy(mu, s) T[, 3.5]";
+    QTest::newRow("truncated Logistic") << mu_s + "y ~ Logistic(mu, s) T[0.1, ]";
+    QTest::newRow("truncated Exponential") << mu_s + "y ~ Exponential(s) T[0.2, 3]";
+    QTest::newRow("truncated at parameters") << mu_s + "l ~ Normal(0, 1)\ny ~ Normal(mu, s) T[-exp(l), 3 + exp(l)]\n"
+                                                       "x ~ Exponential(s) T[0.5 - exp(l), ]";
+  }
+  void agreesWithTorch() {
+    QFETCH(QString, model);
+    const auto compiled = compile_text(model.toStdString());
+    QVERIFY2(compiled.ok(), compiled.report().c_str());
+    const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::automatic);
+    QVERIFY2(selected.fallback_reason.empty(), selected.fallback_reason.c_str());
+    QCOMPARE(QString::fromStdString(selected.target.backend()), QStringLiteral("tape"));
+    const variate::UnconstrainedTarget torch = compiled.model->target();
+    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(20261202);
+    for (int point = 0; point < 20; ++point) {
+      const at::Tensor theta = at::randn({torch.dimension()}, generator, at::kDouble);
+      for (const bool jacobian : {true, false}) {
+        const auto [lp_torch, g_torch] = torch.log_density_and_gradient(theta, jacobian);
+        const auto [lp_tape, g_tape] = selected.target.log_density_and_gradient(theta, jacobian);
+        const double want = lp_torch.item<double>();
+        const double got = lp_tape.item<double>();
+        QVERIFY2(std::abs(got - want) <= 1e-12 * std::max(1.0, std::abs(want)),
+                 qPrintable(QString("lp %1 vs %2").arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+        const double scale = std::max(1.0, g_torch.abs().max().item<double>());
+        const double error = (g_tape - g_torch).abs().max().item<double>();
+        QVERIFY2(error <= 1e-12 * scale, qPrintable(QString("gradient differs by %1 (scale %2)").arg(error).arg(scale)));
+      }
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTapeLanguage)
+#include "tst_tape_language.moc"
