@@ -1,7 +1,7 @@
 # The engine and the command-line library as a CMake package, installed and in the build
 # tree, so that programs build against them with find_package(Variate) and link
-# Variate::engine (every layer), one layer (Variate::core, ...) or Variate::cli (the
-# commands of `variate`, which the programs `variate export` writes run on their model):
+# Variate::engine (libvariate.so, every layer of the engine) or Variate::cli (the commands
+# of `variate`, which the programs `variate export` writes run on their model):
 # `cmake --install` puts headers under include/variate/ (the CLI's under
 # include/variate/cli/), the libraries under lib/ and the package files under
 # lib/cmake/Variate; a build folder works as Variate_DIR directly. Included from the
@@ -12,13 +12,12 @@ include(CMakePackageConfigHelpers)
 
 set_target_properties(variate_warnings PROPERTIES EXPORT_NAME warnings)
 
-# Everything here is the component Development: `cmake --install BUILD --component
-# Development` installs the package alone (without the executables).
-install(TARGETS variate_engine ${VARIATE_LAYER_TARGETS} variate_cli variate_warnings EXPORT VariateTargets
-  COMPONENT Development
-  ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
-  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
-  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+# Everything here is the component Development (the libvariate-dev package,
+# installer/CMakeLists.txt) but the engine's shared library itself, which the programs of
+# the component Runtime run on.
+install(TARGETS variate_engine variate_cli variate_warnings EXPORT VariateTargets
+  ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT Development
+  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT Runtime NAMELINK_COMPONENT Development)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/engine/"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate" COMPONENT Development
   FILES_MATCHING PATTERN "*.h")

@@ -11,6 +11,9 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libssl-dev openssl
   xvfb xauth fonts-dejavu-core imagemagick
   clang libclang-rt-14-dev
+  # The Debian packages and their tests (installer/README.md): CPack's DEB generator uses
+  # dpkg-shlibdeps (dpkg-dev); the tests validate with these tools.
+  dpkg-dev lintian desktop-file-utils appstream shared-mime-info libglib2.0-bin man-db bash-completion
 )
 # The benchmarks' Stan side (bench/README.md), and R's loo for regenerating the PSIS
 # reference (tests/data/psis/make_reference.R), on request: VARIATE_WITH_STAN=1.

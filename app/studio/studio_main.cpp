@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("Variate Studio");
   QApplication::setApplicationVersion(VARIATE_VERSION);
   QApplication::setWindowIcon(QIcon(":/icons/variate.svg"));
+  // The desktop entry the installed studio is launched from (its Wayland app id).
+  QGuiApplication::setDesktopFileName("org.variate.Studio");
 
   QCommandLineParser parser;
   parser.setApplicationDescription("Variate Studio: a desktop workbench for Bayesian modeling.");

@@ -3,6 +3,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -14,6 +15,7 @@
 #include "ui/app/draws_csv.h"
 #include "ui/app/help_dialog.h"
 #include "ui/app/recent_files.h"
+#include "ui/document/project_location.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/app/run_status_label.h"
 #include "ui/docks/data_panel.h"
@@ -61,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
   actions_.view->addAction(actions_.resetLayout);
   actions_.view->addAction(actions_.trainingLayout);
   recent_ = new RecentFiles(actions_.recent, this);
+  fillExamplesMenu();
   status_ = new RunStatusLabel;
   statusBar()->addPermanentWidget(status_);
   resize(1500, 950);
@@ -232,6 +235,16 @@ bool MainWindow::openPath(const QString& path) {
   lastError_.clear();
   setDocument(std::move(opened));
   return true;
+}
+
+void MainWindow::fillExamplesMenu() {
+  const QStringList models = exampleModels(exampleProjectsDir());
+  for (const QString& model : models) {
+    QAction* action = actions_.examples->addAction(QFileInfo(model).dir().dirName());
+    action->setToolTip(model);
+    connect(action, &QAction::triggered, this, [this, model] { openPath(model); });
+  }
+  actions_.examples->setEnabled(!models.isEmpty());
 }
 
 bool MainWindow::newProject(const QString& path) {

@@ -54,6 +54,7 @@ class MainWindow : public QMainWindow {
   void connectActions();
   void updateActions();
   void updateTitle();
+  void fillExamplesMenu();  // File ▸ Open Example: exampleModels(exampleProjectsDir())
   void showError(const QString& title, const QString& message);
   bool maybeSave();
   void saveLayout();

@@ -68,6 +68,7 @@ StudioActions StudioActions::create(QMainWindow* w, QUndoGroup* undo) {
   QMenu* file = bar->addMenu(QObject::tr("&File"));
   file->addActions({a.newProject, a.open});
   a.recent = file->addMenu(QObject::tr("Open &Recent"));
+  a.examples = file->addMenu(QObject::tr("Open E&xample"));
   file->addSeparator();
   file->addActions({a.save, a.saveAs});
   file->addSeparator();

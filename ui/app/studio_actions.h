@@ -36,6 +36,7 @@ struct StudioActions {
   QAction* help;
   QAction* about;
   QMenu* recent;
+  QMenu* examples;  // filled by MainWindow: one entry per example project
   QMenu* view;
   QToolBar* toolBar;
 

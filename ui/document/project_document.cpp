@@ -1,5 +1,6 @@
 #include "ui/document/project_document.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -8,6 +9,7 @@
 
 #include <variate/store/project.h>
 
+#include "ui/document/project_location.h"
 #include "ui/document/rename_run_command.h"
 #include "ui/document/select_data_set_command.h"
 #include "ui/document/set_run_config_command.h"
@@ -84,8 +86,12 @@ std::unique_ptr<ProjectDocument> ProjectDocument::create(const QString& path, co
 
 std::unique_ptr<ProjectDocument> ProjectDocument::openModelFile(const QString& path, QString* error) {
   const QFileInfo model(path);
-  const QString projectPath = model.absolutePath() + "/" + model.completeBaseName() + ".variate";
+  const QString projectPath = projectPathForModel(path);
   if (QFileInfo::exists(projectPath)) return open(projectPath, error);
+  if (!QDir().mkpath(QFileInfo(projectPath).absolutePath())) {
+    *error = tr("cannot make the folder of %1").arg(projectPath);
+    return nullptr;
+  }
   const QString text = readFile(path, error);
   if (!error->isEmpty()) return nullptr;
   // data.json, or the training and held-out rows of a deep model (`variate fit --data

@@ -39,8 +39,10 @@ class ProjectDocument : public QObject {
                                                  const QString& modelText,
                                                  const QList<QPair<QString, QString>>& dataSets,
                                                  QString* error);
-  /// Opens MODEL.vmod as a project: MODEL.variate next to it when that exists, otherwise
-  /// a new one there with the model and a sibling data.json (if any).
+  /// Opens MODEL.vmod as a project: MODEL.variate where projectPathForModel puts it (next to
+  /// the model, or in the user's documents for an installed example or a read-only
+  /// folder) when that exists, otherwise a new one there with the model and a sibling
+  /// data.json (if any).
   static std::unique_ptr<ProjectDocument> openModelFile(const QString& path, QString* error);
 
   QString filePath() const { return path_; }

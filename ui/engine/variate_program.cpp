@@ -9,9 +9,8 @@ namespace variate::ui {
 
 QString variateProgram() {
   QStringList candidates{QCoreApplication::applicationDirPath() + "/variate"};
-#ifdef VARIATE_BUILD_PROGRAM
-  candidates << QStringLiteral(VARIATE_BUILD_PROGRAM);
-#endif
+  // Test suites run from tests/, away from the programs: ctest names it for them.
+  if (const QString named = qEnvironmentVariable("VARIATE_PROGRAM"); !named.isEmpty()) candidates << named;
   for (const QString& path : candidates) {
     const QFileInfo file(path);
     if (file.isFile() && file.isExecutable()) return file.absoluteFilePath();

@@ -7,7 +7,7 @@
 namespace variate::ui {
 
 /// The `variate` beside this program (an install's bin/, the build tree's app/), else the
-/// one this build made (a test suite runs from the build's tests/).
+/// one the environment's VARIATE_PROGRAM names (ctest names the build's for the suites).
 /// @throws ArgumentError naming the places looked in when neither is there.
 QString variateProgram();
 
