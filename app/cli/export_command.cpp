@@ -30,7 +30,7 @@ int run_export(const ExportOptions& options) {
     std::cout << "wrote " << options.directory << "/{model.h, main.cpp, CMakeLists.txt, README.md}"
               << " (program " << program.name << "); build it with\n"
               << "  cmake -S " << options.directory << " -B " << options.directory
-              << "/build -DVariate_DIR=<a Variate build or install>\n"
+              << "/build   # with libvariate-dev installed; else add -DVariate_DIR=<a Variate build>\n"
               << "  cmake --build " << options.directory << "/build\n";
     return 0;
   } catch (const model::ModelError& e) {

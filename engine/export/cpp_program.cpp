@@ -22,7 +22,7 @@ std::string file_name(const std::string& path) {
 
 std::string cmake_lists(const std::string& name) {
   return "# " + name + ", exported by `variate export`: builds against Variate's engine and\n"
-         "# command-line library, installed (cmake -S . -B build\n"
+         "# command-line library, installed (the libvariate-dev package; or cmake -S . -B build\n"
          "# -DCMAKE_PREFIX_PATH=/where/it/is/installed) or a build tree\n"
          "# (-DVariate_DIR=/path/to/variate/build).\n"
          "cmake_minimum_required(VERSION 3.25)\n"
@@ -45,8 +45,10 @@ std::string readme(const std::string& name, const std::string& model_file) {
          "functions to Variate's command-line library (`Variate::cli`), which gives the program\n"
          "the commands of `variate` on this model: `sample` (NUTS), `fit` (ADVI) and `logp`.\n\n"
          "## Build\n\n"
-         "Against an installed Variate (`cmake --install` of its build), or its build tree:\n\n"
-         "    cmake -S . -B build -DCMAKE_PREFIX_PATH=/usr/local      # installed\n"
+         "Against an installed Variate (the libvariate-dev package, or `cmake --install` of its\n"
+         "build), or its build tree:\n\n"
+         "    cmake -S . -B build                                     # libvariate-dev\n"
+         "    cmake -S . -B build -DCMAKE_PREFIX_PATH=/usr/local      # cmake --install\n"
          "    cmake -S . -B build -DVariate_DIR=/path/to/variate/build # or a build tree\n"
          "    cmake --build build\n\n"
          "## Run\n\n"
