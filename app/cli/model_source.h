@@ -8,6 +8,7 @@
 ///   auto source = std::make_shared<VmodSource>();
 ///   add_sample_command(app, exit_code, source);   // `variate sample MODEL.vmod ...`
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -40,6 +41,10 @@ struct BoundModel {
   /// Why `--backend auto` runs this model on LibTorch rather than the tape; empty when it
   /// does not (target.backend() says which runs).
   std::string backend_note;
+  /// When NUTS finds no initial point: the first argument of a distribution outside its
+  /// domain, as a located diagnostic (model/invalid_argument.h); empty when the source
+  /// cannot tell (a C++ model) or every argument is valid.
+  std::function<std::string()> explain_no_initial_point = [] { return std::string(); };
 };
 
 /// The commands that run on a model.

@@ -14,6 +14,7 @@
 #include <variate/io/data_file.h>
 #include <variate/io/summary_warnings.h>
 #include <variate/mcmc/observer_list.h>
+#include <variate/mcmc/sample.h>
 #include <variate/mcmc/sampler_columns.h>
 #include <variate/workflow/auto_stop.h>
 
@@ -130,6 +131,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     }
   }
   std::unique_ptr<store::RunRecorder> recorder;  // with --project
+  std::function<std::string()> explain_no_initial_point = [] { return std::string(); };
   try {
     std::optional<BoundModel> model =
         on_worker ? source.bind_here(options.data, err)
@@ -140,6 +142,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
       if (on_worker && !options.remote.job) remote->cancel(remote_job);
       return 1;
     }
+    explain_no_initial_point = model->explain_no_initial_point;
     // Batched chains are one LibTorch computation over all chains.
     const UnconstrainedTarget target = options.batched_chains ? model->batch_target.torch_only() : model->target;
     if (root && !on_worker && !model->backend_note.empty() && !options.batched_chains) {
@@ -300,6 +303,12 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
   } catch (const RemoteError& e) {  // what was received is kept
     if (recorder) recorder->fail(e.what());
     err << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const NoInitialPointError& e) {  // which argument is invalid, where the model can tell
+    if (run) run->abort();
+    const std::string message = "error: " + std::string(e.what()) + "\n" + explain_no_initial_point();
+    if (recorder) recorder->fail(message);
+    err << message;
     return 1;
   } catch (const ArgumentError& e) {
     if (run) run->abort();

@@ -5,12 +5,22 @@
 #include <variate/core/argument_error.h>
 #include <variate/distributed/sharded_target.h>
 #include <variate/io/data_file.h>
+#include <variate/model/invalid_argument.h>
 #include <variate/model/model_error.h>
 #include <variate/tape/select_target.h>
 
 #include "variate/cli/model_input.h"
 
 namespace variate::cli {
+namespace {
+
+// The located report of the model's first invalid argument, for a failed initialization.
+std::function<std::string()> invalid_argument_report(const model::CompiledModel& model,
+                                                     std::shared_ptr<const model::Source> source) {
+  return [model, source] { return model::report_invalid_argument(model, *source); };
+}
+
+}  // namespace
 
 void VmodSource::add_arguments(CLI::App& command, ModelCommand which) {
   command.add_option("model", path_, "The model (.vmod)")->required();
@@ -72,8 +82,10 @@ std::optional<BoundModel> VmodSource::bind_on(const model::CompileOptions& optio
   try {
     // The compiled program is batch-polymorphic: one target serves single points and batches.
     const tape::SelectedTarget selected = tape::select_target(model, *tape::parse_backend(backend_));
-    return BoundModel{model.log_joint(), selected.target, selected.target, model.draw_columns(),
-                      model.derived_names(), selected.fallback_reason};
+    BoundModel bound{model.log_joint(), selected.target, selected.target, model.draw_columns(),
+                     model.derived_names(), selected.fallback_reason};
+    bound.explain_no_initial_point = invalid_argument_report(model, compiled->source);
+    return bound;
   } catch (const ArgumentError& e) {
     errors << "error: " << e.what() << "\n";
     return std::nullopt;
@@ -122,8 +134,10 @@ std::optional<BoundModel> VmodSource::bind_distributed(const std::optional<std::
     const distributed::ShardedModel sharded = distributed::compile_sharded(
         *compiled, *data, *tape::parse_backend(backend_), run.communicator(), run.row_blocks());
     const model::CompiledModel& whole = sharded.whole;
-    return BoundModel{whole.log_joint(), sharded.target, sharded.target, whole.draw_columns(),
-                      whole.derived_names(), sharded.fallback_reason};
+    BoundModel bound{whole.log_joint(), sharded.target, sharded.target, whole.draw_columns(),
+                     whole.derived_names(), sharded.fallback_reason};
+    bound.explain_no_initial_point = invalid_argument_report(whole, compiled->source);
+    return bound;
   } catch (const model::ModelError& e) {
     errors << model::format(*compiled->source,
                             {model::Severity::error, e.span(),

@@ -16,22 +16,42 @@ std::string format_value(double v) {
   return out.str();
 }
 
-// Index of a flat position as "[i, j]" for messages about non-scalar arguments.
-std::string format_index(int64_t flat, c10::IntArrayRef shape) {
+// The position of a flat index in `shape`.
+std::vector<int64_t> unravel(int64_t flat, c10::IntArrayRef shape) {
   std::vector<int64_t> index(shape.size());
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
     index[d] = flat % shape[d];
     flat /= shape[d];
   }
-  std::string text = "[";
-  for (size_t i = 0; i < index.size(); ++i) {
-    if (i > 0) text += ", ";
-    text += std::to_string(index[i]);
-  }
-  return text + "]";
+  return index;
+}
+
+std::string domain_message(const std::string& function, const std::string& argument, const std::string& requirement,
+                           double value, const std::vector<int64_t>& index, int base) {
+  std::string text = function + ": argument '" + argument + "' must be " + requirement + ", got " + format_value(value);
+  if (index.empty()) return text;
+  std::string position;
+  for (size_t i = 0; i < index.size(); ++i) position += (i > 0 ? ", " : "") + std::to_string(index[i] + base);
+  // Counted from 1, a vector's element is "3", as the model text writes sigma[3].
+  if (base == 0 || index.size() > 1) position = "[" + position + "]";
+  return text + " (at index " + position + ")";
 }
 
 }  // namespace
+
+DomainError::DomainError(std::string function, std::string argument, std::string requirement, double value,
+                         std::vector<int64_t> index)
+    : ArgumentError(domain_message(function, argument, requirement, value, index, 0)),
+      function_(std::move(function)), argument_(std::move(argument)), requirement_(std::move(requirement)),
+      value_(value), index_(std::move(index)) {}
+
+std::string DomainError::message(int base) const {
+  return domain_message(function_, argument_, requirement_, value_, index_, base);
+}
+
+std::string DomainError::message(int base, const std::string& argument, const std::string& requirement) const {
+  return domain_message(function_, argument, requirement, value_, index_, base);
+}
 
 bool validation_enabled() { return validation_on; }
 
@@ -48,10 +68,7 @@ void throw_if_any(const char* function, const char* argument, const at::Tensor& 
   if (!flat_bad.any().item<bool>()) return;
   const int64_t first = flat_bad.nonzero().index({0, 0}).item<int64_t>();
   const double got = value.reshape(-1)[first].item<double>();
-  std::string message = std::string(function) + ": argument '" + argument + "' must be " +
-                        requirement + ", got " + format_value(got);
-  if (value.dim() > 0) message += " (at index " + format_index(first, value.sizes()) + ")";
-  throw ArgumentError(message);
+  throw DomainError(function, argument, requirement, got, unravel(first, value.sizes()));
 }
 
 void check_positive(const char* function, const char* argument, const at::Tensor& value) {

@@ -41,6 +41,9 @@ void reject_unexportable(const model::CheckedModel& model) {
       throw ModelError(statement.name_span(), "variate export does not write 'target +=' terms" + kAdvice);
     }
     if (const auto* data = statement.as<model::DataDecl>()) {
+      if (data->lower || data->upper) {
+        throw ModelError(data->name_span, "variate export does not write the bounds of data" + kAdvice);
+      }
       for (const auto& dim : data->dims) reject_in(dim);
     } else if (const auto* assignment = statement.as<model::Deterministic>()) {
       reject_in(assignment->value);

@@ -41,7 +41,7 @@ PhasePoint initial_point(const Hamiltonian& hamiltonian, size_t dimension, doubl
   message << "chain " << chain + 1
           << ": no initial point with a finite log density and gradient in 100 tries (uniform(-"
           << radius << ", " << radius << ") on the unconstrained scale); check the model and its data";
-  throw ArgumentError(message.str());
+  throw NoInitialPointError(message.str());
 }
 
 // Stan's heuristic (base_hmc::init_stepsize): double or halve the step size until the

@@ -49,11 +49,19 @@ class SampleObserver {
   virtual void on_chain_finished(const ChainResult& result) {}
 };
 
+/// A chain found no initial point with a finite log density and gradient in 100 tries: the
+/// model or its data leaves none. Callers that know the model say why
+/// (model/invalid_argument.h).
+class NoInitialPointError : public ArgumentError {
+ public:
+  using ArgumentError::ArgumentError;
+};
+
 /// Runs options.chains() chains of NUTS on `target`. With a `lockstep` (a run that several
 /// processes make together), chains run one after another on this thread, and every
 /// iteration starts with lockstep->agree(position and step size, stop).
-/// @throws ArgumentError if a chain finds no initial point with a finite log density and
-/// gradient in 100 tries.
+/// @throws NoInitialPointError if a chain finds no initial point with a finite log density
+/// and gradient in 100 tries.
 std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
                                      SampleObserver* observer = nullptr,
                                      const std::atomic<bool>* stop = nullptr,

@@ -168,12 +168,13 @@ bool equal_comments(const std::vector<Comment>& a, const std::vector<Comment>& b
   return true;
 }
 
-bool equal_nodes(const DataDecl& a, const DataDecl& b) {
-  return a.name == b.name && a.type == b.type && all_equal(a.dims, b.dims);
-}
-
 bool equal_bounds(const std::optional<Expr>& a, const std::optional<Expr>& b) {
   return a.has_value() == b.has_value() && (!a || structurally_equal(*a, *b));
+}
+
+bool equal_nodes(const DataDecl& a, const DataDecl& b) {
+  return a.name == b.name && a.type == b.type && equal_bounds(a.lower, b.lower) && equal_bounds(a.upper, b.upper) &&
+         all_equal(a.dims, b.dims);
 }
 
 bool equal_truncations(const std::optional<Truncation>& a, const std::optional<Truncation>& b) {

@@ -88,11 +88,14 @@ const char* constraint_name(Constraint constraint);
 /// The constraint a name denotes, or nullopt for a name that is none.
 std::optional<Constraint> constraint_from_name(std::string_view name);
 
-/// `data NAME: real|int[DIMS]`.
+/// `data NAME: real|int[DIMS]`, optionally with bounds checked when the data is bound:
+/// `data sigma: real<lower=0>[J]`, `data p: real<lower=0, upper=1>`.
 struct DataDecl {
   std::string name;
   Span name_span;
   BaseType type = BaseType::real;
+  std::optional<Expr> lower;
+  std::optional<Expr> upper;
   std::vector<Expr> dims;
 };
 

@@ -17,7 +17,7 @@ namespace variate::model {
 namespace {
 
 // Where a name is read: its value, or a size/index that must come from the data.
-enum class Use { value, size, index };
+enum class Use { value, size, index, bound };  // bound: of a data declaration
 
 struct Reference {
   std::string name;
@@ -367,6 +367,9 @@ class Checker {
     }
     if (const auto* data = statement.as<DataDecl>()) {
       for (const auto& dim : data->dims) walk(s, dim, Use::size);
+      for (const auto* bound : {&data->lower, &data->upper}) {
+        if (*bound) walk(s, **bound, Use::bound);
+      }
     } else if (const auto* assignment = statement.as<Deterministic>()) {
       if (is_network_call(assignment->value)) {
         check_network(s, assignment->value);
@@ -547,10 +550,11 @@ class Checker {
         if (reference.use == Use::value) continue;
         const Node* n = model_.find(reference.name);
         if (!n || n->is_data_valued()) continue;
-        diagnostics_.error(reference.span,
-                           std::string(reference.use == Use::size ? "sizes" : "indices") +
-                               " must come from the data, but '" + reference.name +
-                               "' is a " + node_kind_name(n->kind));
+        const char* what = reference.use == Use::size    ? "sizes"
+                           : reference.use == Use::index ? "indices"
+                                                         : "the bounds of data";
+        diagnostics_.error(reference.span, std::string(what) + " must come from the data, but '" + reference.name +
+                                               "' is a " + node_kind_name(n->kind));
       }
     }
     for (const Node& n : model_.nodes) {

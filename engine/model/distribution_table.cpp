@@ -66,40 +66,42 @@ std::map<std::string, DistributionSignature> make_table() {
       one<d::HalfStudentT, 2>("HalfStudentT", {{"nu"}, {"sigma"}}),
       one<d::Laplace, 2>("Laplace", {{"mu"}, {"sigma"}}),
       one<d::Logistic, 2>("Logistic", {{"mu"}, {"sigma"}}),
-      one<d::Exponential, 1>("Exponential", {{"rate"}}),
-      one<d::Gamma, 2>("Gamma", {{"shape"}, {"rate"}}),
-      one<d::InvGamma, 2>("InvGamma", {{"shape"}, {"scale"}}),
+      one<d::Exponential, 1>("Exponential", {{"rate", 0, false, "beta"}}),
+      one<d::Gamma, 2>("Gamma", {{"shape", 0, false, "alpha"}, {"rate", 0, false, "beta"}}),
+      one<d::InvGamma, 2>("InvGamma", {{"shape", 0, false, "alpha"}, {"scale", 0, false, "beta"}}),
       one<d::LogNormal, 2>("LogNormal", {{"mu"}, {"sigma"}}),
-      one<d::Beta, 2>("Beta", {{"a"}, {"b"}}),
-      one<d::Uniform, 2>("Uniform", {{"lo"}, {"hi"}}),
-      one<d::Weibull, 2>("Weibull", {{"shape"}, {"scale"}}),
+      one<d::Beta, 2>("Beta", {{"a", 0, false, "alpha"}, {"b", 0, false, "beta"}}),
+      one<d::Uniform, 2>("Uniform", {{"lo", 0, false, "alpha"}, {"hi", 0, false, "beta"}}),
+      one<d::Weibull, 2>("Weibull", {{"shape", 0, false, "alpha"}, {"scale", 0, false, "sigma"}}),
       one<d::NegBinomial2, 2>("NegBinomial2", {{"mu"}, {"phi"}}),
       one<d::Flat, 0>("Flat", {}),
       one<d::HalfFlat, 0>("HalfFlat", {}),
   };
 
-  DistributionSignature bernoulli{"Bernoulli", {{{"p"}}, {{"logits"}}}, 0, nullptr};
+  DistributionSignature bernoulli{"Bernoulli", {{{"p", 0, false, "theta"}}, {{"logits"}}}, 0, nullptr};
   bernoulli.build = [](size_t which, const Args& a) -> DistributionPtr {
     if (which == 0) return std::make_shared<d::Bernoulli>(a.tensors[0]);
     return std::make_shared<d::Bernoulli>(Logits{a.tensors[0]});
   };
   all.push_back(bernoulli);
 
-  DistributionSignature binomial{"Binomial", {{{"n"}, {"p"}}, {{"n"}, {"logits"}}}, 0, nullptr};
+  DistributionSignature binomial{
+      "Binomial", {{{"n", 0, false, "N"}, {"p", 0, false, "theta"}}, {{"n", 0, false, "N"}, {"logits"}}}, 0, nullptr};
   binomial.build = [](size_t which, const Args& a) -> DistributionPtr {
     if (which == 0) return std::make_shared<d::Binomial>(a.tensors[0], a.tensors[1]);
     return std::make_shared<d::Binomial>(a.tensors[0], Logits{a.tensors[1]});
   };
   all.push_back(binomial);
 
-  DistributionSignature poisson{"Poisson", {{{"rate"}}, {{"log_rate"}}}, 0, nullptr};
+  DistributionSignature poisson{"Poisson", {{{"rate", 0, false, "lambda"}}, {{"log_rate"}}}, 0, nullptr};
   poisson.build = [](size_t which, const Args& a) -> DistributionPtr {
     if (which == 0) return std::make_shared<d::Poisson>(a.tensors[0]);
     return std::make_shared<d::Poisson>(LogRate{a.tensors[0]});
   };
   all.push_back(poisson);
 
-  DistributionSignature categorical{"Categorical", {{{"p", 1}}, {{"logits", 1}}}, 0, nullptr};
+  DistributionSignature categorical{
+      "Categorical", {{{"p", 1, false, "theta"}}, {{"logits", 1}}}, 0, nullptr};
   categorical.build = [](size_t which, const Args& a) -> DistributionPtr {
     if (which == 0) return std::make_shared<d::Categorical>(a.tensors[0]);
     return std::make_shared<d::Categorical>(Logits{a.tensors[0]});

@@ -22,6 +22,9 @@ struct ParameterSpec {
   int64_t event_rank = 0;
   /// A distribution rather than a tensor (Mixture's component).
   bool is_distribution = false;
+  /// What the engine's distribution calls it in its messages, where that differs (Gamma's
+  /// shape is its alpha): model errors say `name`.
+  const char* engine_name = nullptr;
 };
 
 struct DistributionArguments {

@@ -65,6 +65,9 @@ std::vector<Use> statement_uses(const Statement& statement) {
   std::vector<Use> uses;
   if (const auto* data = statement.as<DataDecl>()) {
     for (const auto& dim : data->dims) collect(dim, "size", uses);
+    for (const auto* bound : {&data->lower, &data->upper}) {
+      if (*bound) collect(**bound, "bound", uses);
+    }
   } else if (const auto* assignment = statement.as<Deterministic>()) {
     collect(assignment->value, "value", uses);
   } else if (const auto* random = statement.as<RandomStmt>()) {

@@ -72,6 +72,7 @@ class Parser {
 
   Statement parse_statement();
   DataDecl parse_data();
+  void parse_data_bounds(DataDecl& data);
   RandomStmt parse_random(const Token& name, std::vector<Expr> dims);
   RandomStmt parse_constrained(const Token& name);
   std::vector<Expr> parse_dims(const std::string& what);
@@ -237,8 +238,28 @@ DataDecl Parser::parse_data() {
     fail(peek(), "expected 'real' or 'int' after ':'" + got());
   }
   advance();
+  if (at(TokenKind::less)) parse_data_bounds(data);
   if (at(TokenKind::left_bracket)) data.dims = parse_dims(quote(name.text));
   return data;
+}
+
+// `<lower=L>`, `<upper=U>` or `<lower=L, upper=U>`: each bound a unary expression, so
+// that the closing '>' is not read as a comparison.
+void Parser::parse_data_bounds(DataDecl& data) {
+  advance();  // '<'
+  const std::string quoted = quote(data.name);
+  while (true) {
+    const Token which = expect(TokenKind::identifier, "expected 'lower' or 'upper' in the bounds of " + quoted);
+    const std::string kind(which.text);
+    std::optional<Expr>* bound = kind == "lower" ? &data.lower : kind == "upper" ? &data.upper : nullptr;
+    if (!bound) fail(which, "expected 'lower' or 'upper' in the bounds of " + quoted + ", got '" + kind + "'");
+    if (bound->has_value()) fail(which, "the " + kind + " bound of " + quoted + " is given twice");
+    expect(TokenKind::equals, "expected '=' after '" + kind + "'");
+    *bound = parse_unary();
+    if (!at(TokenKind::comma)) break;
+    advance();
+  }
+  expect(TokenKind::greater, "expected '>' to close the bounds of " + quoted);
 }
 
 RandomStmt Parser::parse_random(const Token& name, std::vector<Expr> dims) {

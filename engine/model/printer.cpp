@@ -166,7 +166,11 @@ std::string to_string(const Expr& expr) {
 
 std::string to_string(const Statement& statement) {
   if (const auto* data = statement.as<DataDecl>()) {
-    return "data " + data->name + ": " + base_type_name(data->type) + bracketed(data->dims);
+    std::string bounds;
+    if (data->lower) bounds += "lower=" + to_string(*data->lower);
+    if (data->upper) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + to_string(*data->upper);
+    if (!bounds.empty()) bounds = "<" + bounds + ">";
+    return "data " + data->name + ": " + base_type_name(data->type) + bounds + bracketed(data->dims);
   }
   if (const auto* random = statement.as<RandomStmt>()) {
     std::string out = (random->guide ? "guide " : "") + random->name + bracketed(random->dims);

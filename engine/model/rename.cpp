@@ -17,6 +17,9 @@ int rename_in_statement(Statement& statement, const std::string& from, const std
   if (auto* data = std::get_if<DataDecl>(&statement.node)) {
     name(data->name);
     for (auto& dim : data->dims) count += rename_references(dim, from, to);
+    for (auto* bound : {&data->lower, &data->upper}) {
+      if (*bound) count += rename_references(**bound, from, to);
+    }
   } else if (auto* random = std::get_if<RandomStmt>(&statement.node)) {
     name(random->name);
     for (auto& dim : random->dims) count += rename_references(dim, from, to);

@@ -78,6 +78,23 @@ class TestVariateErrors : public QObject {
         << "m.vmod:2:1: error: data 'k' is outside the support of Poisson (nonnegative_integer): got -2.0";
     QTest::newRow("invalid argument from data") << QByteArray("data s: real\nmu ~ Normal(0, s)\n")
         << "m.vmod:2:6: error: Normal: argument 'sigma' must be positive, got -1";
+    // Bounds on data, checked when it is bound (Stan's constrained data).
+    QTest::newRow("data below its lower bound") << QByteArray("data k: int<lower=0>[3]\nmu ~ Normal(0, 1)\n")
+        << "m.vmod:1:6: error: data 'k' must be >= 0 (its lower bound), got -2 at k[2]";
+    QTest::newRow("data above its upper bound") << QByteArray("data x: real<lower=0, upper=2.5>[3]\nmu ~ Normal(0, 1)\n")
+        << "m.vmod:1:6: error: data 'x' must be <= 2.5 (its upper bound), got 3 at x[3]";
+    QTest::newRow("scalar data below a bound of data") << QByteArray("data N: int\ndata s: real<lower=N>\nmu ~ Normal(0, 1)\n")
+        << "m.vmod:2:6: error: data 's' must be >= N (its lower bound), got -1";
+    QTest::newRow("bound from a parameter") << QByteArray("mu ~ Normal(0, 1)\ndata x: real<lower=mu>[3]\n")
+        << "m.vmod:2:20: error: the bounds of data must come from the data, but 'mu' is a latent variable";
+    QTest::newRow("bound of another shape") << QByteArray("data z: real[4]\ndata x: real<lower=z>[3]\nmu ~ Normal(0, 1)\n")
+        << "m.vmod:2:20: error: the lower bound of 'x' has shape [4]; a bound is a scalar or has the data's shape [3]";
+    QTest::newRow("misspelt bound") << QByteArray("data x: real<low=0>[3]\nmu ~ Normal(0, 1)\n")
+        << "m.vmod:1:14: error: expected 'lower' or 'upper' in the bounds of 'x', got 'low'";
+    QTest::newRow("bound given twice") << QByteArray("data x: real<lower=0, lower=1>[3]\nmu ~ Normal(0, 1)\n")
+        << "m.vmod:1:23: error: the lower bound of 'x' is given twice";
+    QTest::newRow("unclosed bounds") << QByteArray("data x: real<lower=0\nmu ~ Normal(0, 1)\n")
+        << "m.vmod:1:21: error: expected '>' to close the bounds of 'x'";
     // The language additions of issue 19 (all of them: tests/engine/model/tst_language_additions.cpp).
     QTest::newRow("vector of mixed items") << QByteArray("data x: real[3]\nv = [1, x]\nq ~ Normal(0, 1)\n")
         << "m.vmod:2:9: error: the items of a vector have one shape: item 1 has shape [] but item 2 ('x') has shape [3]";
@@ -206,6 +223,33 @@ class TestVariateErrors : public QObject {
         run({"logp", "m.vmod", "--data", "d.json", "--params", "p.json"}, directory.path());
     QCOMPARE(outcome.exit_code, 1);
     QVERIFY2(outcome.output.contains(expected), qPrintable(outcome.output));
+  }
+
+  // Eight schools with one sigma of -1, as a new user might type it: no initial point has a
+  // finite density, and the message says which value is wrong and where it is used.
+  void aFailedInitializationNamesTheInvalidArgument_data() {
+    QTest::addColumn<QStringList>("options");
+    QTest::newRow("tape") << QStringList{"--backend", "tape"};
+    QTest::newRow("LibTorch") << QStringList{"--backend", "torch"};
+    QTest::newRow("into a project") << QStringList{"--project", "p.variate"};
+  }
+  void aFailedInitializationNamesTheInvalidArgument() {
+    QFETCH(QStringList, options);
+    QTemporaryDir directory;
+    write(directory.filePath("eight_schools.vmod"),
+          "data J: int\ndata y: real[J]\ndata sigma: real[J]\n\nmu ~ Normal(0, 5)\ntau ~ HalfCauchy(5)\n"
+          "theta_trans[J] ~ Normal(0, 1)\ntheta = theta_trans * tau + mu\n\n\ny ~ Normal(theta, sigma)\n");
+    write(directory.filePath("data.json"),
+          R"({"J": 8, "y": [28, 8, -3, 7, -1, 1, 18, 12], "sigma": [15, 10, -1, 11, 9, 11, 10, 18]})");
+    const Outcome outcome = run(QStringList{"sample", "eight_schools.vmod", "--data", "data.json", "--chains", "2",
+                                            "--seed", "1", "--output", "out"} + options,
+                                directory.path());
+    QVERIFY(outcome.finished && !outcome.crashed);
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("no initial point with a finite log density"), qPrintable(outcome.output));
+    QVERIFY2(outcome.output.contains("eight_schools.vmod:11:5: error: Normal: argument 'sigma' must be positive, "
+                                     "got -1 (at index 3)\ny ~ Normal(theta, sigma)\n    ^"),
+             qPrintable(outcome.output));
   }
 };
 

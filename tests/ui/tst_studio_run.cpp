@@ -84,6 +84,29 @@ class TestStudioRun : public QObject {
     studio_test::isolateSettings();
   }
 
+  // The studio's Run on eight schools with one sigma of -1: the run fails and says which
+  // value is wrong and where the model uses it, as `variate sample` does.
+  void aFailedInitializationNamesTheInvalidArgument() {
+    QTemporaryDir dir;
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    QFile data(folder + "/data.json");
+    QVERIFY(data.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    data.write(R"({"J": 8, "y": [28, 8, -3, 7, -1, 1, 18, 12], "sigma": [15, 10, -1, 11, 9, 11, 10, 18]})");
+    data.close();
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+    QSignalSpy failed(window.coordinator(), &RunCoordinator::runFailed);
+    click(window, window.actions().run);
+    QVERIFY(failed.wait(60000));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains("no initial point with a finite log density"), qPrintable(message));
+    QVERIFY2(message.contains("eight_schools.vmod:11:5: error: Normal: argument 'sigma' must be positive, got -1 "
+                              "(at index 3)"),
+             qPrintable(message));
+  }
+
   void runStopReopen() {
     QTemporaryDir dir;
     const QString folder = studio_test::copyProject("eight_schools", dir);

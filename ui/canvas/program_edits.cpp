@@ -77,7 +77,9 @@ bool reads(const Statement& statement, const std::string& name) {
     }
     return false;
   };
-  if (const auto* data = statement.as<DataDecl>()) return any(data->dims);
+  if (const auto* data = statement.as<DataDecl>()) {
+    return any(data->dims) || (data->lower && reads(*data->lower, name)) || (data->upper && reads(*data->upper, name));
+  }
   if (const auto* random = statement.as<RandomStmt>()) {
     return any(random->dims) || any(random->constraint_dims) || reads(random->distribution, name);
   }

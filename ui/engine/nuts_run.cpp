@@ -13,6 +13,7 @@
 #include <variate/mcmc/observer_list.h>
 #include <variate/mcmc/sample.h>
 #include <variate/mcmc/sampler_columns.h>
+#include <variate/model/invalid_argument.h>
 #include <variate/model/model_error.h>
 #include <variate/store/run_recorder.h>
 #include <variate/store/stored_run_summary.h>
@@ -163,16 +164,25 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
     // The recorder first, so draws are stored before a pause holds the chain.
     ObserverList observers({recorder.get(), &live});
     // Stop is asked of rank 0 alone; the lockstep stops every rank at the same iteration.
-    if (autoStops(request)) {
-      const workflow::AutoStopRun run = workflow::sample_until_converged(
-          *compiled.target, output, options, autoStopRule(request.config), &observers, context.control.stopFlag(),
-          [&context](const workflow::ConvergenceCheck& check, int more) { context.log(QString::fromStdString(workflow::describe_round(check, more))); });
-      if (!run.checks.empty() && !run.converged && !context.control.stopRequested()) {
-        context.log("Auto-stop: the cap ended the run before the rule held");
+    try {
+      if (autoStops(request)) {
+        const workflow::AutoStopRun run = workflow::sample_until_converged(
+            *compiled.target, output, options, autoStopRule(request.config), &observers, context.control.stopFlag(),
+            [&context](const workflow::ConvergenceCheck& check, int more) {
+              context.log(QString::fromStdString(workflow::describe_round(check, more)));
+            });
+        if (!run.checks.empty() && !run.converged && !context.control.stopRequested()) {
+          context.log("Auto-stop: the cap ended the run before the rule held");
+        }
+      } else {
+        sample_nuts(*compiled.target, options, &observers, context.control.stopFlag(),
+                    ranks ? &ranks->lockstep() : nullptr);
       }
-    } else {
-      sample_nuts(*compiled.target, options, &observers, context.control.stopFlag(),
-                  ranks ? &ranks->lockstep() : nullptr);
+    } catch (const NoInitialPointError& e) {  // which argument is invalid, where the model can tell
+      const std::string report = compiled.result.model
+                                     ? model::report_invalid_argument(*compiled.result.model, *compiled.result.source)
+                                     : std::string();
+      throw NoInitialPointError(report.empty() ? e.what() : std::string(e.what()) + "\n" + report);
     }
     if (ranks) {
       if (const std::string failure = ranks->finish(); !failure.empty()) {

@@ -126,6 +126,8 @@ class TestPrinter : public QObject {
     QTest::newRow("named argument") << "k ~ Poisson( log_rate=f )" << "k ~ Poisson(log_rate = f)\n";
     QTest::newRow("empty call") << "s ~ HalfFlat( )" << "s ~ HalfFlat()\n";
     QTest::newRow("data") << "data X : real [ N , K ]" << "data X: real[N, K]\n";
+    QTest::newRow("data bounds") << "data s : real < lower = 0 > [ J ]" << "data s: real<lower=0>[J]\n";
+    QTest::newRow("data both bounds") << "data p: real<upper=1,lower=-a>" << "data p: real<lower=-a, upper=1>\n";
     QTest::newRow("iid copies") << "b [K-1] ~ Normal(0,1)" << "b[K - 1] ~ Normal(0, 1)\n";
     QTest::newRow("constraint") << "c : ordered [K] ~ Normal(0,1)" << "c: ordered[K] ~ Normal(0, 1)\n";
     QTest::newRow("numbers") << "x = 3. + .5 + 1e-10 + 2.50 + 1E3 + 007"
