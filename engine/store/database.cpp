@@ -1,5 +1,6 @@
 #include "variate/store/database.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -11,7 +12,8 @@ namespace variate::store {
 // Draw blocks are stored as the machine's doubles; project files are little-endian.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "project files store little-endian doubles");
 
-Database::Database(const std::string& path, bool create) : path_(path) {
+Database::Database(const std::string& path, bool create, const std::string& shown_as)
+    : path_(shown_as.empty() ? path : shown_as) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -39,6 +41,25 @@ void Database::fail(const std::string& what) {
 
 void Database::fail_plain(const std::string& what) const {
   throw ProjectError("project '" + path_ + "': " + what);
+}
+
+std::string Database::read_start(size_t count, int64_t* size) {
+  sqlite3_file* file = nullptr;
+  if (sqlite3_file_control(db_, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file ||
+      !file->pMethods) {
+    fail_plain("cannot read the file");
+  }
+  sqlite3_int64 bytes = 0;
+  if (file->pMethods->xFileSize(file, &bytes) != SQLITE_OK) fail_plain("cannot read the file's size");
+  *size = bytes;
+  std::string start(count, '\0');
+  const int rc = file->pMethods->xRead(file, start.data(), static_cast<int>(count), 0);
+  if (rc == SQLITE_IOERR_SHORT_READ) {
+    start.resize(static_cast<size_t>(std::min<sqlite3_int64>(bytes, static_cast<sqlite3_int64>(count))));
+  } else if (rc != SQLITE_OK) {
+    fail_plain("cannot read the file");
+  }
+  return start;
 }
 
 void Database::exec(const std::string& sql) {

@@ -39,7 +39,9 @@ class Project {
     create,    ///< create an empty project when the file does not exist
   };
 
-  /// Opens (or creates) a project. A file that is not a project is left untouched.
+  /// Opens (or creates) a project. A file that is not a project is left untouched. A new
+  /// project appears at `path` whole, never half made (by a process killed while making
+  /// it); of two processes creating it at once, one makes it and both open it.
   /// @throws ProjectError "project 'x.variate': ..." when the file does not exist (with
   /// OpenMode::existing) or cannot be opened; is empty, not a SQLite database, corrupt or
   /// truncated; is a SQLite database of another application; has a schema version newer
