@@ -88,6 +88,7 @@ class Database {
   [[noreturn]] void fail_plain(const std::string& what) const;
 
  private:
+  std::string file_;
   std::string path_;  // as errors name it
   sqlite3* db_ = nullptr;
 };
