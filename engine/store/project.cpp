@@ -161,6 +161,18 @@ Project& Project::operator=(Project&&) noexcept = default;
 
 int Project::schema_version() { return current_schema_version(); }
 
+void Project::copy_to(const std::string& path) const {
+  std::error_code error;
+  if (fs::exists(path, error)) fail(path, "cannot copy the project there: the file exists");
+  try {
+    Statement copy(*db_, "VACUUM INTO ?");
+    copy.bind(1, path).run();
+  } catch (const ProjectError&) {
+    fs::remove(path, error);
+    throw;
+  }
+}
+
 std::vector<Id> Project::mark_abandoned_runs_interrupted(double stale_seconds) {
   const RunOwner self = current_run_owner();
   const double now = unix_seconds_now();

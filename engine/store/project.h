@@ -56,6 +56,11 @@ class Project {
   const std::string& path() const { return path_; }
   /// The schema version this build writes (PRAGMA user_version of its files).
   static int schema_version();
+  /// Writes a copy of the project as of now to `path`, which must not exist: SQLite's
+  /// VACUUM INTO, so every commit of every connection is in it (also those still in the
+  /// log) and a writer elsewhere cannot tear it, as a copy of the file's bytes could.
+  /// @throws ProjectError if the copy cannot be written (nothing is left at `path`).
+  void copy_to(const std::string& path) const;
   /// Runs this open found abandoned and marked interrupted.
   const std::vector<Id>& interrupted_at_open() const { return interrupted_at_open_; }
 

@@ -1,8 +1,9 @@
 // The studio and `variate sample --project P` on one project at once: while the studio
 // samples into its project, the command line records a run into it too, and the studio
-// opens the project meanwhile (the command line's run shows running, not interrupted) and
-// renames that run. The command line's run ends whole, the studio's (stopped) keeps every
-// draw it made, the rename stays, and the file passes integrity_check.
+// opens the project meanwhile (the command line's run shows running, not interrupted),
+// renames that run and saves a copy (Save As) that is whole. The command line's run ends
+// whole, the studio's (stopped) keeps every draw it made, the rename stays, and the file
+// passes integrity_check.
 
 #include <QtTest/QtTest>
 
@@ -61,7 +62,19 @@ class TestStudioSharedProject : public QObject {
     QCOMPARE(second->runs()->run(studioRun)->status, ui::RunStatus::Running);
     QCOMPARE(second->runs()->run(cliRun)->status, ui::RunStatus::Running);
     second->renameRun(cliRun, "from the command line");
+    // Save As while both write: a whole copy, the rename in it, the draws committed so far.
+    const int64_t rowsBeforeCopy = app_test::ProjectFile(path).rows_by_run().at(cliRun);
+    const QString copyPath = dir.path() + "/copy.variate";
+    QVERIFY2(second->saveAs(copyPath, &error), qPrintable(error));
     second.reset();
+    QCOMPARE(app_test::ProjectFile(copyPath).integrity(), QString("ok"));
+    {
+      const store::Project copy(copyPath.toStdString());
+      QCOMPARE(copy.run(cliRun).name, std::string("from the command line"));
+      const int64_t copied = app_test::ProjectFile(copyPath).rows_by_run().at(cliRun);
+      QVERIFY2(copied >= rowsBeforeCopy, qPrintable(QString("%1 rows copied, %2 committed before").arg(copied).arg(rowsBeforeCopy)));
+      QCOMPARE(app_test::read_back_draws(copy, cliRun, copied), copied);
+    }
 
     QVERIFY(studio_test::waitFor([&] { return cli.state() != QProcess::Running; }, 180000));
     QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0, qPrintable(cli.readAll()));
