@@ -1,5 +1,6 @@
 #include "variate/cli/command_line.h"
 
+#include <csignal>
 #include <exception>
 #include <iostream>
 
@@ -8,6 +9,10 @@
 namespace variate::cli {
 
 int run_command_line(CLI::App& app, int argc, char** argv, const int& exit_code) {
+  // A file that reaches the process's size limit (ulimit -f) then fails its write with
+  // EFBIG, which the command reports and survives, instead of the default SIGXFSZ that
+  // ends the process without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -123,6 +123,16 @@ Data parse_json_data(const std::string& text, const std::string& file_name) {
     if (colon != std::string::npos) reason = reason.substr(colon);
     throw ArgumentError(file_name + ":" + line_column(text, offset) + ": malformed JSON: " +
                         reason);
+  } catch (const json::out_of_range& e) {
+    // "number overflow parsing '1e999'" comes without a position: the number's first
+    // occurrence is where it is.
+    const std::string reason = e.what();
+    const auto quote = reason.find('\'');
+    const std::string number = quote == std::string::npos ? "" : reason.substr(quote + 1, reason.rfind('\'') - quote - 1);
+    const size_t offset = number.empty() ? std::string::npos : text.find(number);
+    if (offset == std::string::npos) throw ArgumentError(file_name + ": malformed JSON: " + reason);
+    throw ArgumentError(file_name + ":" + line_column(text, offset) + ": the number " + number +
+                        " is beyond the range of a double");
   }
   if (!document.is_object()) {
     throw ArgumentError(file_name + ": JSON data must be an object of named values, got " +

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "variate/core/checks.h"
+#include "variate/model/finite_data.h"
 #include "variate/model/model_error.h"
 #include "variate/model/printer.h"
 
@@ -177,6 +178,7 @@ BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& 
       } else {
         throw ModelError(decl->name_span, "data '" + decl->name + "' is declared but missing from the data");
       }
+      check_finite_data(*decl, value);
       const Shape expected = evaluate_dims(*decl, evaluator);
       if (value.sizes() != c10::IntArrayRef(expected)) {
         std::string message = "data '" + decl->name + "' has shape " +

@@ -23,7 +23,8 @@ struct BoundData {
 };
 
 /// @throws ModelError at the declaration: "data 'y' has shape [7], expected [8] (J = 8)",
-/// "data 'N' is missing", "data 'k' is declared int but holds the real value 2.5".
+/// "data 'N' is missing", "data 'k' is declared int but holds the real value 2.5",
+/// "data 'x' holds nan at element 2 (1-based, counting row by row): data must be finite".
 /// `real_dtype` (float64 or float32) is the dtype of real inputs.
 BoundData bind_data(const CheckedModel& model, const Data& data, ConstantCache& constants,
                     at::ScalarType real_dtype = at::kDouble);

@@ -1,8 +1,13 @@
 #include "variate/store/database.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
+
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include <sqlite3.h>
 
@@ -11,7 +16,8 @@ namespace variate::store {
 // Draw blocks are stored as the machine's doubles; project files are little-endian.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "project files store little-endian doubles");
 
-Database::Database(const std::string& path, bool create) : path_(path) {
+Database::Database(const std::string& path, bool create, const std::string& shown_as)
+    : file_(path), path_(shown_as.empty() ? path : shown_as) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -26,19 +32,70 @@ Database::Database(const std::string& path, bool create) : path_(path) {
 
 Database::~Database() { sqlite3_close_v2(db_); }
 
+namespace {
+
+// SQLite reports a failed write() as a plain "disk I/O error" and does not keep its errno
+// (for the log file); the two causes a user meets are found by looking: the process's
+// file-size limit (ulimit -f) reached by the file or its log, or no space left.
+std::string why_a_write_failed(const std::string& file) {
+  constexpr uint64_t kLargestFrame = 65536 + 24;  // the largest page, with its log header
+  rlimit limit{};
+  if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    for (const char* suffix : {"", "-wal"}) {
+      std::error_code error;
+      const uint64_t size = std::filesystem::file_size(file + suffix, error);
+      if (!error && size + kLargestFrame > limit.rlim_cur) {
+        return "the file cannot grow: it reached this process's limit on the size of files (ulimit -f, " +
+               std::to_string(limit.rlim_cur) + " bytes)";
+      }
+    }
+  }
+  struct statvfs space{};
+  const std::string folder = std::filesystem::absolute(file).parent_path().string();
+  if (statvfs(folder.c_str(), &space) == 0 && uint64_t(space.f_bavail) * space.f_frsize < kLargestFrame) {
+    return "the disk is full";
+  }
+  return "";
+}
+
+}  // namespace
+
 void Database::fail(const std::string& what) {
-  const int code = sqlite3_errcode(db_);
+  const int primary = sqlite3_errcode(db_) & 0xff;
   std::string reason = sqlite3_errmsg(db_);
-  const int primary = code & 0xff;
+  const bool busy = primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
   if (primary == SQLITE_CORRUPT) reason = "the file is corrupt (" + reason + ")";
   if (primary == SQLITE_NOTADB) reason = "not a SQLite database (" + reason + ")";
   if (primary == SQLITE_FULL) reason = "the disk is full (" + reason + ")";
   if (primary == SQLITE_READONLY) reason = "the file is read-only (" + reason + ")";
-  fail_plain(what + ": " + reason);
+  if (busy) reason = "another process kept the file locked for over 5 s (" + reason + ")";
+  if (primary == SQLITE_IOERR) {
+    if (const std::string cause = why_a_write_failed(file_); !cause.empty()) reason = cause + " (" + reason + ")";
+  }
+  throw ProjectError("project '" + path_ + "': " + what + ": " + reason, busy);
 }
 
 void Database::fail_plain(const std::string& what) const {
   throw ProjectError("project '" + path_ + "': " + what);
+}
+
+std::string Database::read_start(size_t count, int64_t* size) {
+  sqlite3_file* file = nullptr;
+  if (sqlite3_file_control(db_, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file ||
+      !file->pMethods) {
+    fail_plain("cannot read the file");
+  }
+  sqlite3_int64 bytes = 0;
+  if (file->pMethods->xFileSize(file, &bytes) != SQLITE_OK) fail_plain("cannot read the file's size");
+  *size = bytes;
+  std::string start(count, '\0');
+  const int rc = file->pMethods->xRead(file, start.data(), static_cast<int>(count), 0);
+  if (rc == SQLITE_IOERR_SHORT_READ) {
+    start.resize(static_cast<size_t>(std::min<sqlite3_int64>(bytes, static_cast<sqlite3_int64>(count))));
+  } else if (rc != SQLITE_OK) {
+    fail_plain("cannot read the file");
+  }
+  return start;
 }
 
 void Database::exec(const std::string& sql) {

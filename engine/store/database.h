@@ -59,8 +59,9 @@ class Statement {
 
 class Database {
  public:
-  /// Opens `path` read-write; creates it only when `create`.
-  Database(const std::string& path, bool create);
+  /// Opens `path` read-write; creates it only when `create`. Errors name the file
+  /// `shown_as` when given (a temporary file, by the project it becomes).
+  Database(const std::string& path, bool create, const std::string& shown_as = "");
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -68,6 +69,12 @@ class Database {
   const std::string& path() const { return path_; }
   sqlite3* handle() { return db_; }
 
+  /// The file's first `count` bytes (fewer when it is shorter) and, in `size`, its size,
+  /// read through the connection's own file handle: opening and closing the file any other
+  /// way would drop the POSIX locks this process holds on it for its connections, and then
+  /// another process could checkpoint and delete the log under them (SQLite's "How To
+  /// Corrupt", 2.2.1).
+  std::string read_start(size_t count, int64_t* size);
   /// Runs one or more statements that return no rows.
   void exec(const std::string& sql);
   /// The single integer a query returns (e.g. a PRAGMA).
@@ -81,7 +88,8 @@ class Database {
   [[noreturn]] void fail_plain(const std::string& what) const;
 
  private:
-  std::string path_;
+  std::string file_;
+  std::string path_;  // as errors name it
   sqlite3* db_ = nullptr;
 };
 

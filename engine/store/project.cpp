@@ -1,8 +1,13 @@
 #include "variate/store/project.h"
 
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -24,31 +29,64 @@ uint32_t big_endian(const unsigned char* bytes) {
 }
 
 // Reads only the 100-byte SQLite header (https://www.sqlite.org/fileformat.html), so a
-// file that is no database, or a truncated one, is rejected before SQLite touches it.
-void check_file_header(const std::string& path) {
-  std::error_code error;
-  const auto size = fs::file_size(path, error);
-  if (error) fail(path, "cannot read the file: " + error.message());
+// file that is no database, or a truncated one, is rejected before SQLite reads it. The
+// bytes come through the connection's own file handle (Database::read_start): opening
+// and closing the file any other way would drop the locks this process holds on it.
+void check_file_header(Database& db, const std::string& path) {
+  int64_t size = 0;
+  const std::string start = db.read_start(100, &size);
   if (size == 0) fail(path, "the file is empty, not a Variate project");
-  std::ifstream file(path, std::ios::binary);
-  unsigned char header[100] = {};
-  file.read(reinterpret_cast<char*>(header), sizeof(header));
+  const auto* header = reinterpret_cast<const unsigned char*>(start.data());
   static const char kMagic[] = "SQLite format 3";  // with its '\0', 16 bytes
-  if (file.gcount() < 16 || std::memcmp(header, kMagic, 16) != 0) {
+  if (start.size() < 16 || std::memcmp(header, kMagic, 16) != 0) {
     fail(path, "not a SQLite database, so not a Variate project (it does not start with the "
                "SQLite header)");
   }
-  if (file.gcount() < 100) fail(path, "the file is truncated (" + std::to_string(size) + " bytes)");
+  if (start.size() < 100) fail(path, "the file is truncated (" + std::to_string(size) + " bytes)");
   const uint32_t page_size = header[16] == 0 && header[17] == 1 ? 65536u : (header[16] << 8 | header[17]);
   const uint32_t pages = big_endian(header + 28);
   const bool pages_valid = big_endian(header + 24) == big_endian(header + 92) && pages > 0;
   // With a write-ahead log beside it the file may legitimately lag its header until the
   // log is checkpointed, so only a file without one is measured.
+  std::error_code error;
   const bool has_wal = fs::exists(path + "-wal", error) && fs::file_size(path + "-wal", error) > 0;
-  if (pages_valid && !has_wal && uint64_t(page_size) * pages > size) {
+  if (pages_valid && !has_wal && uint64_t(page_size) * pages > uint64_t(size)) {
     fail(path, "the file is truncated: its header says " + std::to_string(uint64_t(page_size) * pages) +
                    " bytes, it has " + std::to_string(size));
   }
+}
+
+// A new project appears whole or not at all: it is made under a temporary name beside
+// `path` and linked into place, so a process killed while making it leaves no empty or
+// half-made project behind, and of two processes making one at once, one makes it and
+// the other opens that one.
+void create_project_file(const std::string& path) {
+  static std::atomic<int> counter{0};
+  const fs::path target(path);
+  const std::string temporary = (target.parent_path() / ("." + target.filename().string() + ".new-" +
+                                                         std::to_string(getpid()) + "-" + std::to_string(counter++)))
+                                    .string();
+  const auto remove_temporary = [&temporary] {
+    std::error_code ignored;
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(temporary + suffix, ignored);
+  };
+  remove_temporary();  // left by a killed process that had this pid
+  try {
+    Database db(temporary, true, path);
+    db.exec("PRAGMA journal_mode = WAL");
+    create_schema(db);
+  } catch (...) {  // closing the connection checkpoints and removes its log
+    remove_temporary();
+    throw;
+  }
+  // link() never replaces a file; where the file system has no hard links, a rename that
+  // does not replace either.
+  int failed = link(temporary.c_str(), path.c_str()) == 0 ? 0 : errno;
+  if (failed != 0 && failed != EEXIST) {
+    failed = renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0 ? 0 : errno;
+  }
+  remove_temporary();
+  if (failed != 0 && failed != EEXIST) fail(path, std::string("cannot create the file: ") + std::strerror(failed));
 }
 
 void check_tables(Database& db, int version) {
@@ -90,31 +128,26 @@ Project::Project(const std::string& path, OpenMode mode) : path_(path) {
   const bool exists = fs::exists(path, error);
   if (!exists && mode == OpenMode::existing) fail(path, "no such file");
   if (exists && fs::is_directory(path, error)) fail(path, "is a folder, not a project file");
-  if (exists) check_file_header(path);
-  db_ = std::make_unique<Database>(path, !exists);
-
-  if (!exists) {
-    db_->exec("PRAGMA journal_mode = WAL");
-    create_schema(*db_);
-  } else {
-    // Read-only checks first: a file that fails them is left exactly as it was.
-    const int64_t application = db_->query_int("PRAGMA application_id");
-    const int64_t version = db_->query_int("PRAGMA user_version");
-    if (application != kProjectApplicationId) {
-      db_->fail_plain("a SQLite database, but not a Variate project (its application id is " +
-                      std::to_string(application) + ")");
-    }
-    if (version > current_schema_version()) {
-      db_->fail_plain("written by a newer Variate (schema version " + std::to_string(version) +
-                      "; this build knows up to " + std::to_string(current_schema_version()) +
-                      "): open it with a newer Variate");
-    }
-    if (version < 1) db_->fail_plain("schema version " + std::to_string(version) + " (the file is damaged)");
-    check_tables(*db_, static_cast<int>(version));
-    // Migrated before WAL is switched on: a migration that fails leaves the file as it was.
-    if (version < current_schema_version()) migrate_schema(*db_, static_cast<int>(version));
-    db_->exec("PRAGMA journal_mode = WAL");
+  if (!exists) create_project_file(path);
+  db_ = std::make_unique<Database>(path, false);  // opening reads and writes nothing yet
+  check_file_header(*db_, path);
+  // Read-only checks first: a file that fails them is left exactly as it was.
+  const int64_t application = db_->query_int("PRAGMA application_id");
+  const int64_t version = db_->query_int("PRAGMA user_version");
+  if (application != kProjectApplicationId) {
+    db_->fail_plain("a SQLite database, but not a Variate project (its application id is " +
+                    std::to_string(application) + ")");
   }
+  if (version > current_schema_version()) {
+    db_->fail_plain("written by a newer Variate (schema version " + std::to_string(version) +
+                    "; this build knows up to " + std::to_string(current_schema_version()) +
+                    "): open it with a newer Variate");
+  }
+  if (version < 1) db_->fail_plain("schema version " + std::to_string(version) + " (the file is damaged)");
+  check_tables(*db_, static_cast<int>(version));
+  // Migrated before WAL is switched on: a migration that fails leaves the file as it was.
+  if (version < current_schema_version()) migrate_schema(*db_, static_cast<int>(version));
+  db_->exec("PRAGMA journal_mode = WAL");
   db_->exec("PRAGMA foreign_keys = ON");
   // In WAL mode NORMAL keeps every commit across a process crash; only a power loss may
   // drop the last ones.
@@ -127,6 +160,18 @@ Project::Project(Project&&) noexcept = default;
 Project& Project::operator=(Project&&) noexcept = default;
 
 int Project::schema_version() { return current_schema_version(); }
+
+void Project::copy_to(const std::string& path) const {
+  std::error_code error;
+  if (fs::exists(path, error)) fail(path, "cannot copy the project there: the file exists");
+  try {
+    Statement copy(*db_, "VACUUM INTO ?");
+    copy.bind(1, path).run();
+  } catch (const ProjectError&) {
+    fs::remove(path, error);
+    throw;
+  }
+}
 
 std::vector<Id> Project::mark_abandoned_runs_interrupted(double stale_seconds) {
   const RunOwner self = current_run_owner();

@@ -39,7 +39,9 @@ class Project {
     create,    ///< create an empty project when the file does not exist
   };
 
-  /// Opens (or creates) a project. A file that is not a project is left untouched.
+  /// Opens (or creates) a project. A file that is not a project is left untouched. A new
+  /// project appears at `path` whole, never half made (by a process killed while making
+  /// it); of two processes creating it at once, one makes it and both open it.
   /// @throws ProjectError "project 'x.variate': ..." when the file does not exist (with
   /// OpenMode::existing) or cannot be opened; is empty, not a SQLite database, corrupt or
   /// truncated; is a SQLite database of another application; has a schema version newer
@@ -54,6 +56,11 @@ class Project {
   const std::string& path() const { return path_; }
   /// The schema version this build writes (PRAGMA user_version of its files).
   static int schema_version();
+  /// Writes a copy of the project as of now to `path`, which must not exist: SQLite's
+  /// VACUUM INTO, so every commit of every connection is in it (also those still in the
+  /// log) and a writer elsewhere cannot tear it, as a copy of the file's bytes could.
+  /// @throws ProjectError if the copy cannot be written (nothing is left at `path`).
+  void copy_to(const std::string& path) const;
   /// Runs this open found abandoned and marked interrupted.
   const std::vector<Id>& interrupted_at_open() const { return interrupted_at_open_; }
 

@@ -68,6 +68,9 @@ RunRecorder::~RunRecorder() {
 }
 
 void RunRecorder::on_draws(const DrawBatch& batch) {
+  if (failed_.load(std::memory_order_acquire)) {
+    throw ProjectError(*failure() + "; the run stopped (the draws committed before are kept)");
+  }
   if (batch.positions.empty()) return;
   // The model's outputs are computed here, on the chain's own thread, in parallel.
   const auto outputs = rows_(batch.positions);
@@ -185,11 +188,19 @@ bool RunRecorder::commit_if_due() {
   if (ended_) return false;
   const auto now = options_.clock();
   if (std::chrono::duration<double>(now - last_commit_).count() < options_.commit_interval_seconds) return false;
+  if (failure_) return false;
   try {
     write_pending();
     last_commit_ = now;
     last_error_.reset();
     return true;
+  } catch (const ProjectError& e) {
+    last_error_ = e.what();
+    if (!e.busy()) {
+      failure_ = e.what();
+      failed_.store(true, std::memory_order_release);
+    }
+    return false;
   } catch (const std::exception& e) {
     last_error_ = e.what();
     return false;
@@ -236,6 +247,11 @@ int RunRecorder::commits() const {
 std::optional<std::string> RunRecorder::last_error() const {
   std::lock_guard<std::mutex> lock(commit_mutex_);
   return last_error_;
+}
+
+std::optional<std::string> RunRecorder::failure() const {
+  std::lock_guard<std::mutex> lock(commit_mutex_);
+  return failure_;
 }
 
 void RunRecorder::writer_loop() {

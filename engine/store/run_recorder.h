@@ -11,7 +11,14 @@
 ///
 /// The recorder uses its own connection to the file, so a Project open elsewhere (the
 /// studio's) reads the draws as they are committed.
+///
+/// A commit that fails because another writer held the file too long is tried again with
+/// the next one. Any other failure (a full disk, a file that cannot grow, a damaged file)
+/// would repeat: the recorder stops committing and every later on_draws() throws it, so
+/// each chain ends at its next batch and sample_nuts() throws the failure; the draws
+/// committed before it stay in the file.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -81,7 +88,7 @@ class RunRecorder : public SampleObserver {
 
   /// Commits the buffer if the last commit is at least commit_interval old by the
   /// clock; returns whether it committed. A failed commit keeps the buffer for the next
-  /// try and is reported by last_error().
+  /// try (when busy) and is reported by last_error().
   bool commit_if_due();
   /// Commits the buffer now. @throws ProjectError if the write fails.
   void commit();
@@ -96,6 +103,8 @@ class RunRecorder : public SampleObserver {
   int commits() const;
   /// The message of the last failed background commit, or nothing.
   std::optional<std::string> last_error() const;
+  /// The failure that stopped the recording (not a busy file), or nothing.
+  std::optional<std::string> failure() const;
 
  private:
   void write_pending();  // commit_mutex_ held
@@ -122,6 +131,8 @@ class RunRecorder : public SampleObserver {
   int commits_ = 0;
   std::optional<std::string> last_error_;
   bool ended_ = false;
+  std::atomic<bool> failed_{false};  // read by the chain threads without a lock
+  std::optional<std::string> failure_;  // commit_mutex_ held; set once, before failed_
 
   std::mutex writer_mutex_;
   std::condition_variable writer_wake_;

@@ -460,16 +460,13 @@ bool ProjectDocument::saveAs(const QString& path, QString* error) {
     *error = tr("Cannot replace %1").arg(path);
     return false;
   }
-  project_.reset();  // the last connection checkpoints the write-ahead log into the file
-  const bool copied = QFile::copy(path_, path);
+  // Copied by SQLite, not by its bytes: a run that another process records into the
+  // file meanwhile cannot tear the copy.
   try {
-    project_ = std::make_unique<store::Project>((copied ? path : path_).toStdString());
+    project_->copy_to(path.toStdString());
+    project_ = std::make_unique<store::Project>(path.toStdString());
   } catch (const std::exception& e) {
     *error = QString::fromStdString(e.what());
-    return false;
-  }
-  if (!copied) {
-    *error = tr("Cannot write %1").arg(path);
     return false;
   }
   path_ = path;

@@ -1,10 +1,13 @@
 // Opening project files: files that are not projects (empty, text, another program's
 // database, truncated, corrupt), newer schemas and missing tables get a clear message and
 // are left byte for byte as they were; version 1, 3 and 4 files are migrated with their
-// records kept; runs left "running" by a dead writer are marked interrupted.
+// records kept; runs left "running" by a dead writer are marked interrupted; a new
+// project appears whole, also to two creators at once.
 
+#include <atomic>
 #include <csignal>
 #include <fstream>
+#include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -199,6 +202,44 @@ class TestProjectFiles : public QObject {
     store::Project created(path, store::Project::OpenMode::create);
     QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{store::Project::schema_version()});
     QCOMPARE(query_int(path, "PRAGMA application_id"), int64_t{0x56525445});
+  }
+
+  // A new project appears whole: a reader that finds the file opens it, and two
+  // connections that create it at once both open the one project.
+  void aNewProjectAppearsWhole() {
+    QTemporaryDir directory;
+    for (int i = 0; i < 20; ++i) {
+      const QString file = directory.filePath(QString("new_%1.variate").arg(i));
+      const std::string path = file.toStdString();
+      std::atomic<bool> go{false};
+      std::atomic<int> made{0};
+      std::string errors[3];
+      const auto create = [&](int k) {
+        while (!go) std::this_thread::yield();
+        try {
+          store::Project project(path, store::Project::OpenMode::create);
+        } catch (const std::exception& e) {
+          errors[k] = e.what();
+        }
+        ++made;
+      };
+      std::thread first(create, 0), second(create, 1);
+      std::thread watcher([&] {
+        while (!go) std::this_thread::yield();
+        while (!QFile::exists(file) && made < 2) std::this_thread::yield();
+        try {
+          store::Project project(path);
+        } catch (const std::exception& e) {
+          errors[2] = std::string("the watcher: ") + e.what();
+        }
+      });
+      go = true;
+      first.join();
+      second.join();
+      watcher.join();
+      for (const std::string& error : errors) QVERIFY2(error.empty(), error.c_str());
+    }
+    QCOMPARE(QDir(directory.path()).entryList(QDir::Files | QDir::Hidden).filter(".new-"), QStringList());
   }
 
   void filesThatAreNotProjectsAreRefusedAndLeftAlone() {

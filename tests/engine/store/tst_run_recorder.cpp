@@ -1,10 +1,15 @@
 // RunRecorder as sample_nuts' observer: draws from concurrent chain threads all land in
 // order; commits follow the clock (at least every commit interval, also with no new
 // draws); a stopped run is recorded as stopped with its adaptation and a summary equal to
-// the one computed from the sampler's own results; abandoned and failed runs say so.
+// the one computed from the sampler's own results; abandoned and failed runs say so; a
+// busy file delays a commit, a file that cannot grow stops the recording.
 
 #include <atomic>
+#include <csignal>
 #include <thread>
+
+#include <sqlite3.h>
+#include <sys/resource.h>
 
 #include <QtTest/QtTest>
 
@@ -63,6 +68,16 @@ struct ManualClock {
   std::atomic<int64_t> milliseconds{0};
   Clock::time_point now() const { return Clock::time_point(std::chrono::milliseconds(milliseconds.load())); }
 };
+
+// No writer thread: commits happen in on_draws() and commit_if_due() once the clock the
+// test moves says one is due (every 0.5 s).
+store::RunRecorderOptions commits_by_hand(const ManualClock& clock) {
+  store::RunRecorderOptions options;
+  options.writer_thread = false;
+  options.commit_interval_seconds = 0.5;
+  options.clock = [&clock] { return clock.now(); };
+  return options;
+}
 
 size_t stored_rows(const std::string& path, store::Id run, int chain) {
   store::Project reader(path);
@@ -188,11 +203,7 @@ class TestRunRecorder : public QObject {
     QTemporaryDir directory;
     const std::string path = directory.filePath("p.variate").toStdString();
     ManualClock clock;
-    store::RunRecorderOptions options;
-    options.writer_thread = false;
-    options.commit_interval_seconds = 0.5;
-    options.clock = [&clock] { return clock.now(); };
-    store::RunRecorder recorder(path, spec_for(path, 2), doubled, options);
+    store::RunRecorder recorder(path, spec_for(path, 2), doubled, commits_by_hand(clock));
     const store::Id run = recorder.run_id();
 
     recorder.on_draws(batch(0, 0, 10, 0));
@@ -364,6 +375,58 @@ class TestRunRecorder : public QObject {
     QCOMPARE(project.run(failed).status, store::RunStatus::failed);
     QCOMPARE(project.run(failed).error_message, std::string("chain 1: no initial point"));
     QCOMPARE(project.chain_draws(failed, 0).rows, size_t{4});
+  }
+
+  // Another writer holding the file past the busy timeout delays the commit; a write
+  // that cannot succeed (here the file may not grow: RLIMIT_FSIZE, SIGXFSZ ignored)
+  // stops the recording, and the next batch of every chain throws it.
+  void aBusyCommitIsRetriedAndOneThatFailsForGoodStopsTheRun() {
+    QTemporaryDir directory;
+    const std::string path = directory.filePath("p.variate").toStdString();
+    ManualClock clock;
+    store::RunRecorder recorder(path, spec_for(path, 2), doubled, commits_by_hand(clock));
+    const store::Id run = recorder.run_id();
+
+    sqlite3* other = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+    recorder.on_draws(batch(0, 0, 10, 0));
+    clock.milliseconds = 500;
+    QVERIFY(!recorder.commit_if_due());  // after the 5 s busy timeout
+    QVERIFY(recorder.last_error() && recorder.last_error()->find("locked") != std::string::npos);
+    QVERIFY(!recorder.failure());
+    sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(other);
+    recorder.on_draws(batch(0, 10, 10, 0));  // due: commits both batches
+    QCOMPARE(stored_rows(path, run, 0), size_t{20});
+
+    rlimit unlimited{};
+    getrlimit(RLIMIT_FSIZE, &unlimited);
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    const auto size = [](const std::string& file) { return QFileInfo(QString::fromStdString(file)).size(); };
+    const rlimit tight{static_cast<rlim_t>(std::max(size(path), size(path + "-wal")) + 16 * 1024), unlimited.rlim_max};
+    setrlimit(RLIMIT_FSIZE, &tight);
+    recorder.on_draws(batch(0, 20, 5000, 0));
+    clock.milliseconds = 1000;
+    const bool committed = recorder.commit_if_due();
+    setrlimit(RLIMIT_FSIZE, &unlimited);
+    std::signal(SIGXFSZ, previous);
+    QVERIFY(!committed);
+    QVERIFY2(recorder.failure() && recorder.failure()->find("the file cannot grow") != std::string::npos,
+             recorder.last_error().value_or("no error").c_str());
+    try {
+      recorder.on_draws(batch(1, 0, 1, 0));
+      QFAIL("a batch after the failure was taken");
+    } catch (const store::ProjectError& e) {
+      QVERIFY2(std::string(e.what()).find("the run stopped") != std::string::npos, e.what());
+    }
+    clock.milliseconds = 1500;
+    QVERIFY(!recorder.commit_if_due());  // no more tries
+    recorder.fail("stopped: the project cannot grow");
+    store::Project project(path);
+    QCOMPARE(project.run(run).status, store::RunStatus::failed);
+    // fail() tried the buffer once more, and the file had room again.
+    QCOMPARE(project.chain_draws(run, 0).rows, size_t{5020});
   }
 
   void columnsMustMatchTheOutputs() {
