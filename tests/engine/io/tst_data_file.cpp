@@ -76,6 +76,18 @@ class TestDataFile : public QObject {
     QVERIFY(at::equal(data["group"], at::tensor({int64_t{1}, int64_t{2}})));
   }
 
+  // Integers beyond int64 stay real (their int64 conversion is undefined); binding one to
+  // an int reports it (tests/engine/model/tst_data_binding.cpp).
+  void integersBeyondInt64StayReal() {
+    const auto json = vio::parse_json_data(R"({"n": 10000000000000000000, "m": 9223372036854775807})", "d.json");
+    QCOMPARE(json["n"].scalar_type(), at::kDouble);
+    QCOMPARE(json["n"].item<double>(), 1e19);
+    QCOMPARE(json["m"].scalar_type(), at::kLong);
+    const auto csv = vio::parse_csv_data("n,m\n100000000000000000000,9007199254740992\n", "d.csv");
+    QCOMPARE(csv["n"].scalar_type(), at::kDouble);
+    QCOMPARE(csv["m"].scalar_type(), at::kLong);
+  }
+
   void csvErrors_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("message");
