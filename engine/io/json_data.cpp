@@ -127,6 +127,10 @@ Data parse_json_data(const std::string& text, const std::string& file_name) {
     if (colon != std::string::npos) reason = reason.substr(colon);
     throw ArgumentError(file_name + ":" + line_column(text, offset) + ": malformed JSON: " +
                         reason);
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double ("1e600"), which nlohmann reports without a position.
+    const std::string reason = e.what();
+    throw ArgumentError(file_name + ": malformed JSON: " + reason.substr(reason.find(']') + 2));
   }
   if (!document.is_object()) {
     throw ArgumentError(file_name + ": JSON data must be an object of named values, got " +

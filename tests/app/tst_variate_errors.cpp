@@ -193,6 +193,9 @@ class TestVariateErrors : public QObject {
         << "error: p.json: parameter 'mu' has shape [2], expected []";
     QTest::newRow("outside the support") << QByteArray("{\"mu\": 1, \"sigma\": -1}")
         << "error: p.json: parameter 'sigma' is outside its support (positive)";
+    // Found by fuzz_logp_params: the JSON library's overflow error ended the program.
+    QTest::newRow("number beyond a double") << QByteArray("{\"mu\": 1, \"sigma\": 1e336}")
+        << "error: p.json: malformed JSON: number overflow parsing '1e336'";
   }
   void badParameterFiles() {
     QFETCH(QByteArray, params);
