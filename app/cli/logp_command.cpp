@@ -10,6 +10,7 @@
 #include <variate/core/checks.h>
 #include <variate/io/data_file.h>
 
+#include "variate/cli/parameter_file.h"
 #include "variate/cli/tensor_json.h"
 
 namespace variate::cli {
@@ -21,44 +22,13 @@ struct LogpOptions {
   bool jacobian = false;
 };
 
-// Constrained parameter values by name, checked against the model's parameters.
-ValueMap read_parameters(const std::string& path, const BoundModel& model) {
-  const ParameterLayout& layout = model.target.layout();
-  const Data given = io::parse_json_data(io::read_text_file(path), path);
-  ValueMap values;
-  for (const auto& name : given.names()) {
-    bool known = false;
-    for (const auto& p : layout.parameters()) known |= p.name == name;
-    const bool derived = std::find(model.derived_names.begin(), model.derived_names.end(), name) !=
-                         model.derived_names.end();
-    if (!known && !derived) {
-      throw ArgumentError(path + ": '" + name + "' is not a parameter of the model");
-    }
-  }
-  for (const auto& p : layout.parameters()) {
-    if (!given.contains(p.name)) {
-      throw ArgumentError(path + ": no value for parameter '" + p.name + "'");
-    }
-    const at::Tensor value = given[p.name].to(at::kDouble);
-    if (value.sizes() != c10::IntArrayRef(p.shape)) {
-      throw ArgumentError(path + ": parameter '" + p.name + "' has shape " +
-                          to_string(value.sizes()) + ", expected " + to_string(p.shape));
-    }
-    if (!p.support.contains(value).all().item<bool>()) {
-      throw ArgumentError(path + ": parameter '" + p.name + "' is outside its support (" +
-                          p.support.to_string() + ")");
-    }
-    values[p.name] = value;
-  }
-  return values;
-}
-
 int run_logp(const LogpOptions& options, const ModelSource& source) {
   const std::optional<BoundModel> model = source.bind(options.data, std::cerr);
   if (!model) return 1;
   const ParameterLayout& layout = model->target.layout();
   try {
-    const ValueMap values = read_parameters(options.params, *model);
+    const ValueMap values =
+        parse_parameters(io::read_text_file(options.params), options.params, layout, model->derived_names);
     nlohmann::ordered_json output;
     nlohmann::ordered_json gradient = nlohmann::ordered_json::object();
     if (options.jacobian) {

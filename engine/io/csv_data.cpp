@@ -116,7 +116,8 @@ Data parse_csv_data(const std::string& text, const std::string& file_name) {
                             "' must hold numbers, got '" + fields[c].text + "'");
       }
       columns[c].push_back(*value);
-      integer_columns[c] = integer_columns[c] && std::isfinite(*value) &&
+      // Beyond int64 (|value| >= 2^63) a column stays real: the conversion would be undefined.
+      integer_columns[c] = integer_columns[c] && std::fabs(*value) < 0x1p63 &&
                            *value == std::floor(*value) &&
                            fields[c].text.find_first_of(".eE") == std::string::npos;
     }

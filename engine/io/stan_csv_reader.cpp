@@ -304,7 +304,9 @@ class Parser {
       if (save != csv_.config.end() && (save->second == "1" || save->second == "true")) {
         const int64_t thin = std::max<int64_t>(1, config_int("sample.thin", 1));
         const int64_t warmup = std::max<int64_t>(0, config_int("sample.num_warmup", 0));
-        first_draw = std::min(rows_.size(), static_cast<size_t>((warmup + thin - 1) / thin));
+        // ceil(warmup / thin) without warmup + thin - 1, which overflows for a huge count.
+        const int64_t saved = warmup / thin + (warmup % thin != 0);
+        first_draw = std::min(rows_.size(), static_cast<size_t>(saved));
       }
     }
     const auto split = rows_.begin() + static_cast<std::ptrdiff_t>(first_draw);

@@ -1,6 +1,7 @@
 #include "variate/io/stan_csv_sampler_stats.h"
 
 #include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "variate/core/checks.h"
@@ -33,6 +34,16 @@ struct Counts {
   int64_t leapfrog_steps = 0;
 };
 
+// A leapfrog count as a sampler writes it; another value (nan, 1e300) has no int64.
+int64_t leapfrog_steps(const StanCsv& chain, double value) {
+  if (!(value >= 0 && value < 0x1p40)) {
+    std::ostringstream text;
+    text << value;
+    throw ArgumentError(chain.file + ": n_leapfrog__ holds " + text.str() + ", not a count of steps");
+  }
+  return static_cast<int64_t>(value);
+}
+
 Counts count(const StanCsv& chain) {
   const size_t divergent = required_column(chain, sampler_column_name(SamplerColumn::divergent));
   const size_t treedepth = required_column(chain, sampler_column_name(SamplerColumn::treedepth));
@@ -42,9 +53,9 @@ Counts count(const StanCsv& chain) {
   for (const auto& row : chain.draws) {
     counts.divergences += row[divergent] != 0 ? 1 : 0;
     counts.treedepth_hits += row[treedepth] >= depth ? 1 : 0;
-    counts.leapfrog_steps += static_cast<int64_t>(row[leapfrog]);
+    counts.leapfrog_steps += leapfrog_steps(chain, row[leapfrog]);
   }
-  for (const auto& row : chain.warmup_draws) counts.leapfrog_steps += static_cast<int64_t>(row[leapfrog]);
+  for (const auto& row : chain.warmup_draws) counts.leapfrog_steps += leapfrog_steps(chain, row[leapfrog]);
   counts.transitions = static_cast<int64_t>(chain.draws.size());
   return counts;
 }

@@ -67,6 +67,13 @@ at::Tensor typed(const DataDecl& decl, const at::Tensor& value, Span span, at::S
       throw ModelError(span, "data '" + decl.name + "' is declared int but holds the real value " +
                                  format_number(bad, false));
     }
+    // Converting a real outside [-2^63, 2^63) to int64 is undefined (it gave INT64_MIN).
+    const at::Tensor outside = (value >= 0x1p63) | (value < -0x1p63);
+    if (outside.any().item<bool>()) {
+      const double bad = value.reshape(-1)[outside.reshape(-1).nonzero()[0][0]].item<double>();
+      throw ModelError(span, "data '" + decl.name + "' is declared int but holds " + format_number(bad, false) +
+                                 ", outside the range of a 64-bit integer");
+    }
   }
   return value.to(at::kLong);
 }

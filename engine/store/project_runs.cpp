@@ -295,15 +295,21 @@ ChainDraws Project::chain_draws(Id run_id, int chain) const {
               "SELECT first_iteration, row_count, column_count, draws FROM draw_blocks "
               "WHERE run_id = ? AND chain = ? ORDER BY first_iteration");
   s.bind(1, run_id).bind(2, chain);
+  const size_t width = table.columns.size();
   while (s.step()) {
-    if (s.read_int(0) != static_cast<int64_t>(table.rows) ||
-        s.read_int(2) != static_cast<int64_t>(table.columns.size())) {
+    if (s.read_int(0) != static_cast<int64_t>(table.rows) || s.read_int(2) != static_cast<int64_t>(width)) {
       break;
     }
+    // The row count of a damaged file is checked against the values by division: its
+    // product with the width may overflow (and then match), and a table without columns
+    // cannot show how many rows it has.
+    const int64_t rows = s.read_int(1);
     const std::vector<double> values = s.read_doubles(3);
-    if (values.size() != static_cast<size_t>(s.read_int(1) * s.read_int(2))) break;
+    if (width == 0 || rows < 0 || values.size() % width != 0 || values.size() / width != static_cast<uint64_t>(rows)) {
+      break;
+    }
     table.values.insert(table.values.end(), values.begin(), values.end());
-    table.rows += static_cast<size_t>(s.read_int(1));
+    table.rows += static_cast<size_t>(rows);
   }
   return table;
 }

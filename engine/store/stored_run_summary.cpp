@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -57,20 +58,28 @@ io::ChainRows sampling_rows(const std::vector<ChainDraws>& chains) {
 
 // Leapfrog steps over every row (and over warmup's alone), the rest from the chains' records,
 // as `variate sample` reports them: gradients summed, times of the slowest chain.
-io::SamplerTotals nuts_totals(const std::vector<ChainDraws>& chains, const std::vector<ChainRecord>& records,
+io::SamplerTotals nuts_totals(const Project& project, const RunInfo& run, const std::vector<ChainDraws>& chains,
                               const io::SamplerChecks& checks) {
   io::SamplerTotals totals;
   const size_t leapfrog = column_index(SamplerColumn::n_leapfrog);
   for (const auto& chain : chains) {
     for (size_t row = 0; row < chain.rows; ++row) {
-      const auto steps = static_cast<int64_t>(chain.at(row, leapfrog));
+      const double value = chain.at(row, leapfrog);
+      // A damaged value (NaN, 1e300) has no int64.
+      if (!(value >= 0 && value < 0x1p40)) {
+        std::ostringstream text;
+        text << "project '" << project.path() << "': run " << run.id << ": n_leapfrog__ holds " << value
+             << ", not a count of steps (the file is damaged)";
+        throw ProjectError(text.str());
+      }
+      const auto steps = static_cast<int64_t>(value);
       totals.leapfrog_steps += steps;
       if (row < static_cast<size_t>(std::max(0, chain.warmup_iterations))) totals.warmup_leapfrog_steps += steps;
     }
   }
   totals.divergences = checks.divergences;
   totals.max_treedepth_hits = checks.max_treedepth_hits;
-  for (const auto& record : records) {
+  for (const auto& record : project.chains(run.id)) {
     totals.gradient_evaluations += record.gradient_evaluations;
     totals.seconds_warmup = std::max(totals.seconds_warmup, record.seconds_warmup);
     totals.seconds_sampling = std::max(totals.seconds_sampling, record.seconds_sampling);
@@ -108,9 +117,11 @@ StoredRunSummary summarize_run(const Project& project, Id run_id) {
       row.r_hat = std::nan("");
     }
   }
-  if (run.method == RunMethod::nuts && !chains.empty()) {
+  // The checks read the sampler's columns by position: a run whose columns are not the
+  // sampler's (a damaged file) has no totals.
+  if (run.method == RunMethod::nuts && !chains.empty() && starts_with_sampler_columns(run.columns)) {
     const io::SamplerChecks checks = io::sampler_checks(rows, max_depth_of(run));
-    summary.totals = nuts_totals(chains, project.chains(run_id), checks);
+    summary.totals = nuts_totals(project, run, chains, checks);
     summary.warnings = io::summary_warnings(checks, summary.parameters);
   }
   return summary;

@@ -210,6 +210,9 @@ class TestVariateErrors : public QObject {
         << "error: p.json: parameter 'mu' has shape [2], expected []";
     QTest::newRow("outside the support") << QByteArray("{\"mu\": 1, \"sigma\": -1}")
         << "error: p.json: parameter 'sigma' is outside its support (positive)";
+    // Found by fuzz_logp_params: the JSON library's overflow error ended the program.
+    QTest::newRow("number beyond a double") << QByteArray("{\"mu\": 1, \"sigma\": 1e336}")
+        << "error: p.json:1:20: the number 1e336 is beyond the range of a double";
   }
   void badParameterFiles() {
     QFETCH(QByteArray, params);

@@ -50,6 +50,9 @@ class TestDataFile : public QObject {
                                   << "d.json: 'o': an object names an IDX file, as {\"idx_images\": \"t10k-images-idx3-ubyte.gz\"}";
     QTest::newRow("IDX key") << "{\"o\": {\"idx_images\": \"i.gz\", \"size\": 3}}"
                              << "d.json: 'o': unknown key 'size' (an IDX value takes idx_images or idx_labels";
+    // Found by fuzz_json_data: nlohmann's out_of_range escaped the reader (a crash).
+    QTest::newRow("number beyond a double") << "{\"y\": [1, 1e600]}"
+                                            << "d.json:1:11: the number 1e600 is beyond the range of a double";
     QTest::newRow("IDX file") << "{\"o\": {\"idx_labels\": \"/nonexistent/labels.gz\"}}" << "/nonexistent/labels.gz";
   }
   void jsonErrors() {
@@ -74,6 +77,18 @@ class TestDataFile : public QObject {
     QCOMPARE(data["x"].scalar_type(), at::kDouble);  // 4e1 is written as a real
     QCOMPARE(data["group"].scalar_type(), at::kLong);
     QVERIFY(at::equal(data["group"], at::tensor({int64_t{1}, int64_t{2}})));
+  }
+
+  // Integers beyond int64 stay real (their int64 conversion is undefined); binding one to
+  // an int reports it (tests/engine/model/tst_data_binding.cpp).
+  void integersBeyondInt64StayReal() {
+    const auto json = vio::parse_json_data(R"({"n": 10000000000000000000, "m": 9223372036854775807})", "d.json");
+    QCOMPARE(json["n"].scalar_type(), at::kDouble);
+    QCOMPARE(json["n"].item<double>(), 1e19);
+    QCOMPARE(json["m"].scalar_type(), at::kLong);
+    const auto csv = vio::parse_csv_data("n,m\n100000000000000000000,9007199254740992\n", "d.csv");
+    QCOMPARE(csv["n"].scalar_type(), at::kDouble);
+    QCOMPARE(csv["m"].scalar_type(), at::kLong);
   }
 
   void csvErrors_data() {

@@ -131,6 +131,16 @@ class TestStanCsvReader : public QObject {
     QCOMPARE(unsaved.draws.size(), size_t{1});
   }
 
+  // ceil(num_warmup / thin) overflowed for the largest count (UBSan, under fuzz_stan_csv).
+  void hugeWarmupCountKeepsEveryRowAsWarmup() {
+    const auto csv = vio::parse_stan_csv(
+        "#   sample\n#     num_warmup = 9223372036854775807\n#     save_warmup = 1\n"
+        "#     thin = 9223372036854775807\n" + std::string(kHeader) + "-1,1,1,1,1,0,1,0.5\n",
+        "c.csv");
+    QCOMPARE(csv.warmup_draws.size(), size_t{1});
+    QCOMPARE(csv.draws.size(), size_t{0});
+  }
+
   void tolerantOfCrlfTrailingCommasAndSpecialValues() {
     const std::string text =
         "\xEF\xBB\xBF# model = m\r\n"

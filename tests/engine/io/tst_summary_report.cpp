@@ -254,6 +254,29 @@ class TestSummaryReport : public QObject {
     }
   }
 
+  // A value that is no count of steps (an edited file) had an undefined int64 conversion.
+  void leapfrogCountsThatAreNotCountsAreNamed_data() {
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("nan") << "nan" << "nan";
+    QTest::newRow("huge") << "1e300" << "1e+300";
+    QTest::newRow("negative") << "-3" << "-3";
+  }
+  void leapfrogCountsThatAreNotCountsAreNamed() {
+    QFETCH(QString, value);
+    QFETCH(QString, shown);
+    const auto chain = vio::parse_stan_csv(
+        "lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,divergent__,energy__,mu\n-1,1,1,1," +
+            value.toStdString() + ",0,1,0.5\n",
+        "c.csv");
+    try {
+      vio::sampler_totals({chain});
+      QFAIL("no exception");
+    } catch (const variate::ArgumentError& e) {
+      QCOMPARE(QString(e.what()), "c.csv: n_leapfrog__ holds " + shown + ", not a count of steps");
+    }
+  }
+
   void diagnosticsSummariesConvert() {
     variate::diagnostics::ParameterSummary s{"theta.2", 1, 2, 0.1, 0.05, -3, 1, 5, 900, 800, 1.002};
     const auto rows = vio::summary_rows(std::vector<variate::diagnostics::ParameterSummary>{s});

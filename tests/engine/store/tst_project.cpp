@@ -243,6 +243,31 @@ class TestProject : public QObject {
     QVERIFY(!store::draws_are_independent(store::RunMethod::nuts));
   }
 
+  // A damaged NUTS run is summarized without reading past its rows: one with fewer
+  // columns than the sampler's has no totals, and an n_leapfrog__ that is no count (its
+  // int64 conversion was undefined) is named.
+  void damagedNutsRunsAreSummarizedSafely() {
+    QTemporaryDir directory;
+    store::Project project(project_path(directory), store::Project::OpenMode::create);
+    store::RunSpec spec = nuts_spec(project);
+    spec.columns = {"lp__", "mu"};
+    const store::Id narrow = project.create_run(spec);
+    project.write(narrow, {{block(0, 0, 3, 2)}, {chain_record(0, 0)}, {}});
+    QVERIFY(!store::summarize_run(project, narrow).totals);
+
+    const store::Id run = project.create_run(nuts_spec(project));
+    store::DrawBlock rows = block(0, 0, 3, 9);
+    rows.values[9 + 4] = std::nan("");  // row 2's n_leapfrog__
+    project.write(run, {{rows}, {chain_record(0, 0)}, {}});
+    try {
+      store::summarize_run(project, run);
+      QFAIL("no exception");
+    } catch (const store::ProjectError& e) {
+      QVERIFY2(QString(e.what()).endsWith(": run 2: n_leapfrog__ holds nan, not a count of steps (the file is damaged)"),
+               e.what());
+    }
+  }
+
   void writesThatBreakATableAreRefusedWhole() {
     QTemporaryDir directory;
     store::Project project(project_path(directory), store::Project::OpenMode::create);

@@ -288,6 +288,20 @@ class TestProjectFiles : public QObject {
     QVERIFY(bytes_of(path) == before);
   }
 
+  // A row count whose product with the width overflows to the block's size (a file
+  // edited by hand, or by fuzz_project; SQLite checks its CHECK constraint only on
+  // writes) ends the table there, as a missing block does, instead of claiming 2^63 rows.
+  void aDamagedRowCountEndsTheTable() {
+    QTemporaryDir directory;
+    const std::string path = make_project(directory);
+    exec_sql(path, "PRAGMA ignore_check_constraints = ON; "
+                   "UPDATE draw_blocks SET row_count = -9223372036854773808");  // INT64_MIN + 2000
+    const store::Project project(path);
+    const store::ChainDraws table = project.chain_draws(project.runs().front().id, 0);
+    QCOMPARE(table.rows, size_t{0});
+    QVERIFY(table.values.empty());
+  }
+
   void aNewerSchemaIsRefusedAndLeftAlone() {
     QTemporaryDir directory;
     const std::string path = make_project(directory);

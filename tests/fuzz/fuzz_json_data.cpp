@@ -1,0 +1,25 @@
+// libFuzzer target over the CmdStan JSON data reader (engine/io/json_data.cpp) and the
+// binding of what it reads to fixed models (bind_models.h). A malformed file must raise
+// an ArgumentError naming it; a crash, a sanitizer report or another exception is a
+// finding.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "bind_models.h"
+#include "variate/core/argument_error.h"
+#include "variate/io/data_file.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  variate::Data parsed;
+  try {
+    // A path in a directory that does not exist: an IDX reference it names is not read.
+    parsed = variate::io::parse_json_data(text, "/nonexistent/fuzz.json");
+  } catch (const variate::ArgumentError&) {
+    return 0;
+  }
+  variate::fuzz::bind_to_models(parsed);
+  return 0;
+}
