@@ -166,9 +166,15 @@ std::string to_string(const Expr& expr) {
 
 std::string to_string(const Statement& statement) {
   if (const auto* data = statement.as<DataDecl>()) {
+    // A bound is read as a unary expression (so that '>' closes the bounds): anything
+    // looser, `lo + 10`, is parenthesized.
+    const auto bound = [](const Expr& e) {
+      const bool loose = (e.kind == ExprKind::binary && e.op != BinaryOp::power) || e.kind == ExprKind::conditional;
+      return loose ? "(" + to_string(e) + ")" : to_string(e);
+    };
     std::string bounds;
-    if (data->lower) bounds += "lower=" + to_string(*data->lower);
-    if (data->upper) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + to_string(*data->upper);
+    if (data->lower) bounds += "lower=" + bound(*data->lower);
+    if (data->upper) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + bound(*data->upper);
     if (!bounds.empty()) bounds = "<" + bounds + ">";
     return "data " + data->name + ": " + base_type_name(data->type) + bounds + bracketed(data->dims);
   }

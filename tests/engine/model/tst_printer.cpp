@@ -128,6 +128,8 @@ class TestPrinter : public QObject {
     QTest::newRow("data") << "data X : real [ N , K ]" << "data X: real[N, K]\n";
     QTest::newRow("data bounds") << "data s : real < lower = 0 > [ J ]" << "data s: real<lower=0>[J]\n";
     QTest::newRow("data both bounds") << "data p: real<upper=1,lower=-a>" << "data p: real<lower=-a, upper=1>\n";
+    QTest::newRow("data bound of a sum") << "data x: real<upper=(lo+10)>[N]" << "data x: real<upper=(lo + 10)>[N]\n";
+    QTest::newRow("data bound of a power") << "data x: real<upper=2^k>" << "data x: real<upper=2 ^ k>\n";
     QTest::newRow("iid copies") << "b [K-1] ~ Normal(0,1)" << "b[K - 1] ~ Normal(0, 1)\n";
     QTest::newRow("constraint") << "c : ordered [K] ~ Normal(0,1)" << "c: ordered[K] ~ Normal(0, 1)\n";
     QTest::newRow("numbers") << "x = 3. + .5 + 1e-10 + 2.50 + 1E3 + 007"
