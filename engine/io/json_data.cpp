@@ -58,6 +58,10 @@ void collect(const json& node, const std::string& name, size_t depth, Collected&
   }
   if (node.is_number_integer() || node.is_number_unsigned()) {
     out.values.push_back(node.get<double>());
+    // Beyond int64 the tensor stays real: converting it to int64 would be undefined.
+    if (node.is_number_unsigned() && node.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max())) {
+      out.all_integers = false;
+    }
   } else if (node.is_number_float()) {
     out.values.push_back(node.get<double>());
     out.all_integers = false;  // a number written as a real ("1.0") stays real

@@ -75,6 +75,8 @@ class TestExportCommand : public QObject {
                                << "m.vmod:2:1: error: variate export does not write 'target +=' terms yet";
     QTest::newRow("truncation") << QByteArray("mu ~ Normal(0, 1) T[0, ]\n") << QByteArray()
                                 << "m.vmod:1:19: error: variate export does not write truncations yet";
+    QTest::newRow("data bounds") << QByteArray("data s: real<lower=0>\nmu ~ Normal(0, s)\n") << QByteArray()
+                                 << "m.vmod:1:6: error: variate export does not write the bounds of data yet";
     QTest::newRow("conditional") << QByteArray("mu ~ Normal(0, 1)\nnu ~ Normal(mu > 0 ? mu : 0, 1)\n") << QByteArray()
                                  << "m.vmod:2:13: error: variate export does not write '? :' yet";
   }
