@@ -13,10 +13,15 @@ struct Outcome {
   QString output;
 };
 
-/// Runs `program` to completion (or for at most `timeout_ms`; -1: no limit).
-inline Outcome run_program(const QString& program, const QStringList& arguments, int timeout_ms = -1) {
+/// Runs `program` to completion (or for at most `timeout_ms`; -1: no limit), in
+/// `environment` and `directory` (empty: this process's).
+inline Outcome run_program(const QString& program, const QStringList& arguments, int timeout_ms = -1,
+                           const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+                           const QString& directory = QString()) {
   QProcess process;
   process.setProcessChannelMode(QProcess::MergedChannels);
+  process.setProcessEnvironment(environment);
+  if (!directory.isEmpty()) process.setWorkingDirectory(directory);
   process.start(program, arguments);
   if (!process.waitForFinished(timeout_ms)) {
     process.kill();

@@ -10,35 +10,16 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "../app/run_program.h"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  QString output;  // standard output and error
-};
+using Result = app_test::Outcome;
 
 Result run(const QString& program, const QStringList& arguments, int timeoutMs,
            const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
            const QString& workingDirectory = QString()) {
-  QProcess process;
-  process.setProcessChannelMode(QProcess::MergedChannels);
-  process.setProcessEnvironment(environment);
-  if (!workingDirectory.isEmpty()) process.setWorkingDirectory(workingDirectory);
-  process.start(program, arguments);
-  Result result;
-  if (!process.waitForStarted(10000)) {
-    result.output = program + " did not start: " + process.errorString();
-    return result;
-  }
-  if (!process.waitForFinished(timeoutMs)) {
-    process.kill();  // only the process this suite started
-    process.waitForFinished(5000);
-    result.output = program + " timed out";
-    return result;
-  }
-  result.output = QString::fromLocal8Bit(process.readAll());
-  result.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-  return result;
+  return app_test::run_program(program, arguments, timeoutMs, environment, workingDirectory);
 }
 
 QString field(const QString& deb, const QString& name) {
@@ -71,7 +52,7 @@ class TestPackages : public QObject {
     const Result cpack = run(VARIATE_CPACK_COMMAND, {"-G", "DEB", "--config", VARIATE_BUILD_DIR "/CPackConfig.cmake",
                                                      "-B", packagesDir_.path()},
                              900000, QProcessEnvironment::systemEnvironment(), VARIATE_BUILD_DIR);
-    QVERIFY2(cpack.code == 0, qPrintable(cpack.output));
+    QVERIFY2(cpack.exit_code == 0, qPrintable(cpack.output));
     runtime_ = packagesDir_.filePath("variate_" VARIATE_VERSION_STRING "_amd64.deb");
     development_ = packagesDir_.filePath("libvariate-dev_" VARIATE_VERSION_STRING "_amd64.deb");
     QVERIFY2(QFileInfo::exists(runtime_) && QFileInfo::exists(development_), qPrintable(cpack.output));
@@ -123,7 +104,7 @@ class TestPackages : public QObject {
     // Its warnings are listed and explained in installer/README.md.
     QVERIFY2(!QRegularExpression("^E: ", QRegularExpression::MultilineOption).match(lintian.output).hasMatch(),
              qPrintable(lintian.output));
-    QVERIFY2(lintian.code == 0, qPrintable(lintian.output));
+    QVERIFY2(lintian.exit_code == 0, qPrintable(lintian.output));
   }
 
   void nothingPointsIntoTheBuildTree() {
@@ -153,7 +134,7 @@ class TestPackages : public QObject {
     environment.insert("QT_QPA_PLATFORM", "offscreen");
     const QString variate = root + "/usr/bin/variate";
     const Result version = run(variate, {"--version"}, 60000, environment);
-    QCOMPARE(version.code, 0);
+    QCOMPARE(version.exit_code, 0);
     QVERIFY2(version.output.startsWith("variate " VARIATE_VERSION_STRING), qPrintable(version.output));
 
     const QString example = root + "/usr/share/variate/projects/eight_schools";
@@ -161,7 +142,7 @@ class TestPackages : public QObject {
                                         "--chains", "2", "--warmup", "200", "--draws", "200", "--seed", "1",
                                         "--output", home.filePath("draws")},
                               300000, environment);
-    QVERIFY2(sample.code == 0, qPrintable(sample.output));
+    QVERIFY2(sample.exit_code == 0, qPrintable(sample.output));
     QVERIFY(QFileInfo::exists(home.filePath("draws/chain_1.csv")));
 
     const QString shot = home.filePath("studio.png");
@@ -169,7 +150,7 @@ class TestPackages : public QObject {
                               {example + "/eight_schools.vmod", "--run-on-open", "--warmup", "100", "--draws", "100",
                                "--seed", "2", "--screenshot", shot, "--quit-when-done"},
                               300000, environment);
-    QVERIFY2(studio.code == 0, qPrintable(studio.output));
+    QVERIFY2(studio.exit_code == 0, qPrintable(studio.output));
     QVERIFY(QImage(shot).width() > 500);
     QVERIFY2(QFileInfo::exists(home.filePath("Documents/Variate/eight_schools.variate")), qPrintable(studio.output));
     const QStringList installed = QDir(example).entryList(QDir::Files);
@@ -183,7 +164,7 @@ class TestPackages : public QObject {
     const QString root = packagesDir_.filePath("root");
     for (const QString& deb : {runtime_, development_}) {
       const Result extract = run("dpkg-deb", {"-x", deb, root}, 120000);
-      if (extract.code != 0) {
+      if (extract.exit_code != 0) {
         qWarning("%s", qPrintable(extract.output));
         return QString();
       }
