@@ -17,6 +17,7 @@
 #include <variate/deep/amortized_model.h>
 #include <variate/distributed/distributed_error.h>
 #include <variate/io/data_file.h>
+#include <variate/io/portable_json_data.h>
 #include <variate/model/compile.h>
 #include <variate/model/model_error.h>
 #include <variate/store/project.h>
@@ -316,7 +317,7 @@ int run_deep_fit(const DeepFitOptions& options, const DeepFitShared& shared, con
         spec.model_version_id = project->save_model(name, io::read_text_file(shared.model_path)).id;
         if (shared.data) {
           spec.data_set_id = project->save_data_set(std::filesystem::path(*shared.data).stem().string(),
-                                                    io::read_text_file(*shared.data)).id;
+                                                    io::portable_json_data(io::read_text_file(*shared.data), *shared.data)).id;
         }
         recorder = std::make_unique<deep::TrainingRecorder>(project, spec);
         errors << "run " << recorder->run() << " in " << *options.project << "\n";

@@ -4,7 +4,9 @@
 
 #include <ATen/ATen.h>
 
+#include <variate/core/checks.h>
 #include <variate/io/data_file.h>
+#include <variate/io/portable_json_data.h>
 #include <variate/mcmc/sampler_columns.h>
 
 namespace variate::cli {
@@ -23,13 +25,23 @@ nlohmann::json to_json(const at::Tensor& tensor) {
 
 // The data set as CmdStan JSON: a JSON file's own text, other formats converted.
 std::string data_json(const std::string& path) {
-  if (std::filesystem::path(path).extension() == ".json") return io::read_text_file(path);
+  if (std::filesystem::path(path).extension() == ".json") return io::portable_json_data(io::read_text_file(path), path);
   nlohmann::json object = nlohmann::json::object();
   for (const auto& [name, value] : io::read_data_file(path).values()) object[name] = to_json(value);
   return object.dump();
 }
 
 }  // namespace
+
+void check_data_fits_project(const std::string& data_path) {
+  std::error_code error;
+  const auto bytes = static_cast<int64_t>(std::filesystem::file_size(data_path, error));
+  if (error || bytes <= store::Project::max_data_set_bytes()) return;  // an unreadable file is the reader's to report
+  throw ArgumentError("--project: the data file '" + data_path + "' has " + std::to_string(bytes) +
+                      " bytes; a project stores a data set of at most " +
+                      std::to_string(store::Project::max_data_set_bytes()) +
+                      " bytes (SQLite's limit on one value): run without --project (--output keeps the draws)");
+}
 
 std::unique_ptr<store::RunRecorder> start_project_run(const ProjectRunInput& input,
                                                       const DrawColumns& columns) {
@@ -40,6 +52,7 @@ std::unique_ptr<store::RunRecorder> start_project_run(const ProjectRunInput& inp
     spec.model_version_id = project.save_model(model_name, io::read_text_file(input.model_path)).id;
     if (input.data_path) {
       const std::string data_name = std::filesystem::path(*input.data_path).stem().string();
+      check_data_fits_project(*input.data_path);
       spec.data_set_id = project.save_data_set(data_name, data_json(*input.data_path)).id;
     }
   }

@@ -26,6 +26,11 @@ struct ProjectRunInput {
   MetricKind metric = MetricKind::diagonal;
 };
 
+/// Refuses, before the data is read, a data file larger than a project stores
+/// (store::Project::max_data_set_bytes()): such a file runs without --project.
+/// @throws ArgumentError naming the file, its size and the limit.
+void check_data_fits_project(const std::string& data_path);
+
 /// Saves the model text and data set into the project and starts recording a NUTS run.
 /// @throws store::ProjectError if the project cannot be opened or written;
 /// ArgumentError if the model or data file cannot be read.

@@ -3,12 +3,15 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
+#include <unordered_set>
 
 #include <ATen/ATen.h>
 
 #include "variate/core/checks.h"
 #include "variate/io/data_file.h"
+#include "variate/io/number_column.h"
 
 namespace variate::io {
 namespace {
@@ -67,71 +70,96 @@ std::optional<double> parse_number(const std::string& text) {
   return value;
 }
 
-}  // namespace
+// Reads the table a line at a time: the header's names, then each row's numbers into its
+// column.
+class CsvReader {
+ public:
+  explicit CsvReader(std::string file_name) : file_name_(std::move(file_name)) {}
 
-Data parse_csv_data(const std::string& text, const std::string& file_name) {
-  std::vector<std::string> names;
-  std::vector<std::vector<double>> columns;
-  std::vector<bool> integer_columns;
-  size_t line_number = 0;
-  size_t begin = 0;
-  while (begin <= text.size()) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(begin, end - begin);
-    begin = end + 1;
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) {
-      if (end == text.size()) break;
-      continue;
-    }
-    const std::string where = file_name + ":" + std::to_string(line_number) + ":";
+  void line(const std::string& line) {
+    ++line_number_;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+    const std::string where = file_name_ + ":" + std::to_string(line_number_) + ":";
     const auto fields = split_line(line, where + "1: ");
-    if (names.empty()) {
-      for (const auto& field : fields) {
-        if (field.text.empty()) {
-          throw ArgumentError(where + std::to_string(field.column) +
-                              ": empty column name in the header row");
-        }
-        for (const auto& name : names) {
-          if (name == field.text) {
-            throw ArgumentError(where + std::to_string(field.column) + ": column '" +
-                                field.text + "' appears twice in the header row");
-          }
-        }
-        names.push_back(field.text);
-      }
-      columns.resize(names.size());
-      integer_columns.assign(names.size(), true);
-      continue;
+    if (names_.empty()) {
+      header(fields, where);
+      return;
     }
-    if (fields.size() != names.size()) {
-      throw ArgumentError(where + "1: expected " + std::to_string(names.size()) +
+    if (fields.size() != names_.size()) {
+      throw ArgumentError(where + "1: expected " + std::to_string(names_.size()) +
                           " fields as in the header row, got " + std::to_string(fields.size()));
     }
     for (size_t c = 0; c < fields.size(); ++c) {
       const auto value = parse_number(fields[c].text);
       if (!value) {
-        throw ArgumentError(where + std::to_string(fields[c].column) + ": column '" + names[c] +
+        throw ArgumentError(where + std::to_string(fields[c].column) + ": column '" + names_[c] +
                             "' must hold numbers, got '" + fields[c].text + "'");
       }
-      columns[c].push_back(*value);
-      // Beyond int64 (|value| >= 2^63) a column stays real: the conversion would be undefined.
-      integer_columns[c] = integer_columns[c] && std::fabs(*value) < 0x1p63 &&
-                           *value == std::floor(*value) &&
-                           fields[c].text.find_first_of(".eE") == std::string::npos;
+      // An integer within int64 (|value| < 2^63) written without '.', 'e' or 'E' keeps its
+      // column integer; beyond, its int64 conversion would be undefined.
+      if (fields[c].text.find_first_of(".eE") == std::string::npos && *value == std::floor(*value) &&
+          std::fabs(*value) < 0x1p63) {
+        columns_[c].push_integer(static_cast<int64_t>(*value));
+      } else {
+        columns_[c].push_real(*value);
+      }
     }
-    if (end == text.size()) break;
   }
-  if (names.empty()) throw ArgumentError(file_name + ": the CSV file has no header row");
-  Data data;
-  for (size_t c = 0; c < names.size(); ++c) {
-    at::Tensor column = columns[c].empty() ? at::zeros({0}, at::kDouble)
-                                           : at::tensor(columns[c], at::kDouble);
-    if (integer_columns[c] && !columns[c].empty()) column = column.to(at::kLong);
-    data.set(names[c], column);
+
+  Data take() {
+    if (names_.empty()) throw ArgumentError(file_name_ + ": the CSV file has no header row");
+    Data data;
+    for (size_t c = 0; c < names_.size(); ++c) {
+      const int64_t rows = columns_[c].size();
+      data.set(names_[c], columns_[c].take({rows}));
+    }
+    return data;
   }
-  return data;
+
+ private:
+  void header(const std::vector<Field>& fields, const std::string& where) {
+    std::unordered_set<std::string> seen;  // a header of 10^5 names is checked in linear time
+    for (const auto& field : fields) {
+      if (field.text.empty()) {
+        throw ArgumentError(where + std::to_string(field.column) + ": empty column name in the header row");
+      }
+      if (!seen.insert(field.text).second) {
+        throw ArgumentError(where + std::to_string(field.column) + ": column '" + field.text +
+                            "' appears twice in the header row");
+      }
+      names_.push_back(field.text);
+    }
+    columns_.resize(names_.size());
+  }
+
+  std::string file_name_;
+  size_t line_number_ = 0;
+  std::vector<std::string> names_;
+  std::vector<NumberColumn> columns_;
+};
+
+}  // namespace
+
+Data parse_csv_data(const std::string& text, const std::string& file_name) {
+  CsvReader reader(file_name);
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    reader.line(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return reader.take();
+}
+
+Data read_csv_data_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ArgumentError(path + ": cannot open file");
+  CsvReader reader(path);
+  std::string line;
+  while (std::getline(in, line)) reader.line(line);
+  if (in.bad()) throw ArgumentError(path + ": cannot read file");
+  return reader.take();
 }
 
 }  // namespace variate::io

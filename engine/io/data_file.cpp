@@ -25,9 +25,8 @@ std::string read_text_file(const std::string& path) {
 }
 
 Data read_data_file(const std::string& path) {
-  const std::string text = read_text_file(path);
-  if (ends_with(path, ".csv")) return parse_csv_data(text, path);
-  if (ends_with(path, ".json")) return parse_json_data(text, path);
+  if (ends_with(path, ".csv")) return read_csv_data_file(path);
+  if (ends_with(path, ".json")) return read_json_data_file(path);
   throw ArgumentError(path + ": unknown data format (expected a .json or .csv file)");
 }
 

@@ -23,6 +23,14 @@ Data parse_json_data(const std::string& text, const std::string& file_name);
 /// @throws ArgumentError "file:line:column: ..." for malformed rows or non-numeric fields.
 Data parse_csv_data(const std::string& text, const std::string& file_name);
 
+/// parse_json_data of a file, read in chunks: its numbers cost their tensors (8 bytes
+/// each) and the reader a constant, so a file of several GB needs no more memory than
+/// its values. @throws ArgumentError as parse_json_data, naming the path.
+Data read_json_data_file(const std::string& path);
+
+/// parse_csv_data of a file, read a line at a time.
+Data read_csv_data_file(const std::string& path);
+
 /// Reads a data file, choosing the format by extension (.json or .csv).
 /// @throws ArgumentError if the file cannot be read or is malformed.
 Data read_data_file(const std::string& path);

@@ -2,7 +2,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "variate/core/argument_error.h"
 
@@ -57,12 +59,33 @@ at::Tensor read_idx_bytes(const std::string& path, std::optional<int64_t> limit)
     size = big_endian(b);
   }
   if (limit && *limit < shape[0]) shape[0] = std::max<int64_t>(0, *limit);
-  at::Tensor values = at::empty(shape, at::kByte);
-  const int64_t expected = values.numel();
-  const int64_t got = reader.read(values.data_ptr<uint8_t>(), expected);
+  int64_t expected = 1;
+  for (const int64_t size : shape) {
+    if (__builtin_mul_overflow(expected, size, &expected)) {
+      throw ArgumentError(path + ": its IDX sizes call for more than 2^63 bytes (a damaged header?)");
+    }
+  }
+  // The sizes are the file's word: read what is there in chunks, and allocate the whole
+  // only once the bytes have come, so a damaged header cannot ask for terabytes.
+  constexpr int64_t kChunk = int64_t{1} << 24;
+  std::vector<std::vector<uint8_t>> chunks;
+  int64_t got = 0;
+  while (got < expected) {
+    chunks.emplace_back(static_cast<size_t>(std::min(kChunk, expected - got)));
+    const int64_t read = reader.read(chunks.back().data(), static_cast<int64_t>(chunks.back().size()));
+    got += read;
+    if (read < static_cast<int64_t>(chunks.back().size())) break;
+  }
   if (got != expected) {
     throw ArgumentError(path + ": IDX data cut short: its sizes call for " + std::to_string(expected) +
                         " bytes, the file has " + std::to_string(got));
+  }
+  at::Tensor values = at::empty(shape, at::kByte);
+  uint8_t* into = values.data_ptr<uint8_t>();
+  for (auto& chunk : chunks) {
+    std::copy(chunk.begin(), chunk.end(), into);
+    into += chunk.size();
+    std::vector<uint8_t>().swap(chunk);
   }
   return values;
 }

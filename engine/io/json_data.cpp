@@ -1,16 +1,22 @@
-// CmdStan JSON data, read with nlohmann::json.
+// CmdStan JSON data, read with nlohmann::json's SAX interface: each variable's numbers go
+// straight into a NumberColumn, so a file of several GB costs about 8 bytes per number
+// (its tensors) rather than a document tree ten times that, and a file is read in
+// chunks rather than whole.
 
+#include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 
 #include <ATen/ATen.h>
 #include <nlohmann/json.hpp>
 
 #include "variate/core/checks.h"
-#include "variate/core/shape.h"
 #include "variate/io/data_file.h"
 #include "variate/io/idx_file.h"
+#include "variate/io/number_column.h"
 #include "variate/io/text_position.h"
 
 namespace variate::io {
@@ -18,70 +24,12 @@ namespace {
 
 using json = nlohmann::json;
 
-struct Collected {
-  std::vector<double> values;
-  bool all_integers = true;
-  Shape shape;
-};
-
 std::optional<double> special_number(const std::string& s) {
   const double inf = std::numeric_limits<double>::infinity();
   if (s == "NaN" || s == "nan") return std::numeric_limits<double>::quiet_NaN();
   if (s == "Inf" || s == "inf" || s == "Infinity" || s == "+Inf" || s == "+Infinity") return inf;
   if (s == "-Inf" || s == "-inf" || s == "-Infinity") return -inf;
   return std::nullopt;
-}
-
-// Flattens `node` row-major into `out`, checking that nested lists are rectangular.
-void collect(const json& node, const std::string& name, size_t depth, Collected& out,
-             const std::string& where) {
-  if (node.is_array()) {
-    const auto size = static_cast<int64_t>(node.size());
-    if (depth == out.shape.size()) {
-      if (depth > 0 && !out.values.empty()) {
-        throw ArgumentError(where + "data variable '" + name +
-                            "' mixes numbers and lists at the same depth");
-      }
-      out.shape.push_back(size);
-    } else if (depth > out.shape.size() || out.shape[depth] != size) {
-      throw ArgumentError(where + "data variable '" + name +
-                          "' is a ragged array: lists at depth " + std::to_string(depth + 1) +
-                          " have different lengths (" + std::to_string(out.shape[depth]) +
-                          " and " + std::to_string(size) + ")");
-    }
-    for (const auto& element : node) collect(element, name, depth + 1, out, where);
-    return;
-  }
-  if (depth != out.shape.size()) {
-    throw ArgumentError(where + "data variable '" + name +
-                        "' is a ragged array: a number where a list was expected");
-  }
-  if (node.is_number_integer() || node.is_number_unsigned()) {
-    out.values.push_back(node.get<double>());
-    // Beyond int64 the tensor stays real: converting it to int64 would be undefined.
-    if (node.is_number_unsigned() && node.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max())) {
-      out.all_integers = false;
-    }
-  } else if (node.is_number_float()) {
-    out.values.push_back(node.get<double>());
-    out.all_integers = false;  // a number written as a real ("1.0") stays real
-  } else if (node.is_string() && special_number(node.get<std::string>())) {
-    out.values.push_back(*special_number(node.get<std::string>()));
-    out.all_integers = false;
-  } else if (node.is_boolean()) {
-    out.values.push_back(node.get<bool>() ? 1.0 : 0.0);
-  } else {
-    throw ArgumentError(where + "data variable '" + name + "' must hold numbers, got " +
-                        std::string(node.type_name()) +
-                        (node.is_string() ? " \"" + node.get<std::string>() + "\"" : ""));
-  }
-}
-
-at::Tensor to_tensor(const Collected& c) {
-  at::Tensor values = at::tensor(c.values, at::kDouble);
-  if (c.values.empty()) values = at::zeros({0}, at::kDouble);
-  values = values.reshape(c.shape);
-  return c.all_integers && !c.values.empty() ? values.to(at::kLong) : values;
 }
 
 // `{"idx_images": "train-images-idx3-ubyte.gz", "limit": 1000}`: images [n, rows * cols]
@@ -113,47 +61,266 @@ at::Tensor idx_value(const json& node, const std::string& name, const std::strin
   return bytes.reshape({bytes.size(0), bytes.size(1) * bytes.size(2)}).to(at::kDouble) / 255.0;
 }
 
+// Builds Data from the parser's events. The document is one object; each of its values is
+// a number, a string naming a special number, nested rectangular lists of those, or an
+// object naming an IDX file.
+class DataReader {
+ public:
+  /// `locate` turns a byte offset into "line:column".
+  DataReader(std::string file_name, std::function<std::string(size_t)> locate)
+      : file_name_(std::move(file_name)), where_(file_name_ + ": "), locate_(std::move(locate)) {}
+
+  Data take() { return std::move(data_); }
+
+  // nlohmann's SAX interface (json::sax_parse).
+  bool null() { return scalar_error("null", ""); }
+  bool boolean(bool value) {
+    if (depth() == 0) return not_an_object("boolean");
+    return in_idx_object() ? idx_entry(value) : number(Value{value ? 1 : 0, 0, true});
+  }
+  bool number_integer(json::number_integer_t value) {
+    return in_idx_object() ? idx_entry(value) : number(Value{value, 0, true});
+  }
+  bool number_unsigned(json::number_unsigned_t value) {
+    if (in_idx_object()) return idx_entry(value);
+    // Beyond int64 the value stays real: converting it to int64 would be undefined.
+    if (value <= uint64_t(std::numeric_limits<int64_t>::max())) return number(Value{static_cast<int64_t>(value), 0, true});
+    return number(Value{0, static_cast<double>(value), false});
+  }
+  bool number_float(json::number_float_t value, const std::string&) {
+    // A number written as a real ("1.0") stays real.
+    return in_idx_object() ? idx_entry(value) : number(Value{0, value, false});
+  }
+  bool string(std::string& value) {
+    if (in_idx_object()) return idx_entry(value);
+    if (const auto special = special_number(value)) return number(Value{0, *special, false});
+    return scalar_error("string", " \"" + value + "\"");
+  }
+  bool binary(json::binary_t&) { return scalar_error("binary", ""); }
+  bool key(std::string& key) {
+    if (depth() == 1) {
+      name_ = key;
+    } else {
+      idx_key_ = key;
+    }
+    return true;
+  }
+  bool start_object(std::size_t) {
+    if (depth() == 0) {
+      containers_.push_back(Container::object);
+      return true;
+    }
+    if (depth() == 1) {  // a variable's value is an object: it names an IDX file
+      containers_.push_back(Container::idx);
+      idx_ = json::object();
+      return true;
+    }
+    if (in_idx_object()) throw ArgumentError(where_ + "'" + name_ + "': " + idx_hint());
+    throw ArgumentError(where_ + "data variable '" + name_ + "' must hold numbers, got object");
+  }
+  bool end_object() {
+    const Container closed = containers_.back();
+    containers_.pop_back();
+    if (closed == Container::idx) data_.set(name_, idx_value(idx_, name_, file_name_));
+    return true;
+  }
+  bool start_array(std::size_t) {
+    if (depth() == 0) return not_an_object("array");
+    if (in_idx_object()) throw ArgumentError(where_ + "'" + name_ + "': " + idx_hint());
+    const size_t d = list_depth();
+    if (d == 0) start_variable();
+    if (d > 0) ++counts_.back();
+    if (d == shape_.size()) {
+      if (d > 0 && column_.size() > 0) {
+        throw ArgumentError(where_ + "data variable '" + name_ + "' mixes numbers and lists at the same depth");
+      }
+      shape_.push_back(-1);  // its length is known when it closes
+    }
+    counts_.push_back(0);
+    containers_.push_back(Container::list);
+    return true;
+  }
+  bool end_array() {
+    const size_t d = counts_.size() - 1;
+    const int64_t length = counts_.back();
+    counts_.pop_back();
+    containers_.pop_back();
+    if (shape_[d] < 0) {
+      shape_[d] = length;
+    } else if (shape_[d] != length) {
+      throw ArgumentError(where_ + "data variable '" + name_ + "' is a ragged array: lists at depth " +
+                          std::to_string(d + 1) + " have different lengths (" + std::to_string(shape_[d]) +
+                          " and " + std::to_string(length) + ")");
+    }
+    if (d == 0) finish_variable();
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& e) {
+    const std::string reason = e.what();
+    if (e.id == 406) {
+      // "number overflow parsing '1e999'": the token just read is the number.
+      const size_t start = position >= last_token.size() ? position - last_token.size() : 0;
+      throw ArgumentError(file_name_ + ":" + locate_(start) + ": the number " + last_token +
+                          " is beyond the range of a double");
+    }
+    // nlohmann counts the bytes read; users need the line:column of the last one.
+    const auto syntax = reason.find("syntax error");
+    throw ArgumentError(file_name_ + ":" + locate_(position > 0 ? position - 1 : 0) + ": malformed JSON: " +
+                        (syntax == std::string::npos ? reason : reason.substr(syntax)));
+  }
+
+ private:
+  enum class Container { object, idx, list };
+
+  size_t depth() const { return containers_.size(); }
+  size_t list_depth() const { return counts_.size(); }
+  bool in_idx_object() const { return !containers_.empty() && containers_.back() == Container::idx; }
+  static std::string idx_hint() {
+    return "an object names an IDX file, as {\"idx_images\": \"t10k-images-idx3-ubyte.gz\"} "
+           "or {\"idx_labels\": \"t10k-labels-idx1-ubyte.gz\"}";
+  }
+
+  bool not_an_object(const std::string& type) {
+    throw ArgumentError(where_ + "JSON data must be an object of named values, got " + type);
+  }
+
+  void start_variable() {
+    column_ = NumberColumn();
+    shape_.clear();
+    counts_.clear();
+  }
+  void finish_variable() { data_.set(name_, column_.take(shape_)); }
+
+  struct Value {
+    int64_t integer;
+    double real;
+    bool is_integer;
+  };
+  bool number(const Value& value) {
+    if (depth() == 0) return not_an_object("number");
+    const size_t d = list_depth();
+    if (d == 0) {  // a scalar value
+      start_variable();
+      push(value);
+      finish_variable();
+      return true;
+    }
+    ++counts_.back();
+    if (d != shape_.size()) {
+      throw ArgumentError(where_ + "data variable '" + name_ +
+                          "' is a ragged array: a number where a list was expected");
+    }
+    push(value);
+    return true;
+  }
+  void push(const Value& value) {
+    if (value.is_integer) {
+      column_.push_integer(value.integer);
+    } else {
+      column_.push_real(value.real);
+    }
+  }
+  template <typename Entry>
+  bool idx_entry(const Entry& value) {
+    idx_[idx_key_] = value;
+    return true;
+  }
+  bool scalar_error(const std::string& type, const std::string& shown) {
+    if (depth() == 0) return not_an_object(type);
+    if (in_idx_object()) {
+      idx_[idx_key_] = nullptr;  // not a path nor a limit: idx_value names the key
+      return true;
+    }
+    throw ArgumentError(where_ + "data variable '" + name_ + "' must hold numbers, got " + type + shown);
+  }
+
+  std::string file_name_;
+  std::string where_;
+  std::function<std::string(size_t)> locate_;
+  Data data_;
+  std::vector<Container> containers_;
+  std::string name_;  // the variable being read
+  NumberColumn column_;
+  std::vector<int64_t> shape_;   // lengths by depth; -1 until the first list there closes
+  std::vector<int64_t> counts_;  // elements so far of each open list
+  json idx_;                     // the keys of an IDX object
+  std::string idx_key_;
+};
+
+// The bytes of a file, read in chunks, as the input iterator nlohmann's parser takes.
+class FileBytes {
+ public:
+  explicit FileBytes(const std::string& path) : file_(std::fopen(path.c_str(), "rb"), &std::fclose) {
+    if (!file_) throw ArgumentError(path + ": cannot open file");
+    refill();
+  }
+  bool at_end() const { return next_ == end_; }
+  char current() const { return buffer_[next_]; }
+  void advance() {
+    if (++next_ == end_) refill();
+  }
+  /// "line:column" of a byte offset, counted over the file from its start.
+  static std::string locate(const std::string& path, size_t offset) {
+    FileBytes bytes(path);
+    size_t line = 1;
+    size_t column = 1;
+    for (size_t i = 0; i < offset && !bytes.at_end(); ++i, bytes.advance()) {
+      if (bytes.current() == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+  }
+
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = char;
+    explicit Iterator(FileBytes* bytes) : bytes_(bytes) {}
+    char operator*() const { return bytes_->current(); }
+    Iterator& operator++() {
+      bytes_->advance();
+      return *this;
+    }
+    // Only comparisons with the end are made: equal when both are at the end.
+    bool operator==(const Iterator& other) const { return done() == other.done(); }
+    bool operator!=(const Iterator& other) const { return !(*this == other); }
+
+   private:
+    bool done() const { return !bytes_ || bytes_->at_end(); }
+    FileBytes* bytes_;
+  };
+
+ private:
+  void refill() {
+    end_ = std::fread(buffer_.data(), 1, buffer_.size(), file_.get());
+    next_ = 0;
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+  std::vector<char> buffer_ = std::vector<char>(size_t{1} << 20);
+  size_t next_ = 0;
+  size_t end_ = 0;
+};
+
 }  // namespace
 
 Data parse_json_data(const std::string& text, const std::string& file_name) {
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann reports a byte offset; users need line:column.
-    const size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    std::string reason = e.what();
-    const auto colon = reason.find("syntax error");
-    if (colon != std::string::npos) reason = reason.substr(colon);
-    throw ArgumentError(file_name + ":" + line_column(text, offset) + ": malformed JSON: " +
-                        reason);
-  } catch (const json::out_of_range& e) {
-    // "number overflow parsing '1e999'" comes without a position: the number's first
-    // occurrence is where it is.
-    const std::string reason = e.what();
-    const auto quote = reason.find('\'');
-    const std::string number = quote == std::string::npos ? "" : reason.substr(quote + 1, reason.rfind('\'') - quote - 1);
-    const size_t offset = number.empty() ? std::string::npos : text.find(number);
-    if (offset == std::string::npos) throw ArgumentError(file_name + ": malformed JSON: " + reason);
-    throw ArgumentError(file_name + ":" + line_column(text, offset) + ": the number " + number +
-                        " is beyond the range of a double");
-  }
-  if (!document.is_object()) {
-    throw ArgumentError(file_name + ": JSON data must be an object of named values, got " +
-                        std::string(document.type_name()));
-  }
-  Data data;
-  const std::string where = file_name + ": ";
-  for (const auto& [name, node] : document.items()) {
-    if (node.is_object()) {
-      data.set(name, idx_value(node, name, file_name));
-      continue;
-    }
-    Collected collected;
-    collect(node, name, 0, collected, where);
-    data.set(name, to_tensor(collected));
-  }
-  return data;
+  DataReader reader(file_name, [&text](size_t offset) { return line_column(text, offset); });
+  json::sax_parse(text, &reader);
+  return reader.take();
+}
+
+Data read_json_data_file(const std::string& path) {
+  DataReader reader(path, [&path](size_t offset) { return FileBytes::locate(path, offset); });
+  FileBytes bytes(path);
+  json::sax_parse(FileBytes::Iterator(&bytes), FileBytes::Iterator(nullptr), &reader);
+  return reader.take();
 }
 
 }  // namespace variate::io

@@ -174,7 +174,7 @@ class Parser {
       }
       const std::string name(text);
       if (name.empty()) throw ArgumentError(where(line.number, field.column) + "empty column name");
-      if (std::find(csv_.columns.begin(), csv_.columns.end(), name) != csv_.columns.end()) {
+      if (!csv_.column_positions.emplace(name, csv_.columns.size()).second) {
         throw ArgumentError(where(line.number, field.column) + "column '" + name +
                             "' appears twice");
       }
@@ -331,9 +331,9 @@ class Parser {
 }  // namespace
 
 std::optional<size_t> StanCsv::column_index(const std::string& name) const {
-  const auto it = std::find(columns.begin(), columns.end(), name);
-  if (it == columns.end()) return std::nullopt;
-  return static_cast<size_t>(it - columns.begin());
+  const auto it = column_positions.find(name);
+  if (it == column_positions.end()) return std::nullopt;
+  return it->second;
 }
 
 std::vector<double> StanCsv::column(const std::string& name) const {

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "variate/io/stan_csv_format.h"
@@ -33,6 +34,9 @@ struct StanCsv {
   /// "data.file", "random.seed", "variational.iter", ...
   std::map<std::string, std::string> config;
   std::vector<std::string> columns;
+  /// Each column's position in `columns` (the reader fills both), so that looking up
+  /// the columns of a wide file (10^5 log_lik columns) is not quadratic.
+  std::unordered_map<std::string, size_t> column_positions;
   std::vector<std::vector<double>> warmup_draws;  ///< only when the run saved them
   std::vector<std::vector<double>> draws;         ///< post-warmup rows
   /// Variational output (its header begins with variational_column_names()): the first

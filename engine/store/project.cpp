@@ -3,13 +3,16 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include "variate/store/database.h"
 #include "variate/store/project_schema.h"
@@ -56,6 +59,26 @@ void check_file_header(Database& db, const std::string& path) {
   }
 }
 
+// Temporaries of create_project_file left by processes that were killed while making
+// `target` (".NAME.new-PID-N" and its log): removed once their process is gone. A live
+// process with that pid may still be making one, so its files stay.
+void remove_orphaned_temporaries(const fs::path& target) {
+  const std::string prefix = "." + target.filename().string() + ".new-";
+  std::error_code error;
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = name.substr(prefix.size());  // "PID-N", maybe with -wal or -shm
+    char* after = nullptr;
+    const long pid = std::strtol(rest.c_str(), &after, 10);
+    if (pid <= 0 || after == rest.c_str() || *after != '-') continue;
+    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    fs::remove(it->path(), ignored);
+  }
+}
+
 // A new project appears whole or not at all: it is made under a temporary name beside
 // `path` and linked into place, so a process killed while making it leaves no empty or
 // half-made project behind, and of two processes making one at once, one makes it and
@@ -71,6 +94,7 @@ void create_project_file(const std::string& path) {
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(temporary + suffix, ignored);
   };
   remove_temporary();  // left by a killed process that had this pid
+  remove_orphaned_temporaries(target);
   try {
     Database db(temporary, true, path);
     db.exec("PRAGMA journal_mode = WAL");
@@ -293,8 +317,14 @@ void Project::set_setting(const std::string& key, const std::string& value) {
 
 DataSet Project::save_data_set(const std::string& name, const std::string& json_text) {
   if (name.empty()) db_->fail_plain("a data set needs a name");
-  const auto parsed = nlohmann::json::parse(json_text, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object()) {
+  if (static_cast<int64_t>(json_text.size()) > max_data_set_bytes()) {
+    db_->fail_plain("data set '" + name + "': " + std::to_string(json_text.size()) +
+                    " bytes of JSON; a project stores a data set of at most " +
+                    std::to_string(max_data_set_bytes()) + " bytes (SQLite's limit on one value)");
+  }
+  // Checked without building the document, which would take ten times the text.
+  const size_t first = json_text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || json_text[first] != '{' || !nlohmann::json::accept(json_text)) {
     db_->fail_plain("data set '" + name + "': not a JSON object (CmdStan JSON data is {\"name\": value, ...})");
   }
   Transaction transaction(*db_);
@@ -308,6 +338,19 @@ DataSet Project::save_data_set(const std::string& name, const std::string& json_
   const Id id = db_->last_insert_id();
   transaction.commit();
   return data_set(id);
+}
+
+int64_t Project::max_data_set_bytes() {
+  static const int64_t limit = [] {
+    sqlite3* db = nullptr;  // the limit is the library's: any connection reports it
+    int64_t bytes = 1'000'000'000;  // SQLITE_MAX_LENGTH's default, if no connection opens
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) == SQLITE_OK) {
+      bytes = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
+    }
+    sqlite3_close(db);
+    return bytes;
+  }();
+  return limit;
 }
 
 std::vector<DataSet> Project::data_sets() const {

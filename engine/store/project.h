@@ -98,8 +98,13 @@ class Project {
 
   /// Saves CmdStan JSON under `name`; returns the newest data set of that name when its
   /// text is already `json_text`.
-  /// @throws ProjectError for an empty name or text that is not a JSON object.
+  /// @throws ProjectError for an empty name, text that is not a JSON object, or text
+  ///         longer than max_data_set_bytes().
   DataSet save_data_set(const std::string& name, const std::string& json_text);
+  /// The longest data set text a project stores: SQLite's limit on one value (1e9 bytes
+  /// unless SQLite was built otherwise). A larger file is read directly, not through a
+  /// project.
+  static int64_t max_data_set_bytes();
   /// The newest data set of each name, by name.
   std::vector<DataSet> data_sets() const;
   /// @throws ProjectError if there is no such data set.

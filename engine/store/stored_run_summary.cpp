@@ -73,14 +73,23 @@ io::SamplerTotals nuts_totals(const Project& project, const RunInfo& run, const 
         throw ProjectError(text.str());
       }
       const auto steps = static_cast<int64_t>(value);
-      totals.leapfrog_steps += steps;
+      if (__builtin_add_overflow(totals.leapfrog_steps, steps, &totals.leapfrog_steps)) {
+        throw ProjectError("project '" + project.path() + "': run " + std::to_string(run.id) +
+                           ": its n_leapfrog__ values sum beyond int64 (the file is damaged)");
+      }
       if (row < static_cast<size_t>(std::max(0, chain.warmup_iterations))) totals.warmup_leapfrog_steps += steps;
     }
   }
   totals.divergences = checks.divergences;
   totals.max_treedepth_hits = checks.max_treedepth_hits;
   for (const auto& record : project.chains(run.id)) {
-    totals.gradient_evaluations += record.gradient_evaluations;
+    // The count is the file's word: a damaged one may be negative or sum beyond int64.
+    if (record.gradient_evaluations < 0 ||
+        __builtin_add_overflow(totals.gradient_evaluations, record.gradient_evaluations, &totals.gradient_evaluations)) {
+      throw ProjectError("project '" + project.path() + "': run " + std::to_string(run.id) + ": chain " +
+                         std::to_string(record.chain + 1) + " holds " + std::to_string(record.gradient_evaluations) +
+                         " gradient evaluations, not a count the run can have made (the file is damaged)");
+    }
     totals.seconds_warmup = std::max(totals.seconds_warmup, record.seconds_warmup);
     totals.seconds_sampling = std::max(totals.seconds_sampling, record.seconds_sampling);
   }

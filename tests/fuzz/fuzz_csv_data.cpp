@@ -1,17 +1,22 @@
 // libFuzzer target over the CSV data reader (engine/io/csv_data.cpp) and the binding of
 // what it reads to fixed models (bind_models.h). A malformed file must raise an
-// ArgumentError naming it; a crash, a sanitizer report or another exception is a finding.
+// ArgumentError naming it; a crash, a sanitizer report or another exception is a finding,
+// and so is a file read by lines that gives other data than its text (same_as_file.h).
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "bind_models.h"
+#include "same_as_file.h"
 #include "variate/core/argument_error.h"
 #include "variate/io/data_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  variate::fuzz::expect_same_as_file(
+      text, "csv", [](const std::string& path) { return variate::io::read_csv_data_file(path); },
+      [&text](const std::string& path) { return variate::io::parse_csv_data(text, path); });
   variate::Data parsed;
   try {
     parsed = variate::io::parse_csv_data(text, "fuzz.csv");

@@ -1,18 +1,23 @@
 // libFuzzer target over the CmdStan JSON data reader (engine/io/json_data.cpp) and the
 // binding of what it reads to fixed models (bind_models.h). A malformed file must raise
 // an ArgumentError naming it; a crash, a sanitizer report or another exception is a
-// finding.
+// finding, and so is a file read in chunks that gives other data than its text
+// (same_as_file.h).
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "bind_models.h"
+#include "same_as_file.h"
 #include "variate/core/argument_error.h"
 #include "variate/io/data_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  variate::fuzz::expect_same_as_file(
+      text, "json", [](const std::string& path) { return variate::io::read_json_data_file(path); },
+      [&text](const std::string& path) { return variate::io::parse_json_data(text, path); });
   variate::Data parsed;
   try {
     // A path in a directory that does not exist: an IDX reference it names is not read.

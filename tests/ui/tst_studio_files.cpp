@@ -9,6 +9,7 @@
 #include "studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/document/project_document.h"
+#include "variate/store/project.h"
 
 using namespace variate::ui;
 
@@ -99,6 +100,40 @@ class TestStudioFiles : public QObject {
     window.setQuietErrors(true);
     QVERIFY(window.openPath(folder + "/eight_schools.vmod"));
     QCOMPARE(window.document()->filePath(), folder + "/eight_schools.variate");
+  }
+
+  // A data file larger than a project stores (SQLite's 1e9 bytes per value) is refused
+  // before it is read, with its size, the limit and the command line to run it with; the
+  // project keeps its data sets. A data set naming an IDX file by a relative path is
+  // stored with the absolute path, so the project reads it from any working folder.
+  void dataFilesAreStoredWithinAProjectsBounds() {
+    QTemporaryDir dir;
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    MainWindow window;
+    window.setQuietErrors(true);
+    QVERIFY(window.openPath(folder + "/eight_schools.vmod"));
+    ProjectDocument* document = window.document();
+    QFile sparse(dir.filePath("huge.json"));  // a sparse file: its size without its bytes
+    QVERIFY(sparse.open(QIODevice::WriteOnly));
+    QVERIFY(sparse.resize(1000000001));
+    sparse.close();
+    QString error;
+    QVERIFY(!document->importDataSet(dir.filePath("huge.json"), &error));
+    QVERIFY2(error.contains("has 1000000001 bytes; a project stores a data set of at most 1000000000 bytes") &&
+                 error.contains("variate sample MODEL.vmod --data " + dir.filePath("huge.json")),
+             qPrintable(error));
+    QCOMPARE(document->dataSets().size(), 1);
+
+    QVERIFY(QDir(dir.path()).mkpath("sub"));
+    write(dir.filePath("sub/labels.idx"), QByteArray::fromHex("0000080100000003") + QByteArray("\x01\x02\x03", 3));
+    write(dir.filePath("labels.json"), R"({"x": {"idx_labels": "sub/labels.idx"}})");
+    error.clear();
+    QVERIFY2(document->importDataSet(dir.filePath("labels.json"), &error), qPrintable(error));
+    const auto sets = variate::store::Project(document->filePath().toStdString()).data_sets();
+    const auto labels = std::find_if(sets.begin(), sets.end(), [](const auto& set) { return set.name == "labels"; });
+    QVERIFY(labels != sets.end());
+    QVERIFY2(QString::fromStdString(labels->json_text).contains("\"" + dir.filePath("sub/labels.idx") + "\""),
+             labels->json_text.c_str());
   }
 
   void layoutIsRestoredOnTheNextStart() {

@@ -7,6 +7,7 @@
 #include <QPlainTextDocumentLayout>
 #include <QSettings>
 
+#include <variate/io/portable_json_data.h>
 #include <variate/store/project.h>
 
 #include "ui/document/project_location.h"
@@ -27,6 +28,23 @@ QString readFile(const QString& path, QString* error) {
     return {};
   }
   return QString::fromUtf8(file.readAll());
+}
+
+// A data file the project is to store, refused before it is read when it is larger than a
+// project holds.
+QString readDataFile(const QString& path, QString* error) {
+  const qint64 bytes = QFileInfo(path).size();
+  if (bytes > store::Project::max_data_set_bytes()) {
+    *error = QObject::tr("%1 has %2 bytes; a project stores a data set of at most %3 bytes (SQLite's limit on one "
+                         "value). Run the model on it from the command line: variate sample MODEL.vmod --data %1")
+                 .arg(path)
+                 .arg(bytes)
+                 .arg(store::Project::max_data_set_bytes());
+    return {};
+  }
+  const QString text = readFile(path, error);
+  if (!error->isEmpty()) return {};
+  return QString::fromStdString(io::portable_json_data(text.toStdString(), path.toStdString()));
 }
 
 // The run configuration is stored in the project file under this key.
@@ -102,7 +120,7 @@ std::unique_ptr<ProjectDocument> ProjectDocument::openModelFile(const QString& p
   for (const QString& name : names) {
     const QString dataPath = model.absolutePath() + "/" + name + ".json";
     if (!QFileInfo::exists(dataPath)) continue;
-    const QString json = readFile(dataPath, error);
+    const QString json = readDataFile(dataPath, error);
     if (!error->isEmpty()) return nullptr;
     dataSets << qMakePair(name, json);
   }
@@ -194,7 +212,7 @@ void ProjectDocument::applyDataSetIndex(int index) {
 }
 
 bool ProjectDocument::importDataSet(const QString& filePath, QString* error) {
-  const QString json = readFile(filePath, error);
+  const QString json = readDataFile(filePath, error);
   if (!error->isEmpty()) return false;
   const QString name = QFileInfo(filePath).completeBaseName();
   const DataSetEntry entry = describeDataSet(-1, name, json);

@@ -111,6 +111,92 @@ class TestDataFile : public QObject {
     }
   }
 
+  // Files are read in chunks (JSON) or lines (CSV) rather than whole, into the same data
+  // as their text gives, and errors are located in the file the same way.
+  void filesReadAsTheirText_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("text");
+    QTest::newRow("json") << "d.json"
+                          << QByteArray(R"({"N": 3, "y": [1.5, 2, -3e2], "X": [[1, 2], [3, 4], [5, 6]], "a": ["NaN", "Inf"], "e": [], "b": true})");
+    QTest::newRow("json, long") << "d.json" << ("{\"v\": [" + QByteArray("0.25, ").repeated(300000) + "1]}");
+    QTest::newRow("csv") << "d.csv" << QByteArray("y,x,\"group\"\n1.5,2,1\n\n-3,4e1,2\n");
+    QTest::newRow("csv, CRLF") << "d.csv" << QByteArray("y,x\r\n1,2\r\n3,4");
+  }
+  void filesReadAsTheirText() {
+    QFETCH(QString, name);
+    QFETCH(QByteArray, text);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+    const auto from_file = vio::read_data_file(path.toStdString());
+    const auto from_text = name.endsWith(".json") ? vio::parse_json_data(text.toStdString(), path.toStdString())
+                                                  : vio::parse_csv_data(text.toStdString(), path.toStdString());
+    QCOMPARE(from_file.names(), from_text.names());
+    for (const auto& variable : from_text.names()) {
+      QCOMPARE(from_file[variable].scalar_type(), from_text[variable].scalar_type());
+      QCOMPARE(from_file[variable].sizes(), from_text[variable].sizes());
+      QVERIFY2(at::equal(from_file[variable].nan_to_num(0, 1e300, -1e300), from_text[variable].nan_to_num(0, 1e300, -1e300)),
+               variable.c_str());
+    }
+  }
+
+  void fileErrorsAreLocated_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("truncated") << "d.json" << QByteArray("{\"N\": 3,\n \"y\": [1, 2") << ":2:12: malformed JSON: syntax error";
+    QTest::newRow("beyond a double") << "d.json" << QByteArray("{\"N\": 3,\n \"x\": [1, 1e999, 3]}")
+                                     << ":2:11: the number 1e999 is beyond the range of a double";
+    // The error sits past the reader's first chunk of 1 MiB.
+    QTest::newRow("far in") << "d.json" << ("{\"v\": [\n" + QByteArray("1,\n").repeated(400000) + "x]}")
+                            << ":400002:1: malformed JSON: syntax error";
+    QTest::newRow("csv") << "d.csv" << QByteArray("a,b\n1,2\n3,x\n") << ":3:3: column 'b' must hold numbers, got 'x'";
+  }
+  void fileErrorsAreLocated() {
+    QFETCH(QString, name);
+    QFETCH(QByteArray, text);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+    try {
+      vio::read_data_file(path.toStdString());
+      QFAIL("no exception");
+    } catch (const variate::ArgumentError& e) {
+      QVERIFY2(QString(e.what()).startsWith(path + message), e.what());
+    }
+  }
+
+  // A line of a megabyte: 100,000 columns (its header checked for repeated names in
+  // linear time) and one row, or one field of a million digits.
+  void csvLinesOfAMegabyte() {
+    QByteArray header, row;
+    for (int c = 0; c < 100000; ++c) {
+      header += (c ? ",c" : "c") + QByteArray::number(c);
+      row += (c ? ",1" : "1");
+    }
+    QVERIFY(header.size() > 600000);
+    const auto data = vio::parse_csv_data((header + "\n" + row + "\n" + row + "\n").toStdString(), "d.csv");
+    QCOMPARE(static_cast<int>(data.names().size()), 100000);
+    QCOMPARE(data["c99999"].sizes(), (c10::IntArrayRef{2}));
+    try {
+      vio::parse_csv_data((header + ",c5\n").toStdString(), "d.csv");
+      QFAIL("no exception");
+    } catch (const variate::ArgumentError& e) {
+      QVERIFY2(QString(e.what()).startsWith("d.csv:1:" + QString::number(header.size() + 2) + ": column 'c5' appears twice"),
+               e.what());
+    }
+    const QByteArray digits = "0." + QByteArray(1000000, '3');
+    const auto wide = vio::parse_csv_data(("x\n" + digits + "\n").toStdString(), "d.csv");
+    QCOMPARE(wide["x"].item<double>(), 1.0 / 3.0);
+  }
+
   void missingFileIsNamed() {
     try {
       vio::read_data_file("/nonexistent/data.json");

@@ -100,6 +100,22 @@ class TestIdxFile : public QObject {
     expect_error([&] { vio::read_image_set(four_labels, four_labels); }, "expected images");
   }
 
+  // The header's sizes are the file's word, not an allocation: 10^9 images of 28 x 28
+  // (784 GB) over 100 bytes of data is an error naming what the file has (the allocation
+  // it called for would fail, or succeed and be killed by the system), and sizes whose
+  // product overflows int64 are named too.
+  void headerSizesAllocateNothing() {
+    QTemporaryDir dir;
+    const std::string huge = write_file(dir, "h.idx", idx_header(0x08, {1000000000, 28, 28}) + QByteArray(100, '\1')).toStdString();
+    expect_error([&] { vio::read_idx_bytes(huge); }, "IDX data cut short: its sizes call for 784000000000 bytes, the file has 100");
+    const std::string gzipped =
+        write_file(dir, "g.idx", idx_header(0x08, {1000000000, 28, 28}) + QByteArray(100, '\1'), true).toStdString();
+    expect_error([&] { vio::read_idx_bytes(gzipped); }, "the file has 100");
+    const std::string overflow =
+        write_file(dir, "o.idx", idx_header(0x08, {0xffffffffu, 0xffffffffu, 0xffffffffu}) + QByteArray(8, '\0')).toStdString();
+    expect_error([&] { vio::read_idx_bytes(overflow); }, "its IDX sizes call for more than 2^63 bytes");
+  }
+
   // The test set of Fashion-MNIST: 10,000 28 x 28 images, 1,000 of each of 10 classes.
   void fashionMnist() {
     const auto test = vio::read_image_set((kFashion + "/t10k-images-idx3-ubyte.gz").toStdString(),

@@ -219,6 +219,30 @@ class TestStanCsvReader : public QObject {
     }
   }
 
+  // A header line of a megabyte (100,000 log_lik columns): checked for repeated names and
+  // looked up by name in linear time, not quadratic.
+  void headerOfAHundredThousandColumns() {
+    std::string header = "lp__";
+    std::string row = "-1";
+    for (int i = 1; i <= 100000; ++i) {
+      header += ",log_lik." + std::to_string(i);
+      row += "," + std::to_string(-i);
+    }
+    QVERIFY(header.size() > 1000000);
+    const auto csv = vio::parse_stan_csv(header + "\n" + row + "\n" + row + "\n", "wide.csv");
+    QCOMPARE(csv.columns.size(), size_t{100001});
+    for (int i = 1; i <= 100000; ++i) QCOMPARE(*csv.column_index("log_lik." + std::to_string(i)), size_t(i));
+    QCOMPARE(csv.column("log_lik.100000"), (std::vector<double>{-100000, -100000}));
+    try {
+      vio::parse_stan_csv(header + ",log_lik.7\n", "wide.csv");
+      QFAIL("no exception");
+    } catch (const variate::ArgumentError& e) {
+      QVERIFY2(QString(e.what()).startsWith("wide.csv:1:" + QString::number(header.size() + 2) +
+                                            ": column 'log_lik.7' appears twice"),
+               e.what());
+    }
+  }
+
   void missingFileAndColumn() {
     try {
       vio::read_stan_csv("/nonexistent/chain_9.csv");

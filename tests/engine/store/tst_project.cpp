@@ -268,6 +268,28 @@ class TestProject : public QObject {
     }
   }
 
+  // Gradient evaluations are summed from the chains' records: a damaged count that is
+  // negative, or whose sum is beyond int64 (a signed overflow), is named.
+  void damagedGradientCountsAreNamed() {
+    QTemporaryDir directory;
+    store::Project project(project_path(directory), store::Project::OpenMode::create);
+    for (const int64_t count : {int64_t{-5}, std::numeric_limits<int64_t>::max()}) {
+      const store::Id run = project.create_run(nuts_spec(project));
+      store::ChainRecord first = chain_record(0, 0), second = chain_record(1, 0);
+      first.gradient_evaluations = 10;
+      second.gradient_evaluations = count;
+      project.write(run, {{block(0, 0, 3, 9), block(1, 0, 3, 9)}, {first, second}, {}});
+      try {
+        store::summarize_run(project, run);
+        QFAIL("no exception");
+      } catch (const store::ProjectError& e) {
+        QVERIFY2(QString(e.what()).endsWith(": run " + QString::number(run) + ": chain 2 holds " + QString::number(count) +
+                                            " gradient evaluations, not a count the run can have made (the file is damaged)"),
+                 e.what());
+      }
+    }
+  }
+
   void writesThatBreakATableAreRefusedWhole() {
     QTemporaryDir directory;
     store::Project project(project_path(directory), store::Project::OpenMode::create);

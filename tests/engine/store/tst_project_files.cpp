@@ -242,6 +242,31 @@ class TestProjectFiles : public QObject {
     QCOMPARE(QDir(directory.path()).entryList(QDir::Files | QDir::Hidden).filter(".new-"), QStringList());
   }
 
+  // A process killed while making a project leaves its temporary (".NAME.new-PID-N" and
+  // its log): the next process to make the project removes those of processes that are
+  // gone, and leaves those of a live process, which may still be making one.
+  void temporariesOfKilledProcessesAreRemoved() {
+    QTemporaryDir directory;
+    const pid_t dead = fork();  // a process that has ended, and whose pid is free
+    if (dead == 0) _exit(0);
+    QVERIFY(dead > 0);
+    waitpid(dead, nullptr, 0);
+    QProcess sleeper;  // alive while the project is made
+    sleeper.start("sleep", {"30"});
+    QVERIFY(sleeper.waitForStarted());
+    const QString orphan = directory.filePath(QString(".p.variate.new-%1-0").arg(dead));
+    const QString live = directory.filePath(QString(".p.variate.new-%1-0").arg(sleeper.processId()));
+    const QString other = directory.filePath(QString(".q.variate.new-%1-0").arg(dead));  // another project's
+    for (const QString& file : {orphan, orphan + "-wal", live, other}) write_bytes(file.toStdString(), "x");
+    store::Project(directory.filePath("p.variate").toStdString(), store::Project::OpenMode::create);
+    QVERIFY(!QFile::exists(orphan));
+    QVERIFY(!QFile::exists(orphan + "-wal"));
+    QVERIFY(QFile::exists(live));
+    QVERIFY(QFile::exists(other));
+    sleeper.kill();
+    sleeper.waitForFinished();
+  }
+
   void filesThatAreNotProjectsAreRefusedAndLeftAlone() {
     QTemporaryDir directory;
     const std::string empty = directory.filePath("empty.variate").toStdString();
