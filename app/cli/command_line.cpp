@@ -3,6 +3,7 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include <c10/util/Exception.h>
 
@@ -17,6 +18,10 @@ int run_command_line(CLI::App& app, int argc, char** argv, const int& exit_code)
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const std::bad_alloc&) {  // what the checks before a run could not foresee
+    std::cerr << "error: out of memory: this process could not allocate what the command needs (the machine's "
+                 "free memory, or a limit such as ulimit -v, is too small for it)\n";
+    return 1;
   } catch (const c10::Error& e) {  // a numerical library failure is reported, not a crash
     std::cerr << "error: " << e.what_without_backtrace() << "\n";
     return 1;

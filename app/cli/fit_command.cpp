@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <variate/core/checks.h>
+#include <variate/core/memory.h>
 #include <variate/core/threading.h>
 #include <variate/distributed/distributed_error.h>
 #include <variate/diagnostics/psis.h>
@@ -122,7 +123,7 @@ void write_summary(const std::string& path, const std::vector<io::SummaryRow>& r
                    const AdviOptions& options, const AdviResult& result, int64_t draws,
                    const std::string& backend, int ranks, double k_hat, const std::string& start,
                    const ElboTrend& trend) {
-  auto document = nlohmann::ordered_json::parse(io::summary_json(rows, std::nullopt, backend, ranks));
+  auto document = io::summary_document(rows, std::nullopt, backend, ranks);
   const auto finite = [](double x) -> nlohmann::ordered_json {
     return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
   };
@@ -189,6 +190,21 @@ int fit_on(const FitOptions& options, const ModelSource& source, DistributedRun*
   }
   // ADVI evaluates batches of points (the ELBO's Monte Carlo draws).
   const UnconstrainedTarget& target = model->batch_target;
+  if (root && !on_worker) {
+    // The output draws, unconstrained and as rows of columns, and the summary's copy: before
+    // the fit starts, not after it.
+    const double row_bytes = 8.0 * static_cast<double>(target.dimension() + model->columns.size()) + 40;
+    try {
+      check_memory(3.0 * options.output_draws * row_bytes,
+                   std::to_string(options.output_draws) + " output draws of " + std::to_string(target.dimension()) +
+                       " parameters",
+                   "ask for fewer with --output-draws");
+    } catch (const ArgumentError& e) {
+      if (run) run->abort();
+      errors << "error: " << e.what() << "\n";
+      return 1;
+    }
+  }
   if (!on_worker && !model->backend_note.empty()) errors << "note: the density runs on LibTorch: " << model->backend_note << "\n";
   const uint64_t seed = run ? run->agree_on_seed(options.seed) : options.seed ? *options.seed : std::random_device{}();
   std::optional<IntraOpThreads> threads;

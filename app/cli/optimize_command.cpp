@@ -195,7 +195,7 @@ int run_optimize(const OptimizeOptions& o, const ModelSource& source, std::ostre
     if (o.summary_json) {
       nlohmann::ordered_json document =
           summary.empty() ? nlohmann::ordered_json::object()
-                          : nlohmann::ordered_json::parse(io::summary_json(summary, std::nullopt, target.backend()));
+                          : io::summary_document(summary, std::nullopt, target.backend());
       nlohmann::ordered_json values = nlohmann::ordered_json::object();
       for (size_t k = 0; k < names.size(); ++k) values[names[k]] = mode_row[k];
       document["optimize"] = {{"status", ok ? "converged" : "not_converged"},

@@ -109,7 +109,7 @@ int run_pathfinder(const PathfinderCommandOptions& o, const ModelSource& source,
     }
     if (o.summary_json) {
       auto document =
-          nlohmann::ordered_json::parse(io::summary_json(summary, std::nullopt, model->target.backend()));
+          io::summary_document(summary, std::nullopt, model->target.backend());
       nlohmann::ordered_json paths = nlohmann::ordered_json::array();
       for (const PathResult& path : fit.paths) {
         paths.push_back({{"path", path.path + 1},

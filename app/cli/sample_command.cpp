@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <variate/core/checks.h>
+#include <variate/core/memory.h>
 #include <variate/distributed/distributed_error.h>
 #include <variate/io/summary_report.h>
 #include <variate/io/data_file.h>
@@ -104,6 +105,14 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
   if (options.until_ess && options.max_draws < options.draws) {
     err << "error: --max-draws (" << options.max_draws << ") is below --draws (" << options.draws << ")\n";
     return 1;
+  }
+  if (options.project && options.data && !on_worker) {
+    try {
+      check_data_fits_project(*options.data);  // before the data is read, which may take minutes
+    } catch (const ArgumentError& e) {
+      err << "error: " << e.what() << "\n";
+      return 1;
+    }
   }
   std::unique_ptr<DistributedRun> run;  // with several processes on this host
   if (!start_run(options.remote, options.distributed, remote, hooks, run)) return 1;
@@ -206,6 +215,17 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     output.info.num_chains = options.chains;
     if (predictive) output.predictive = &*predictive;
     ChainOutput observer(columns, options.chains, output);
+    if (root && !on_worker) {
+      // The sampler keeps every iteration's position; the summary keeps each draw's row of
+      // columns, and copies them once more to compute. Checked before any work starts.
+      const double row_bytes = 8.0 * static_cast<double>(observer.names().size()) + 40;
+      check_memory(retained_draw_bytes(nuts, target.dimension()) + 2.0 * options.chains * options.draws * row_bytes,
+                   std::to_string(options.chains) + " chains of " + std::to_string(options.warmup) + " warmup and " +
+                       std::to_string(options.draws) + " draws of " + std::to_string(target.dimension()) +
+                       " parameters (every draw is kept in memory)",
+                   "run fewer chains or draws, or approximate the posterior with `variate fit` (ADVI) or `variate "
+                   "pathfinder`");
+    }
 
     // What the run decided (here, or on the worker) goes into the project's record.
     RunFacts facts{target.backend(), run ? run->size() : 1, seed, source.device()};
@@ -285,7 +305,7 @@ int run_sample(const SampleOptions& options, const ModelSource& source, RemoteIn
     const io::SamplerChecks checks = io::sampler_checks(observer.draws(), options.max_depth);
     for (const auto& line : io::summary_warnings(checks, summary.parameters)) out << line << "\n";
     auto document =
-        nlohmann::ordered_json::parse(io::summary_json(summary.parameters, totals, facts.backend, facts.ranks));
+        io::summary_document(summary.parameters, totals, facts.backend, facts.ranks);
     if (pathfinder_init) {
       document["init"] = {{"method", "pathfinder"},
                           {"gradient_evaluations", pathfinder_init->gradient_evaluations},

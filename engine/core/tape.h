@@ -2,6 +2,7 @@
 /// The `tape` tracer: records the random variables a model creates, in program order.
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "variate/core/tracing.h"
@@ -23,6 +24,7 @@ class Tape : public Tracer {
 
  private:
   std::vector<RandomVariable> variables_;
+  std::unordered_map<std::string, size_t> positions_;  // by name: a model of 10^5 variables traces in linear time
 };
 
 }  // namespace variate

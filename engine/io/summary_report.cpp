@@ -67,17 +67,22 @@ std::string format_summary_table(const std::vector<SummaryRow>& parameters,
   return text;
 }
 
-std::string summary_json(const std::vector<SummaryRow>& parameters,
-                         const std::optional<SamplerTotals>& sampler, const std::string& backend, int ranks) {
+nlohmann::ordered_json summary_document(const std::vector<SummaryRow>& parameters,
+                                        const std::optional<SamplerTotals>& sampler, const std::string& backend,
+                                        int ranks) {
   nlohmann::ordered_json document;
   nlohmann::ordered_json rows = nlohmann::ordered_json::object();
+  // The names are distinct: appended to the object's list of pairs, not looked up in it
+  // (ordered_json's operator[] searches the keys so far, quadratic in the parameters).
+  auto& pairs = rows.get_ref<nlohmann::ordered_json::object_t&>();
+  pairs.reserve(parameters.size());
   for (const auto& row : parameters) {
-    rows[to_style(row.name, NameStyle::Bracketed)] = {
+    pairs.emplace_back(to_style(row.name, NameStyle::Bracketed), nlohmann::ordered_json{
         {"mean", json_number(row.mean)},         {"sd", json_number(row.sd)},
         {"mcse_mean", json_number(row.mcse_mean)}, {"q5", json_number(row.q5)},
         {"q50", json_number(row.q50)},           {"q95", json_number(row.q95)},
         {"ess_bulk", json_number(row.ess_bulk)}, {"ess_tail", json_number(row.ess_tail)},
-        {"r_hat", json_number(row.r_hat)}};
+        {"r_hat", json_number(row.r_hat)}});
   }
   document["parameters"] = std::move(rows);
   if (sampler) {
@@ -91,7 +96,12 @@ std::string summary_json(const std::vector<SummaryRow>& parameters,
   }
   if (!backend.empty()) document["backend"] = backend;
   if (ranks > 0) document["ranks"] = ranks;
-  return document.dump(2) + "\n";
+  return document;
+}
+
+std::string summary_json(const std::vector<SummaryRow>& parameters,
+                         const std::optional<SamplerTotals>& sampler, const std::string& backend, int ranks) {
+  return summary_document(parameters, sampler, backend, ranks).dump(2) + "\n";
 }
 
 void write_summary_json(const std::string& path, const std::vector<SummaryRow>& parameters,

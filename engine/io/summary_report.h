@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace variate::io {
 
 /// One line of the summary. Names are written posteriordb-style ("theta[1]"); Stan CSV
@@ -71,6 +73,12 @@ std::string format_summary_table(const std::vector<SummaryRow>& parameters,
 /// `sampler` (a variational fit) the "sampler" object is left out. A non-empty `backend`
 /// ("tape", "torch": what evaluated the density) adds {"backend": ...}; a positive
 /// `ranks` (the processes that made the run) adds {"ranks": n}.
+nlohmann::ordered_json summary_document(const std::vector<SummaryRow>& parameters,
+                                        const std::optional<SamplerTotals>& sampler, const std::string& backend = "",
+                                        int ranks = 0);
+/// summary_document() as text (indented by 2, with a final newline). Callers that add to
+/// the document take it as a document: an ordered_json parsed from this text looks each
+/// key up in the keys before it, which takes hours for 10^6 parameters.
 std::string summary_json(const std::vector<SummaryRow>& parameters,
                          const std::optional<SamplerTotals>& sampler, const std::string& backend = "",
                          int ranks = 0);

@@ -10,6 +10,7 @@
 
 #include <ATen/Parallel.h>
 
+#include "variate/core/memory.h"
 #include "variate/core/threading.h"
 #include "variate/mcmc/batched_density.h"
 #include "variate/core/random_stream.h"
@@ -255,12 +256,23 @@ void check_resume(const NutsOptions& options, size_t d) {
 
 }  // namespace
 
+double retained_draw_bytes(const NutsOptions& options, int64_t dimension) {
+  // A position is a vector of its own: its values, the vector and the heap's bookkeeping.
+  const double per_iteration = 8.0 * static_cast<double>(dimension) + sizeof(std::vector<double>) + 16 + sizeof(NutsResult);
+  return static_cast<double>(options.chains()) * (options.warmup() + options.draws()) * per_iteration;
+}
+
 std::vector<ChainResult> sample_nuts(const UnconstrainedTarget& target, const NutsOptions& options,
                                      SampleObserver* observer, const std::atomic<bool>* stop,
                                      Lockstep* lockstep) {
   const size_t d = static_cast<size_t>(target.dimension());
   check_resume(options, d);
   check_initial_positions(options, d);
+  check_memory(retained_draw_bytes(options, target.dimension()),
+               "sample_nuts: " + std::to_string(options.chains()) + " chains of " +
+                   std::to_string(options.warmup() + options.draws()) + " iterations of " + std::to_string(d) +
+                   " parameters (every iteration's position is kept)",
+               "run fewer chains or iterations");
   if (lockstep && options.batched_chains()) {
     throw ArgumentError("sample_nuts: batched chains cannot run in lockstep with other processes");
   }

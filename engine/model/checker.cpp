@@ -53,9 +53,9 @@ class Checker {
   const std::vector<Statement>& statements() const { return model_.program.statements; }
 
   Node& node(const std::string& name) {
-    const auto it = index_.find(name);
-    if (it != index_.end()) return model_.nodes[it->second];
-    index_[name] = model_.nodes.size();
+    const auto it = model_.node_positions.find(name);
+    if (it != model_.node_positions.end()) return model_.nodes[it->second];
+    model_.node_positions[name] = model_.nodes.size();
     Node n;
     n.name = name;
     model_.nodes.push_back(std::move(n));
@@ -167,7 +167,7 @@ class Checker {
                                            n.name + "': expected " + std::to_string(initials + 1) + ", got '" +
                                            to_string(loop.lo) + "'");
     }
-    if (index_.count(loop.variable)) {
+    if (model_.node_positions.count(loop.variable)) {
       diagnostics_.error(loop.variable_span, "the index '" + loop.variable +
                                                  "' is also a name in the model; choose another");
     }
@@ -399,7 +399,7 @@ class Checker {
   void check_undefined_names() {
     for (const auto& [statement, references] : references_) {
       for (const auto& reference : references) {
-        if (index_.count(reference.name)) continue;
+        if (model_.node_positions.count(reference.name)) continue;
         std::vector<std::string> names;
         for (const auto& n : model_.nodes) names.push_back(n.name);
         std::string message = "undefined name '" + reference.name + "'";
@@ -417,8 +417,8 @@ class Checker {
 
   // The statement whose evaluation gives `name` its value (none for data inputs).
   std::optional<size_t> producer(const std::string& name) const {
-    const auto it = index_.find(name);
-    if (it == index_.end()) return std::nullopt;
+    const auto it = model_.node_positions.find(name);
+    if (it == model_.node_positions.end()) return std::nullopt;
     const Node& n = model_.nodes[it->second];
     if (n.declaration) return std::nullopt;
     if (n.is_deterministic()) return n.definition();
@@ -504,11 +504,11 @@ class Checker {
     }
     // In evaluation order every name a statement reads is already classified.
     for (size_t s : model_.evaluation_order) {
-      Node& n = model_.nodes[index_.at(statements()[s].name())];
+      Node& n = model_.nodes[model_.node_positions.at(statements()[s].name())];
       bool data_only = true;
       for (const auto& reference : references_[s]) {
-        const auto it = index_.find(reference.name);
-        if (it == index_.end()) continue;
+        const auto it = model_.node_positions.find(reference.name);
+        if (it == model_.node_positions.end()) continue;
         data_only = data_only && model_.nodes[it->second].is_data_valued();
         if (std::find(n.dependencies.begin(), n.dependencies.end(), reference.name) ==
             n.dependencies.end()) {
@@ -617,7 +617,6 @@ class Checker {
   CheckedModel& model_;
   const Source& source_;
   Diagnostics& diagnostics_;
-  std::map<std::string, size_t> index_;
   std::map<size_t, std::vector<Reference>> references_;
   std::map<size_t, size_t> statement_lines_;
   bool cyclic_ = false;
@@ -661,10 +660,8 @@ const char* node_kind_name(NodeKind kind) {
 }
 
 const Node* CheckedModel::find(const std::string& name) const {
-  for (const auto& n : nodes) {
-    if (n.name == name) return &n;
-  }
-  return nullptr;
+  const auto found = node_positions.find(name);
+  return found == node_positions.end() ? nullptr : &nodes[found->second];
 }
 
 namespace {

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "variate/model/ast.h"
@@ -60,6 +61,9 @@ struct CheckedModel {
   Program program;
   /// One per distinct name, in order of first appearance.
   std::vector<Node> nodes;
+  /// Each node's position in `nodes` by name (check() fills it): find() in constant time,
+  /// so that compiling a model of 10^5 statements is not quadratic.
+  std::unordered_map<std::string, size_t> node_positions;
   /// Statement indices (assignments and distributions) in an order where each comes after
   /// the statements producing the values it reads; source order where the model allows.
   /// A latent variable with a guide takes its value from the guide, which comes first.

@@ -9,6 +9,7 @@
 #include <torch/csrc/autograd/autograd.h>
 
 #include "variate/core/argument_error.h"
+#include "variate/core/memory.h"
 #include "variate/core/checks.h"
 #include "variate/optimize/point_objective.h"
 
@@ -92,6 +93,11 @@ bool agrees_with_gradient(const UnconstrainedTarget& target, const std::vector<d
 
 HessianResult log_density_hessian(const UnconstrainedTarget& target, const std::vector<double>& q, bool jacobian,
                                   bool autograd) {
+  const double d = static_cast<double>(q.size());
+  // The Hessian, its symmetrized copy and what factors it (a Laplace approximation's
+  // Cholesky): a model of 10^5 parameters would need 240 GB.
+  check_memory(3 * 8 * d * d, "the Hessian of " + std::to_string(q.size()) + " parameters",
+               "the Laplace approximation and Newton's method need d x d values; use Pathfinder or ADVI instead");
   const at::Tensor point = at::tensor(q, at::kDouble);
   HessianResult result;
   if (autograd) result.hessian = autograd_hessian(target, point, jacobian);

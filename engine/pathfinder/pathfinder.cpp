@@ -10,6 +10,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include "variate/core/argument_error.h"
+#include "variate/core/memory.h"
 #include "variate/core/random_stream.h"
 #include "variate/diagnostics/psis.h"
 #include "variate/optimize/point_objective.h"
@@ -119,6 +120,13 @@ PathResult pathfinder_path(const UnconstrainedTarget& target, const PathfinderOp
 PathfinderResult pathfinder(const UnconstrainedTarget& target, const PathfinderOptions& options,
                             const PathfinderObserver& observer, const std::atomic<bool>* stop) {
   const auto started = Clock::now();
+  // Every path's draws are kept for the importance resampling, and the resampled ones with
+  // them; a caller's constrained copy doubles that.
+  const double d = static_cast<double>(target.dimension());
+  check_memory(2 * 8 * d * (options.num_paths() * (options.num_draws() + options.num_elbo_draws()) + options.num_psis_draws()),
+               "Pathfinder's " + std::to_string(options.num_paths()) + " paths of " + std::to_string(options.num_draws()) +
+                   " draws of " + std::to_string(target.dimension()) + " parameters",
+               "ask for fewer paths or draws");
   PathfinderResult result;
   std::vector<at::Tensor> draws, log_p, log_q;
   std::ostringstream failures;

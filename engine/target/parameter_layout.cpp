@@ -9,6 +9,7 @@
 #include "variate/core/condition.h"
 #include "variate/core/tape.h"
 #include "variate/core/distribution.h"
+#include "variate/core/memory.h"
 
 namespace variate {
 namespace {
@@ -31,6 +32,12 @@ class CentralValues : public Tracer {
       const Support support = spec.support ? *spec.support : d.support();
       const Shape shape = concat(concat(spec.sample_shape, d.batch_shape()), d.event_shape());
       if (support.is_discrete()) throw_discrete(spec.name, support);
+      // Sizes come from the model text or its data (N = 10^12): refused with the sizes
+      // named before the allocation, which could otherwise succeed and be killed later.
+      double values = 1;
+      for (const int64_t size : shape) values *= static_cast<double>(size);
+      check_memory(4 * 8 * values, "the latent variable '" + spec.name + "' of shape " + to_string(shape),
+                   "check its sizes and the data that gives them");
       const auto bijector = bijectors::make_bijector(support);
       spec.value = bijector->forward(at::zeros(bijector->unconstrained_shape(shape), at::kDouble));
     }
@@ -41,14 +48,13 @@ class CentralValues : public Tracer {
 }  // namespace
 
 void ParameterLayout::add(const std::string& name, const Shape& shape, const Support& support) {
-  for (const auto& p : parameters_) {
-    if (p.name == name) throw ArgumentError("parameter '" + name + "' is declared twice");
-  }
+  if (positions_.count(name)) throw ArgumentError("parameter '" + name + "' is declared twice");
   if (support.is_discrete()) throw_discrete(name, support);
   ParameterInfo info{name, shape, support, bijectors::make_bijector(support), {}, dimension_, 0};
   info.unconstrained_shape = info.bijector->unconstrained_shape(shape);
   info.size = numel(info.unconstrained_shape);
   dimension_ += info.size;
+  positions_.emplace(name, parameters_.size());
   parameters_.push_back(std::move(info));
 }
 
@@ -75,9 +81,7 @@ ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint) {
 }
 
 const ParameterInfo& ParameterLayout::operator[](const std::string& name) const {
-  for (const auto& p : parameters_) {
-    if (p.name == name) return p;
-  }
+  if (const auto found = positions_.find(name); found != positions_.end()) return parameters_[found->second];
   throw ArgumentError("the model has no parameter named '" + name + "'");
 }
 

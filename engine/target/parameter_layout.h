@@ -3,6 +3,7 @@
 /// and optimizers move in, and how it maps back to its support (Stan's "unconstraining").
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <ATen/core/Tensor.h>
@@ -57,6 +58,7 @@ class ParameterLayout {
 
  private:
   std::vector<ParameterInfo> parameters_;
+  std::unordered_map<std::string, size_t> positions_;  // by name: a layout of 10^5 parameters in linear time
   int64_t dimension_ = 0;
 };
 

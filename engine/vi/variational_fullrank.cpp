@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include "variate/core/memory.h"
 #include "variate/distributions/multi_normal.h"
 #include "variate/distributions/normal.h"
 #include "variate/vi/variational_meanfield.h"
@@ -11,6 +12,10 @@ namespace variate {
 FullRankGaussian::FullRankGaussian(ParameterLayout layout, std::optional<at::Tensor> mean)
     : layout_(std::move(layout)) {
   const int64_t d = layout_.dimension();
+  // The factor, its gradient and Adam's two moments.
+  check_memory(4 * 8 * static_cast<double>(d) * static_cast<double>(d),
+               "full-rank ADVI of " + std::to_string(d) + " parameters (a d x d scale factor)",
+               "use the mean-field family");
   mu_ = initial_mean("FullRankGaussian", layout_, mean).requires_grad_(true);
   lower_ = at::zeros({d, d}, at::kDouble).requires_grad_(true);
   omega_ = at::zeros({d}, at::kDouble).requires_grad_(true);

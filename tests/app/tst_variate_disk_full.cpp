@@ -75,7 +75,7 @@ class TestVariateDiskFull : public QObject {
     QProcess child;
     child.setProcessChannelMode(QProcess::MergedChannels);
     limit_file_size(child, room);
-    child.start(VARIATE_EXECUTABLE, eight_schools("10000000", "2") << "--project" << path);
+    child.start(VARIATE_EXECUTABLE, eight_schools("1000000", "2") << "--project" << path);
     QVERIFY(child.waitForStarted());
     int64_t seen_rows = 0;  // of the second run, committed while it ran
     const QString output = output_of_failed_run(child, [&] {
@@ -116,7 +116,7 @@ class TestVariateDiskFull : public QObject {
     QProcess child;
     child.setProcessChannelMode(QProcess::MergedChannels);
     limit_file_size(child, 64 * 1024);
-    child.start(VARIATE_EXECUTABLE, eight_schools("10000000", "3") << "--output" << output_folder);
+    child.start(VARIATE_EXECUTABLE, eight_schools("1000000", "3") << "--output" << output_folder);
     QVERIFY(child.waitForStarted());
     const QString output = output_of_failed_run(child, [] {});
     QVERIFY2(output.contains(QRegularExpression("error: " + QRegularExpression::escape(output_folder) +

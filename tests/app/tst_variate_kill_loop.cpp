@@ -30,7 +30,7 @@ int environment_number(const char* name, int fallback) {
 
 QStringList long_run(const QString& project, int seed) {
   return {"sample", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",
-          "--chains", "2", "--threads", "2", "--warmup", "20", "--draws", "10000000",
+          "--chains", "2", "--threads", "2", "--warmup", "20", "--draws", "1000000",
           "--seed", QString::number(seed), "--quiet", "--project", project};
 }
 

@@ -129,7 +129,7 @@ class TestVariateProject : public QObject {
     const QString project_path = directory.filePath("killed.variate");
     QProcess child;
     child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    child.start(VARIATE_EXECUTABLE, sample_arguments(project_path, "200", "10000000")
+    child.start(VARIATE_EXECUTABLE, sample_arguments(project_path, "200", "1000000")
                                         << "--output" << directory.path() << "--save-warmup" << "--threads" << "4");
     QVERIFY(child.waitForStarted());
     // The CSV files are flushed row by row as the draws reach the observers, the same

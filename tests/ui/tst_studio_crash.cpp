@@ -26,7 +26,7 @@ class TestStudioCrash : public QObject {
     environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");  // the child's own settings
     studio.setProcessEnvironment(environment);
     studio.start(VARIATE_STUDIO_EXECUTABLE, {folder + "/eight_schools.vmod", "--run-on-open", "--warmup", "300",
-                                             "--draws", "10000000", "--seed", "3", "--progress"});
+                                             "--draws", "1000000", "--seed", "3", "--progress"});
     QVERIFY(studio.waitForStarted(30000));
 
     // Iterations per chain the studio reported, with when the test read them.

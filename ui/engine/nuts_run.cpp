@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include <variate/core/memory.h>
 #include <variate/core/threading.h>
 #include <variate/distributed/distributed_error.h>
 #include <variate/distributed/shardable_rows.h>
@@ -138,6 +139,16 @@ RunOutcome runNuts(const RunRequest& request, RunContext& context) {
       options.seed(distributed::agree_on_seed(*ranks->communicator(), request.config.seed)).threads(threads);
       context.log(QString("running on %1, %2 thread(s) each").arg(ranks->describe()).arg(threads));
     }
+    // The live panels keep each iteration's columns, beside the sampler's positions: a run
+    // that cannot fit is refused before it starts (and before it is recorded). The target
+    // exists once the model is compiled (and, on several processes, sharded).
+    const double rowBytes = 8.0 * static_cast<double>(compiled.stanNames.size()) + sizeof(SamplerRow);
+    check_memory(retained_draw_bytes(options, compiled.target->dimension()) +
+                     static_cast<double>(options.chains()) * (options.warmup() + options.draws()) * rowBytes,
+                 std::to_string(options.chains()) + " chains of " + std::to_string(options.warmup()) + " warmup and " +
+                     std::to_string(options.draws()) + " draws of " + std::to_string(compiled.target->dimension()) +
+                     " parameters (every draw is kept in memory)",
+                 "run fewer chains or draws, or choose ADVI or Pathfinder as the method");
 
     std::vector<std::string> columns = sampler_column_names();
     columns.insert(columns.end(), compiled.stanNames.begin(), compiled.stanNames.end());
