@@ -1,10 +1,12 @@
 #include "studio/studio_automation.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include <QApplication>
 #include <QDateTime>
 #include <QDockWidget>
+#include <QScreen>
 #include <QTimer>
 
 #include "ui/app/main_window.h"
@@ -19,6 +21,7 @@ StudioAutomation::StudioAutomation(ui::MainWindow* window, AutomationOptions opt
     : QObject(window), window_(window), options_(std::move(options)) {}
 
 void StudioAutomation::start() {
+  if (options_.floatAllPanels) floatAllPanels();
   for (const QString& name : options_.raise) {
     if (QDockWidget* dock = window_->docks().dock(name)) dock->raise();
   }
@@ -137,5 +140,19 @@ void StudioAutomation::takeScreenshot() {
 }
 
 void StudioAutomation::quitSoon() { QTimer::singleShot(200, qApp, &QApplication::quit); }
+
+void StudioAutomation::floatAllPanels() {
+  const QList<QDockWidget*>& docks = window_->docks().docks;
+  const QRect screen = window_->screen()->availableGeometry();
+  const int columns = static_cast<int>(std::ceil(std::sqrt(docks.size())));
+  const int rows = (static_cast<int>(docks.size()) + columns - 1) / std::max(1, columns);
+  const QSize cell(screen.width() / std::max(1, columns), screen.height() / std::max(1, rows));
+  for (int i = 0; i < docks.size(); ++i) {
+    QDockWidget* dock = docks[i];
+    dock->setFloating(true);
+    dock->setGeometry(QRect(screen.topLeft() + QPoint(i % columns * cell.width(), i / columns * cell.height()), cell));
+    dock->show();
+  }
+}
 
 }  // namespace variate::studio

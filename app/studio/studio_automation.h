@@ -26,6 +26,7 @@ struct AutomationOptions {
   QStringList raise;           // docks to bring to the front (object names, e.g. elboDock)
   QString runOn;               // a worker's HOST:PORT the run goes to; empty: as configured
   QString workerTokenFile;     // adds runOn to the Workers panel with this token file
+  bool floatAllPanels = false; // every panel floats in a window of its own, all visible at once
 };
 
 class StudioAutomation : public QObject {
@@ -46,6 +47,8 @@ class StudioAutomation : public QObject {
   void onEnded(qint64 runId);
   void takeScreenshot();
   void quitSoon();
+  /// Floats every dock, tiled over the screen, so that every panel is shown and redrawn.
+  void floatAllPanels();
 
   ui::MainWindow* window_;
   AutomationOptions options_;

@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include "studio/studio_automation.h"
+#include "studio/studio_monitor.h"
 #include "ui/app/main_window.h"
 #include "version.h"
 
@@ -47,12 +48,21 @@ int main(int argc, char** argv) {
   const QCommandLineOption raise("raise", "Bring a panel to the front (e.g. elboDock); repeatable.", "dock");
   const QCommandLineOption runOn("run-on", "Run on the worker at HOST:PORT (one the Workers panel lists).", "address");
   const QCommandLineOption workerToken("worker-token-file", "Add the --run-on worker with this token file.", "file");
+  const QCommandLineOption floatPanels("float-all-panels", "Float every panel in a window of its own, all shown at once.");
+  const QCommandLineOption monitor("monitor",
+                                   "Write once a second: seconds, resident MiB, the longest UI-thread stall (ms) and the "
+                                   "run's iterations per chain.",
+                                   "file");
   parser.addOptions({runOnOpen, method, chains, warmup, draws, iterations, epochs, batchSize, seed, threads, processes,
-                     progress, quit, screenshot, screenshotAfter, raise, runOn, workerToken});
+                     progress, quit, screenshot, screenshotAfter, raise, runOn, workerToken, floatPanels, monitor});
   parser.process(app);
 
   variate::ui::MainWindow window;
   window.show();
+  if (parser.isSet(monitor) && !variate::studio::StudioMonitor::open(&window, parser.value(monitor))) {
+    std::fprintf(stderr, "error: cannot write %s\n", qPrintable(parser.value(monitor)));
+    return 1;
+  }
   const QStringList files = parser.positionalArguments();
   if (!files.isEmpty() && !window.openPath(files.first())) {
     std::fprintf(stderr, "error: %s\n", qPrintable(window.lastError()));
@@ -80,6 +90,7 @@ int main(int argc, char** argv) {
   options.raise = parser.values(raise);
   options.runOn = parser.value(runOn);
   options.workerTokenFile = parser.value(workerToken);
+  options.floatAllPanels = parser.isSet(floatPanels);
   auto* automation = new variate::studio::StudioAutomation(&window, options);
   QTimer::singleShot(0, automation, &variate::studio::StudioAutomation::start);
   return app.exec();

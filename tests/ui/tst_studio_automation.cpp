@@ -44,6 +44,44 @@ class TestStudioAutomation : public QObject {
     QVERIFY2(!image.isNull(), "no screenshot written");
     QVERIFY(image.width() > 100 && image.height() > 100);
   }
+
+  // --monitor writes a line a second while the studio runs (what bench/soak.sh reads):
+  // resident memory, the longest UI-thread stall, the run's iterations; with
+  // --float-all-panels every panel is shown at once, and the run still ends.
+  void theMonitorFollowsARunWithEveryPanelShown() {
+    QTemporaryDir dir;
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    const QString monitor = dir.filePath("monitor.txt");
+    QProcess studio;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("QT_QPA_PLATFORM", "offscreen");
+    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");
+    studio.setProcessEnvironment(environment);
+    studio.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    studio.start(VARIATE_STUDIO_EXECUTABLE,
+                 QStringList{folder + "/eight_schools.vmod", "--run-on-open", "--warmup", "500", "--draws", "4000",
+                             "--seed", "3", "--float-all-panels", "--monitor", monitor, "--quit-when-done"});
+    QVERIFY(studio.waitForFinished(180000));
+    QCOMPARE(studio.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(studio.exitCode(), 0);
+    QFile file(monitor);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.value(0), QString("seconds rss_mib longest_stall_ms iterations"));
+    QVERIFY2(lines.size() >= 3, qPrintable(lines.join('\n')));
+    int lastSecond = -1, lastIterations = 0;
+    for (const QString& line : lines.mid(1)) {
+      const QStringList fields = line.split(' ');
+      QCOMPARE(fields.size(), 4);
+      QVERIFY2(fields[0].toInt() > lastSecond, qPrintable(line));
+      QVERIFY2(fields[1].toDouble() > 50, qPrintable(line));  // a studio holds more than 50 MiB
+      QVERIFY2(fields[2].toDouble() >= 0, qPrintable(line));
+      QVERIFY2(fields[3].toInt() >= lastIterations, qPrintable(line));
+      lastSecond = fields[0].toInt();
+      lastIterations = fields[3].toInt();
+    }
+    QVERIFY2(lastIterations > 0, qPrintable(lines.join('\n')));
+  }
 };
 
 QTEST_MAIN(TestStudioAutomation)
