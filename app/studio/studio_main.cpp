@@ -2,6 +2,10 @@
 
 #include <cstdio>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -12,6 +16,14 @@
 #include "version.h"
 
 int main(int argc, char** argv) {
+#ifdef __GLIBC__
+  // Blocks of a megabyte or more (a column of a long run's draws, a panel's sorted copy)
+  // are mapped and go back to the system when freed. glibc would otherwise raise this
+  // threshold to 32 MB after the first such block is freed and keep later ones in its
+  // arenas, one per thread: the studio's resident memory would hold every peak of every
+  // panel's computation (bench/soak.sh).
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   QApplication app(argc, argv);
   Q_INIT_RESOURCE(studio);
   QApplication::setOrganizationName("Variate");

@@ -40,6 +40,11 @@ double StudioMonitor::residentMiB() {
 }
 
 void StudioMonitor::tick() {
+  if (!looping_) {
+    looping_ = true;
+    sinceTick_.restart();
+    return;
+  }
   // A 1 ms timer that fires late by this much could not run: the UI thread was busy.
   longestMs_ = std::max(longestMs_, sinceTick_.nsecsElapsed() / 1e6 - 1.0);
   sinceTick_.restart();

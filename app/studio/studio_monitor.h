@@ -2,7 +2,9 @@
 // `variate-studio --monitor FILE`: once a second, a line of how the studio holds up while
 // it works: seconds since the start, resident memory, the longest the UI thread went
 // without running its events in that second, and the current run's iterations per chain
-// (the least of its chains). The soak test (bench/soak.sh) reads it.
+// (the least of its chains). The soak test (bench/soak.sh) reads it. Stalls count from
+// the event loop's first pass: the time before it (building and showing the window) is
+// start-up, when there is no UI to answer yet.
 //
 //   seconds rss_mib longest_stall_ms iterations
 //   1 212.4 3.1 0
@@ -41,6 +43,7 @@ class StudioMonitor : public QObject {
   QElapsedTimer sinceStart_;
   QElapsedTimer sinceTick_;
   double longestMs_ = 0;
+  bool looping_ = false;  // the event loop has run the 1 ms timer once
 };
 
 }  // namespace variate::studio

@@ -12,8 +12,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QPointer>
-#include <QThreadPool>
 
+#include "ui/plots/analysis_pool.h"
 #include "ui/plots/run_plot_panel.h"
 
 namespace variate::ui {
@@ -67,7 +67,7 @@ void DerivedPlotPanel::computeOffThread(Compute compute, Show show) {
   computing_ = true;
   QPointer<DerivedPlotPanel> self(this);
   const int generation = generation_;
-  QThreadPool::globalInstance()->start([self, generation, compute, show] {
+  startAnalysis([self, generation, compute, show] {
     using Result = decltype(compute());
     std::shared_ptr<const Result> result;
     QString failure;
