@@ -1,8 +1,10 @@
 #include "variate/core/checks.h"
 
 #include <sstream>
+#include <vector>
 
 #include <ATen/ATen.h>
+#include <ATen/ExpandUtils.h>
 
 namespace variate {
 namespace {
@@ -103,7 +105,7 @@ void check_less(const char* function, const char* lower_name, const at::Tensor& 
   if (!validation_on) return;
   const at::Tensor bad = ~(lower < upper);
   const std::string requirement = std::string("less than '") + upper_name + "'";
-  const auto shape = at::broadcast_tensors({lower, upper})[0].sizes();
+  const std::vector<int64_t> shape = at::infer_size(lower.sizes(), upper.sizes());
   throw_if_any(function, lower_name, lower.expand(shape), bad.expand(shape),
                requirement.c_str());
 }

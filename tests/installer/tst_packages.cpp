@@ -108,6 +108,11 @@ class TestPackages : public QObject {
   }
 
   void nothingPointsIntoTheBuildTree() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    // Packages come from release builds; a sanitizer build's line tables (-g1, for the
+    // reports' stacks) record the folder each object was compiled in: its build tree.
+    QSKIP("a sanitizer build's line tables name its build tree");
+#endif
     const QString root = unpack();
     QVERIFY(!root.isEmpty());
     const QByteArray buildDir = QByteArray(VARIATE_BUILD_DIR);

@@ -226,7 +226,7 @@ class TestVariateRemote : public QObject {
     const Outcome jobs_there = run({"jobs", "--worker", secure.address(), "--token-file", secure.token_file(),
                                     "--tls-ca", folder_.path() + "/cert.pem"},
                                    kTimeout);
-    QCOMPARE(jobs_there.output.count(" finished "), 1);
+    QVERIFY2(jobs_there.output.count(" finished ") == 1, qPrintable(jobs_there.output));
   }
 
   void noCleartextOnOtherAddresses() {

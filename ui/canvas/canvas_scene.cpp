@@ -25,8 +25,11 @@ CanvasScene::CanvasScene(CanvasModel* model, QObject* parent) : QGraphicsScene(p
 }
 
 CanvasScene::~CanvasScene() {
-  // Deleting the items deselects them: the model must not hear of it.
+  // Deleting the items deselects them: the model must not hear of it. They go here, while
+  // this is still a CanvasScene: QGraphicsScene's destructor would delete them after this
+  // part is gone, and its selectionChanged would reach the lambda above (UBSan's vptr check).
   syncing_ = true;
+  clear();
   nodes_.clear();
   edges_.clear();
   plates_.clear();
