@@ -120,7 +120,7 @@ void StudioAutomation::onEnded(qint64 runId) {
   }
   if (!shot_ && !options_.screenshot.isEmpty()) {
     shot_ = true;
-    QTimer::singleShot(1500, this, &StudioAutomation::takeScreenshot);  // the last summary and redraws
+    screenshotWhenSummarized(runId);
   }
   quitPending_ = options_.quitWhenDone;
   // A screenshot still to come (also one --screenshot-after asked for at the run's last
@@ -139,9 +139,20 @@ void StudioAutomation::takeScreenshot() {
   if (quitPending_) quitSoon();
 }
 
+void StudioAutomation::screenshotWhenSummarized(qint64 runId, int waitedMs) {
+  constexpr int kPollMs = 100, kMostMs = 60000;
+  const ui::RunPtr run = window_->document()->runs()->run(runId);
+  if (!run || run->summaryIsCurrent() || waitedMs >= kMostMs) {
+    QTimer::singleShot(400, this, &StudioAutomation::takeScreenshot);  // the plots' and table's redraws
+    return;
+  }
+  QTimer::singleShot(kPollMs, this, [this, runId, waitedMs] { screenshotWhenSummarized(runId, waitedMs + kPollMs); });
+}
+
 void StudioAutomation::quitSoon() { QTimer::singleShot(200, qApp, &QApplication::quit); }
 
 void StudioAutomation::floatAllPanels() {
+  window_->keepSavedLayout();  // the user's next session opens as before this one
   const QList<QDockWidget*>& docks = window_->docks().docks;
   const QRect screen = window_->screen()->availableGeometry();
   const int columns = static_cast<int>(std::ceil(std::sqrt(docks.size())));

@@ -46,6 +46,9 @@ class StudioAutomation : public QObject {
   void onSteps();
   void onEnded(qint64 runId);
   void takeScreenshot();
+  /// Takes the screenshot once the ended run's last summary is in (and drawn); at most a
+  /// minute after the end.
+  void screenshotWhenSummarized(qint64 runId, int waitedMs = 0);
   void quitSoon();
   /// Floats every dock, tiled over the screen, so that every panel is shown and redrawn.
   void floatAllPanels();

@@ -4,9 +4,20 @@
 // to quit first then). The studio runs as a child process, offscreen.
 
 #include <QImage>
+#include <QSettings>
 #include <QtTest/QtTest>
 
 #include "studio_test_support.h"
+
+namespace {
+
+// The panels' arrangement a studio saved on quitting, in the settings under `configHome`.
+QByteArray savedLayout(const QString& configHome) {
+  const QSettings settings(configHome + "/Variate/Variate Studio.conf", QSettings::IniFormat);
+  return settings.value("window/state").toByteArray();
+}
+
+}  // namespace
 
 class TestStudioAutomation : public QObject {
   Q_OBJECT
@@ -47,15 +58,25 @@ class TestStudioAutomation : public QObject {
 
   // --monitor writes a line a second while the studio runs (what bench/soak.sh reads):
   // resident memory, the longest UI-thread stall, the run's iterations; with
-  // --float-all-panels every panel is shown at once, and the run still ends.
+  // --float-all-panels every panel is shown at once, and the run still ends. The floating
+  // panels are that session's alone: the layout the user saved before stays as it was.
   void theMonitorFollowsARunWithEveryPanelShown() {
     QTemporaryDir dir;
     const QString folder = studio_test::copyProject("eight_schools", dir);
     const QString monitor = dir.filePath("monitor.txt");
-    QProcess studio;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert("QT_QPA_PLATFORM", "offscreen");
     environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");
+    QProcess before;
+    before.setProcessEnvironment(environment);
+    before.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    before.start(VARIATE_STUDIO_EXECUTABLE, QStringList{folder + "/eight_schools.vmod", "--run-on-open", "--warmup",
+                                                        "100", "--draws", "100", "--seed", "3", "--quit-when-done"});
+    QVERIFY(before.waitForFinished(120000));
+    QCOMPARE(before.exitCode(), 0);
+    const QByteArray userLayout = savedLayout(dir.path() + "/config");
+    QVERIFY2(!userLayout.isEmpty(), "a studio saves its layout when it quits");
+    QProcess studio;
     studio.setProcessEnvironment(environment);
     studio.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     studio.start(VARIATE_STUDIO_EXECUTABLE,
@@ -81,6 +102,7 @@ class TestStudioAutomation : public QObject {
       lastIterations = fields[3].toInt();
     }
     QVERIFY2(lastIterations > 0, qPrintable(lines.join('\n')));
+    QVERIFY2(savedLayout(dir.path() + "/config") == userLayout, "--float-all-panels replaced the saved layout");
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QToolBar>
 #include <QtTest/QtTest>
 
@@ -173,6 +174,10 @@ class TestStudioRun : public QObject {
 
       click(window, window.actions().stop);
       QVERIFY(ended.wait(30000));
+      // Until the last summary is in, the table's caption says its numbers are not final.
+      auto* caption = window.docks().diagnostics->findChild<QLabel*>("diagnosticsCaption");
+      QVERIFY(caption);
+      if (!live->summaryIsCurrent()) QVERIFY2(caption->text().contains("updating"), qPrintable(caption->text()));
       const qint64 stall = meter.worstMs();
       qInfo("longest event-loop stall while sampling: %lld ms (%d batches)", stall, int(batches.count()));
       if (qEnvironmentVariableIsSet("VARIATE_ASSERT_UI_LATENCY")) QVERIFY2(stall < 100, qPrintable(QString::number(stall)));
@@ -198,6 +203,10 @@ class TestStudioRun : public QObject {
       QVERIFY(studio_test::waitFor([&] {
         return !summaries->busy() && live->summary.drawsPerChain == live->samplingDrawsPerChain();
       }, 60000));
+      QVERIFY(live->summaryIsCurrent());
+      QVERIFY2(caption->text().contains(QString("4 chains × %1 post-warmup draws").arg(live->samplingDrawsPerChain())) &&
+                   !caption->text().contains("updating"),
+               qPrintable(caption->text()));
       DiagnosticsModel* table = window.docks().diagnostics->model();
       summaryBefore = tableRows(table);
       QCOMPARE(summaryBefore.size(), live->columnNames.size());

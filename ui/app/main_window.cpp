@@ -430,7 +430,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     return;
   }
   coordinator_->leave();  // a local run's draws so far are kept; a worker's job goes on
-  saveLayout();
+  if (!keepSavedLayout_) saveLayout();
   event->accept();
 }
 

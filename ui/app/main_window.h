@@ -39,6 +39,9 @@ class MainWindow : public QMainWindow {
   QString lastError() const { return lastError_; }
   /// Errors go to lastError() and the log only, not to a message box (for tests).
   void setQuietErrors(bool quiet) { quietErrors_ = quiet; }
+  /// This session's arrangement of panels is not saved as the user's layout on close
+  /// (the soak test's --float-all-panels).
+  void keepSavedLayout() { keepSavedLayout_ = true; }
 
   ProjectDocument* document() const { return document_.get(); }
   RunCoordinator* coordinator() const { return coordinator_; }
@@ -84,6 +87,7 @@ class MainWindow : public QMainWindow {
   QString lastError_;
   bool quietErrors_ = false;
   bool layoutRestored_ = false;  // a saved layout decides which tabs are in front
+  bool keepSavedLayout_ = false;  // keepSavedLayout()
   bool layoutSettled_ = false;   // restored from the user's settings (or set once): projects keep it
 };
 

@@ -36,6 +36,7 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   filter_->setPlaceholderText(tr("Filter parameters"));
   filter_->setClearButtonEnabled(true);
+  caption_->setObjectName("diagnosticsCaption");
   caption_->setWordWrap(true);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
@@ -107,7 +108,9 @@ void DiagnosticsPanel::refresh() {
                            .arg(run->chains.size() == 1 ? tr("1 chain") : tr("%1 chains").arg(run->chains.size()))
                            .arg(s.drawsPerChain)
                            .arg(s.fromWarmup ? tr("warmup") : tr("post-warmup"))
-                           .arg(run->isActive() ? tr(" (live)") : QString());
+                           .arg(run->isActive()             ? tr(" (live)")
+                                : !run->summaryIsCurrent() ? tr(" (updating to the run's last draws)")
+                                                           : QString());
   if (check.paretoK) {
     text += " · " + kHatText(*check.paretoK) + (check.unreliable() ? tr(" (unreliable: see the ELBO panel)") : QString());
   }

@@ -30,6 +30,15 @@ int RunData::samplingDrawsPerChain() const {
   return shortest;
 }
 
+bool RunData::summaryIsCurrent() const {
+  if (chains.empty()) return true;
+  const int sampling = samplingDrawsPerChain();
+  int shortest = chains.front().iterations();
+  for (const auto& chain : chains) shortest = std::min(shortest, chain.iterations());
+  return summary.chains == static_cast<int>(chains.size()) && summary.fromWarmup == (sampling == 0) &&
+         summary.drawsPerChain == (sampling == 0 ? shortest : sampling);
+}
+
 void RunData::append(const DrawBlockPtr& block, qint64 nowMs) {
   if (block->chain >= static_cast<int>(chains.size())) {
     chains.resize(block->chain + 1);

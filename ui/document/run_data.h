@@ -80,6 +80,9 @@ class RunData {
   int plannedIterations() const;
   /// Draws per chain of the shortest chain, warmup excluded.
   int samplingDrawsPerChain() const;
+  /// The summary covers the draws the chains hold now (summarizeSnapshot's choice of
+  /// draws); false while a newer one is being computed, e.g. just after the run ended.
+  bool summaryIsCurrent() const;
   /// Draws per second of a chain over the iterations seen live, and its expected
   /// seconds to finish (nullopt when not measurable yet).
   std::optional<double> drawsPerSecond(int chain) const;
