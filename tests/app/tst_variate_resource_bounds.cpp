@@ -17,16 +17,14 @@
 
 #include <QtTest/QtTest>
 
+#include "../support/sanitizer_build.h"
+
 namespace {
 
 // A sanitizer build reserves terabytes of address space for its shadow memory, so a limit
 // on address space stops `variate` before main: there the machine's own memory is the
 // bound, and peak memory (with the sanitizer's shadow and quarantine) is not measured.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+constexpr bool kSanitized = test_support::kSanitizerBuild;
 
 struct Measured {
   bool finished = false;

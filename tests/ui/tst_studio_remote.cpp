@@ -37,6 +37,9 @@ using namespace variate::ui;
 namespace {
 
 constexpr int kChains = 4, kWarmup = 1000, kDraws = 9000;
+// A run here ends within seconds; waits for its end allow minutes, which a sanitizer
+// build, several times slower and sharing two cores, can need.
+constexpr int kRunEndMs = 300000;
 
 void click(MainWindow& window, QAction* action) {
   QWidget* button = window.actions().toolBar->widgetForAction(action);
@@ -83,8 +86,6 @@ QJsonObject recordedConfig(const QString& projectPath, qint64 run) {
 
 }  // namespace
 
-// A run here ends within seconds; waits for its end allow minutes, which a sanitizer
-// build, several times slower and sharing two cores, can need.
 class TestStudioRemote : public QObject {
   Q_OBJECT
 
@@ -174,7 +175,7 @@ class TestStudioRemote : public QObject {
     QVERIFY(studio_test::waitFor([&] { return reopened.actions().pause->isChecked(); }, 10000));
     QVERIFY(studio_test::waitFor([&] { return reopened.docks().traces->plottedIterations(0) > 0; }, 30000));
     reopened.actions().pause->trigger();
-    QVERIFY(ended.wait(300000));
+    QVERIFY(ended.wait(kRunEndMs));
     const RunPtr run = reopened.document()->runs()->run(runId);
     QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
     QCOMPARE(client.job(job).state(), variate::remote::v1::FINISHED);
@@ -191,7 +192,7 @@ class TestStudioRemote : public QObject {
     cli.start(VARIATE_PROGRAM, {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--chains",
                                 QString::number(kChains), "--warmup", QString::number(kWarmup), "--draws",
                                 QString::number(kDraws), "--seed", "5", "--quiet", "--project", cliProject});
-    QVERIFY(cli.waitForFinished(300000));
+    QVERIFY(cli.waitForFinished(kRunEndMs));
     QCOMPARE(cli.exitCode(), 0);
     variate::store::Project other(cliProject.toStdString());
     const auto reference = other.draws(other.runs().front().id);
@@ -245,7 +246,7 @@ class TestStudioRemote : public QObject {
     QSignalSpy ended(reopened.coordinator(), &RunCoordinator::runEnded);
     QVERIFY2(reopened.openPath(projectPath), qPrintable(reopened.lastError()));
     QVERIFY2(reopened.coordinator()->isRunning(), "reopening the project reattaches to the job");
-    QVERIFY(ended.wait(300000));
+    QVERIFY(ended.wait(kRunEndMs));
     const RunPtr run = reopened.document()->runs()->run(1);
     QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
     variate::store::Project project(projectPath.toStdString());
@@ -274,7 +275,7 @@ class TestStudioRemote : public QObject {
     worker.kill();
     auto* link = window.docks().workers->findChild<QLabel*>("workerLink");
     QVERIFY2(studio_test::waitFor([&] { return link->text().contains("reconnecting"); }, 10000), qPrintable(link->text()));
-    QVERIFY(ended.wait(300000));
+    QVERIFY(ended.wait(kRunEndMs));
     QVERIFY2(link->text().contains("worker gone"), qPrintable(link->text()));
     const RunPtr run = window.document()->runs()->current();
     QVERIFY2(run->status == RunStatus::Interrupted, qPrintable(statusName(run->status) + ": " + run->message));
@@ -348,7 +349,7 @@ class TestStudioRemote : public QObject {
       QVERIFY(studio_test::typeInto(panel, "draws", "300"));
       QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
       click(window, window.actions().run);
-      QVERIFY(ended.wait(300000));
+      QVERIFY(ended.wait(kRunEndMs));
       id = window.document()->runs()->current()->id;
       const std::string first = recordedConfig(projectPath, id)["worker"].toObject()["job"].toString().toStdString();
       before = variate::store::Project(projectPath.toStdString()).draws(id);
@@ -415,12 +416,12 @@ class TestStudioRemote : public QObject {
       QVERIFY(studio_test::typeInto(panel, "draws", "300"));
       QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
       click(window, window.actions().run);
-      QVERIFY(ended.wait(300000));
+      QVERIFY(ended.wait(kRunEndMs));
       const qint64 id = window.document()->runs()->current()->id;
       QVERIFY2(window.document()->runs()->run(id)->status == RunStatus::Finished,
                qPrintable(window.document()->runs()->run(id)->message));
       click(window, window.actions().runMore);
-      QVERIFY2(ended.wait(300000), qPrintable(window.docks().log->toPlainText()));
+      QVERIFY2(ended.wait(kRunEndMs), qPrintable(window.docks().log->toPlainText()));
       const RunPtr run = window.document()->runs()->run(id);
       QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
       QCOMPARE(window.docks().traces->plottedIterations(1), 800);
