@@ -16,7 +16,9 @@ namespace variate::kernels {
 namespace {
 
 // One clone per instruction set; the loader picks the best the CPU has (GCC's ifunc).
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+// Not in a ThreadSanitizer build: the loader runs the instrumented resolver while it
+// relocates the library, before TSan's runtime is set up, and the program dies there.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define VARIATE_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define VARIATE_VECTOR_CLONES

@@ -2,12 +2,13 @@
 
 #include "ui/engine/background_priority.h"
 #include "ui/engine/inference_worker.h"
+#include "ui/engine/thread_handoff.h"
 
 namespace variate::ui {
 
 EngineController::EngineController(QObject* parent)
     : QObject(parent),
-      mailbox_([this] { QMetaObject::invokeMethod(this, &EngineController::drain, Qt::QueuedConnection); }) {
+      mailbox_([this] { postCall(this, [this] { drain(); }); }) {
   qRegisterMetaType<RunRequest>();
   qRegisterMetaType<RunStart>();
   qRegisterMetaType<RunOutcome>();
@@ -17,12 +18,28 @@ EngineController::EngineController(QObject* parent)
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(&thread_, &QThread::started, worker_, &lowerCurrentThreadPriority, Qt::DirectConnection);
-  connect(worker_, &InferenceWorker::started, this, &EngineController::onStarted);
-  connect(worker_, &InferenceWorker::ended, this, &EngineController::onEnded);
-  connect(worker_, &InferenceWorker::logged, this, &EngineController::logMessage);
-  connect(worker_, &InferenceWorker::linkChanged, this, &EngineController::linkChanged);
+  // Queued from the engine thread, which hands them over (thread_handoff.h).
+  connect(worker_, &InferenceWorker::started, this, [this](const RunStart& start) {
+    takeOver(worker_);
+    onStarted(start);
+  });
+  connect(worker_, &InferenceWorker::ended, this, [this](const RunOutcome& outcome) {
+    takeOver(worker_);
+    onEnded(outcome);
+  });
+  connect(worker_, &InferenceWorker::logged, this, [this](const QString& message) {
+    takeOver(worker_);
+    emit logMessage(message);
+  });
+  connect(worker_, &InferenceWorker::linkChanged, this, [this](const QString& state) {
+    takeOver(worker_);
+    emit linkChanged(state);
+  });
   // The engine thread paused the control already (a reattached job that is held).
-  connect(worker_, &InferenceWorker::foundPaused, this, [this] { emit pausedChanged(true); });
+  connect(worker_, &InferenceWorker::foundPaused, this, [this] {
+    takeOver(worker_);
+    emit pausedChanged(true);
+  });
   thread_.start();
 }
 
@@ -40,7 +57,7 @@ bool EngineController::start(const RunRequest& request) {
   running_ = true;
   workerAddress_ = request.config.method == InferenceMethod::Nuts ? request.config.worker.address : QString();
   currentRun_ = -1;
-  QMetaObject::invokeMethod(worker_, [worker = worker_, request] { worker->run(request); }, Qt::QueuedConnection);
+  postCall(worker_, [worker = worker_, request] { worker->run(request); });
   return true;
 }
 

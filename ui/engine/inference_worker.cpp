@@ -2,13 +2,17 @@
 
 #include <stdexcept>
 
+#include "ui/engine/thread_handoff.h"
+
 namespace variate::ui {
 
 void InferenceWorker::run(const RunRequest& request) {
-  RunContext context{control_, mailbox_, [this](const RunStart& start) { emit started(start); },
-                     [this](const QString& message) { emit logged(message); },
-                     [this](const QString& state) { emit linkChanged(state); },
-                     [this] { emit foundPaused(); }};
+  // The signals go to the EngineController on the UI thread, which takes them over.
+  RunContext context{control_, mailbox_,
+                     [this](const RunStart& start) { emitToOtherThreads(this, [&] { emit started(start); }); },
+                     [this](const QString& message) { emitToOtherThreads(this, [&] { emit logged(message); }); },
+                     [this](const QString& state) { emitToOtherThreads(this, [&] { emit linkChanged(state); }); },
+                     [this] { emitToOtherThreads(this, [&] { emit foundPaused(); }); }};
   RunOutcome outcome;
   try {
     if (request.config.method == InferenceMethod::Amortized) {
@@ -32,7 +36,7 @@ void InferenceWorker::run(const RunRequest& request) {
     outcome.status = RunStatus::Failed;
     outcome.message = QString::fromStdString(e.what());
   }
-  emit ended(outcome);
+  emitToOtherThreads(this, [&] { emit ended(outcome); });
 }
 
 }  // namespace variate::ui

@@ -6,6 +6,8 @@
 #include <variate/model/network_call.h>
 #include <variate/model/printer.h>
 
+#include "ui/engine/thread_handoff.h"
+
 namespace variate::ui {
 namespace {
 
@@ -69,7 +71,10 @@ ModelChecker::ModelChecker(QObject* parent) : QObject(parent) {
   worker_ = new ModelCheckWorker;
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-  connect(worker_, &ModelCheckWorker::checked, this, &ModelChecker::deliver);
+  connect(worker_, &ModelCheckWorker::checked, this, [this](const ModelCheck& check) {
+    takeOver(worker_);
+    deliver(check);
+  });
   thread_.start();
 }
 
@@ -93,11 +98,9 @@ void ModelChecker::requestNow(const QString& fileName, const QString& text, cons
 }
 
 void ModelChecker::dispatch() {
-  QMetaObject::invokeMethod(
-      worker_, [worker = worker_, generation = generation_, file = fileName_, text = text_, data = dataJson_] {
-        worker->check(generation, file, text, data);
-      },
-      Qt::QueuedConnection);
+  postCall(worker_, [worker = worker_, generation = generation_, file = fileName_, text = text_, data = dataJson_] {
+    worker->check(generation, file, text, data);
+  });
 }
 
 void ModelChecker::deliver(const ModelCheck& check) {
@@ -117,7 +120,7 @@ void ModelCheckWorker::check(quint64 generation, const QString& fileName, const 
       result.report = QString::fromStdString(parsed.report());
       result.deep = true;
       describeDeep(*parsed.checked, result);
-      emit checked(result);
+      emitToOtherThreads(this, [&] { emit checked(result); });
       return;
     }
     if (dataJson != dataText_) {
@@ -152,7 +155,7 @@ void ModelCheckWorker::check(quint64 generation, const QString& fileName, const 
     result.marks << mark;
     result.report = mark.message;
   }
-  emit checked(result);
+  emitToOtherThreads(this, [&] { emit checked(result); });
 }
 
 }  // namespace variate::ui

@@ -4,6 +4,7 @@
 #include <QThread>
 
 #include "ui/engine/background_priority.h"
+#include "ui/engine/thread_handoff.h"
 
 namespace variate::ui {
 
@@ -31,12 +32,12 @@ bool PredictionService::request(const QString& projectPath, const RunPtr& run, P
     lowerCurrentThreadPriority();
     auto result = std::make_shared<const RunPrediction>(need == PredictionNeed::Loo ? looOfRun(projectPath, *snapshot)
                                                                                      : predictRun(projectPath, *snapshot));
-    QMetaObject::invokeMethod(this, [self, projectPath, result] {
+    postCall(this, [self, projectPath, result] {
       if (!self || projectPath != self->projectPath_) return;  // gone, or another project now
       self->running_.remove(result->runId);
       self->results_[result->runId] = result;
       emit self->computed(result->runId);
-    }, Qt::QueuedConnection);
+    });
   });
   thread->setParent(this);
   threads_ << thread;

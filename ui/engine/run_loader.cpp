@@ -6,6 +6,7 @@
 #include <variate/store/project.h>
 
 #include "ui/document/run_records.h"
+#include "ui/engine/thread_handoff.h"
 
 namespace variate::ui {
 
@@ -38,11 +39,11 @@ void RunLoader::load(const QString& projectPath, qint64 runId) {
   QThread* thread = QThread::create([self, projectPath, runId, this] {
     auto result = std::make_shared<const LoadedRun>(read(projectPath, runId));
     // Queued to the loader's thread; dropped if the loader is gone by then.
-    QMetaObject::invokeMethod(this, [self, result] {
+    postCall(this, [self, result] {
       if (!self) return;
       --self->pending_;
       emit self->loaded(result);
-    }, Qt::QueuedConnection);
+    });
   });
   thread->setParent(this);  // deleted with the loader, after its destructor waited
   threads_ << thread;

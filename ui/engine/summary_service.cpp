@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ui/engine/background_priority.h"
+#include "ui/engine/thread_handoff.h"
 
 namespace variate::ui {
 
@@ -80,7 +81,8 @@ class SummaryWorker : public QObject {
 
  public:
   void compute(const std::shared_ptr<const RunSnapshot>& snapshot) {
-    emit computed(snapshot->runId, summarizeSnapshot(*snapshot));
+    const RunSummary summary = summarizeSnapshot(*snapshot);
+    emitToOtherThreads(this, [&] { emit computed(snapshot->runId, summary); });
   }
 
  signals:
@@ -97,7 +99,10 @@ SummaryService::SummaryService(RunList* runs, QObject* parent) : QObject(parent)
   worker->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker, &QObject::deleteLater);
   connect(&thread_, &QThread::started, worker, &lowerCurrentThreadPriority, Qt::DirectConnection);
-  connect(worker, &SummaryWorker::computed, this, &SummaryService::finished);
+  connect(worker, &SummaryWorker::computed, this, [this, worker](qint64 runId, const RunSummary& summary) {
+    takeOver(worker);
+    finished(runId, summary);
+  });
   thread_.start();
   wait_.setSingleShot(true);
   connect(&wait_, &QTimer::timeout, this, &SummaryService::startNext);
@@ -148,7 +153,7 @@ void SummaryService::startNext() {
   busy_ = true;
   computing_.start();
   auto* worker = static_cast<SummaryWorker*>(worker_);
-  QMetaObject::invokeMethod(worker, [worker, snapshot] { worker->compute(snapshot); }, Qt::QueuedConnection);
+  postCall(worker, [worker, snapshot] { worker->compute(snapshot); });
 }
 
 void SummaryService::finished(qint64 runId, const RunSummary& summary) {

@@ -1,5 +1,7 @@
 #include "ui/engine/worker_probe.h"
 
+#include "ui/engine/thread_handoff.h"
+
 #ifdef VARIATE_WITH_REMOTE
 #include "app/remote/remote_client.h"
 #endif
@@ -55,13 +57,13 @@ WorkerProbe::~WorkerProbe() {
 void WorkerProbe::probe(const QList<WorkerRef>& workers) {
   ++pending_;
   // Answers are queued to this object, which outlives the thread (the destructor waits).
-  QMetaObject::invokeMethod(context_, [this, workers] {
+  postCall(context_, [this, workers] {
     for (const WorkerRef& worker : workers) {
       const WorkerStatus status = query(worker);
-      QMetaObject::invokeMethod(this, [this, status] { emit probed(status); }, Qt::QueuedConnection);
+      postCall(this, [this, status] { emit probed(status); });
     }
     --pending_;
-  }, Qt::QueuedConnection);
+  });
 }
 
 }  // namespace variate::ui

@@ -4,13 +4,16 @@
 #include <QThreadPool>
 
 #include "ui/engine/background_priority.h"
+#include "ui/engine/thread_handoff.h"
 
 namespace variate::ui {
 
 void startAnalysis(std::function<void()> task) {
   // Owned by the application, whose end waits for the tasks under way.
   static QThreadPool* const pool = new QThreadPool(QCoreApplication::instance());
+  handOff(pool);
   pool->start([task = std::move(task)] {
+    takeOver(pool);
     thread_local bool lowered = false;  // a pool thread keeps its priority between tasks
     if (!lowered) {
       lowerCurrentThreadPriority();

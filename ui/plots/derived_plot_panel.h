@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QPointer>
 
+#include "ui/engine/thread_handoff.h"
 #include "ui/plots/analysis_pool.h"
 #include "ui/plots/run_plot_panel.h"
 
@@ -78,10 +79,10 @@ void DerivedPlotPanel::computeOffThread(Compute compute, Show show) {
     }
     // The application is the context: the panel may be gone, which only the UI thread
     // may ask.
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, generation, result, failure, show] {
+    postCall(QCoreApplication::instance(), [self, generation, result, failure, show] {
       if (!failure.isEmpty()) qWarning("analysis panel: %s", qPrintable(failure));
       if (self) self->arrived(generation, result ? std::function<void()>([&] { show(*result); }) : nullptr);
-    }, Qt::QueuedConnection);
+    });
   });
 }
 
