@@ -20,24 +20,24 @@ EngineController::EngineController(QObject* parent)
   connect(&thread_, &QThread::started, worker_, &lowerCurrentThreadPriority, Qt::DirectConnection);
   // Queued from the engine thread, which hands them over (thread_handoff.h).
   connect(worker_, &InferenceWorker::started, this, [this](const RunStart& start) {
-    takeOver(worker_);
+    takeOver();
     onStarted(start);
   });
   connect(worker_, &InferenceWorker::ended, this, [this](const RunOutcome& outcome) {
-    takeOver(worker_);
+    takeOver();
     onEnded(outcome);
   });
   connect(worker_, &InferenceWorker::logged, this, [this](const QString& message) {
-    takeOver(worker_);
+    takeOver();
     emit logMessage(message);
   });
   connect(worker_, &InferenceWorker::linkChanged, this, [this](const QString& state) {
-    takeOver(worker_);
+    takeOver();
     emit linkChanged(state);
   });
   // The engine thread paused the control already (a reattached job that is held).
   connect(worker_, &InferenceWorker::foundPaused, this, [this] {
-    takeOver(worker_);
+    takeOver();
     emit pausedChanged(true);
   });
   thread_.start();

@@ -9,10 +9,10 @@ namespace variate::ui {
 void InferenceWorker::run(const RunRequest& request) {
   // The signals go to the EngineController on the UI thread, which takes them over.
   RunContext context{control_, mailbox_,
-                     [this](const RunStart& start) { emitToOtherThreads(this, [&] { emit started(start); }); },
-                     [this](const QString& message) { emitToOtherThreads(this, [&] { emit logged(message); }); },
-                     [this](const QString& state) { emitToOtherThreads(this, [&] { emit linkChanged(state); }); },
-                     [this] { emitToOtherThreads(this, [&] { emit foundPaused(); }); }};
+                     [this](const RunStart& start) { emitToOtherThreads([&] { emit started(start); }); },
+                     [this](const QString& message) { emitToOtherThreads([&] { emit logged(message); }); },
+                     [this](const QString& state) { emitToOtherThreads([&] { emit linkChanged(state); }); },
+                     [this] { emitToOtherThreads([&] { emit foundPaused(); }); }};
   RunOutcome outcome;
   try {
     if (request.config.method == InferenceMethod::Amortized) {
@@ -36,7 +36,7 @@ void InferenceWorker::run(const RunRequest& request) {
     outcome.status = RunStatus::Failed;
     outcome.message = QString::fromStdString(e.what());
   }
-  emitToOtherThreads(this, [&] { emit ended(outcome); });
+  emitToOtherThreads([&] { emit ended(outcome); });
 }
 
 }  // namespace variate::ui

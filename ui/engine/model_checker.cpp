@@ -72,7 +72,7 @@ ModelChecker::ModelChecker(QObject* parent) : QObject(parent) {
   worker_->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(worker_, &ModelCheckWorker::checked, this, [this](const ModelCheck& check) {
-    takeOver(worker_);
+    takeOver();
     deliver(check);
   });
   thread_.start();
@@ -120,7 +120,7 @@ void ModelCheckWorker::check(quint64 generation, const QString& fileName, const 
       result.report = QString::fromStdString(parsed.report());
       result.deep = true;
       describeDeep(*parsed.checked, result);
-      emitToOtherThreads(this, [&] { emit checked(result); });
+      emitToOtherThreads([&] { emit checked(result); });
       return;
     }
     if (dataJson != dataText_) {
@@ -155,7 +155,7 @@ void ModelCheckWorker::check(quint64 generation, const QString& fileName, const 
     result.marks << mark;
     result.report = mark.message;
   }
-  emitToOtherThreads(this, [&] { emit checked(result); });
+  emitToOtherThreads([&] { emit checked(result); });
 }
 
 }  // namespace variate::ui

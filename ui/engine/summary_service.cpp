@@ -82,7 +82,7 @@ class SummaryWorker : public QObject {
  public:
   void compute(const std::shared_ptr<const RunSnapshot>& snapshot) {
     const RunSummary summary = summarizeSnapshot(*snapshot);
-    emitToOtherThreads(this, [&] { emit computed(snapshot->runId, summary); });
+    emitToOtherThreads([&] { emit computed(snapshot->runId, summary); });
   }
 
  signals:
@@ -99,8 +99,8 @@ SummaryService::SummaryService(RunList* runs, QObject* parent) : QObject(parent)
   worker->moveToThread(&thread_);
   connect(&thread_, &QThread::finished, worker, &QObject::deleteLater);
   connect(&thread_, &QThread::started, worker, &lowerCurrentThreadPriority, Qt::DirectConnection);
-  connect(worker, &SummaryWorker::computed, this, [this, worker](qint64 runId, const RunSummary& summary) {
-    takeOver(worker);
+  connect(worker, &SummaryWorker::computed, this, [this](qint64 runId, const RunSummary& summary) {
+    takeOver();
     finished(runId, summary);
   });
   thread_.start();

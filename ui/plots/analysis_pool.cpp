@@ -11,9 +11,9 @@ namespace variate::ui {
 void startAnalysis(std::function<void()> task) {
   // Owned by the application, whose end waits for the tasks under way.
   static QThreadPool* const pool = new QThreadPool(QCoreApplication::instance());
-  handOff(pool);
+  handOff();
   pool->start([task = std::move(task)] {
-    takeOver(pool);
+    takeOver();
     thread_local bool lowered = false;  // a pool thread keeps its priority between tasks
     if (!lowered) {
       lowerCurrentThreadPriority();
