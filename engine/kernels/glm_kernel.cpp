@@ -148,7 +148,8 @@ void sums(const Slices<T>& s, const GlmPoints& points, bool gradient, double* re
   const int64_t stride = 2 + s.K;
   std::vector<double> partial(static_cast<size_t>(chunks * B * stride), 0.0);
   at::parallel_for(0, chunks, 1, [&](int64_t first, int64_t last) {
-    std::vector<T> buffer(static_cast<size_t>(rows_per_chunk));
+    // A chunk is at most the data: a 256 KB buffer zeroed for 62 rows cost more than the sums.
+    std::vector<T> buffer(static_cast<size_t>(std::min(rows_per_chunk, s.N)));
     for (int64_t c = first; c < last; ++c) {
       const int64_t n0 = c * rows_per_chunk;
       const int64_t rows = std::min(rows_per_chunk, s.N - n0);
