@@ -6,7 +6,7 @@
 //
 // Each child's peak resident memory comes from wait4(); limits on its address space
 // (RLIMIT_AS, what `ulimit -v` sets) stand in for a smaller machine. The data file is
-// 10^7 numbers (120 MB of JSON); VARIATE_BIG_DATA_NUMBERS=400000000 makes it 5 GB, and
+// 10^7 numbers (120 MB of JSON); VARIATE_BIG_DATA_NUMBERS=400000000 makes it 4.2 GB, and
 // VARIATE_RUN_SLOW=1 also samples the model of 10^6 parameters (about five minutes).
 
 #include <fcntl.h>
