@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/target/parameter_names.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/target/parameter_names.h"
 
 namespace variate::bench {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/model/compiled_model.h"
+#include "engine/model/compiled_model.h"
 
 namespace variate::bench {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "variate/model/compiled_model.h"
+#include "engine/model/compiled_model.h"
 
 #include "report.h"
 #include "stan_runner.h"

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "variate/diagnostics/ess.h"
+#include "engine/diagnostics/ess.h"
 
 namespace variate::bench {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/diagnostics/draws.h"
-#include "variate/mcmc/sample.h"
+#include "engine/diagnostics/draws.h"
+#include "engine/mcmc/sample.h"
 
 #include "report.h"
 

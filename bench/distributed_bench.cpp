@@ -24,17 +24,17 @@
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <CLI/CLI.hpp>
 
-#include <variate/core/threading.h>
-#include <variate/distributed/agreement.h>
-#include <variate/distributed/child_ranks.h>
-#include <variate/distributed/distributed_error.h>
-#include <variate/distributed/run_group.h>
-#include <variate/distributed/sharded_target.h>
-#include <variate/io/data_file.h>
-#include <variate/mcmc/hamiltonian.h>
-#include <variate/mcmc/sample.h>
-#include <variate/model/compile.h>
-#include <variate/tape/select_target.h>
+#include "engine/core/threading.h"
+#include "engine/distributed/agreement.h"
+#include "engine/distributed/child_ranks.h"
+#include "engine/distributed/distributed_error.h"
+#include "engine/distributed/run_group.h"
+#include "engine/distributed/sharded_target.h"
+#include "engine/io/data_file.h"
+#include "engine/mcmc/hamiltonian.h"
+#include "engine/mcmc/sample.h"
+#include "engine/model/compile.h"
+#include "engine/tape/select_target.h"
 
 #include "gradient_timing.h"
 #include "report.h"

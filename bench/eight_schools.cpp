@@ -6,7 +6,7 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/model/compile.h"
+#include "engine/model/compile.h"
 
 #include "bulk_ess.h"
 #include "nuts_runs.h"

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "variate/diagnostics/draws.h"
-#include "variate/mcmc/nuts_options.h"
-#include "variate/model/compiled_model.h"
+#include "engine/diagnostics/draws.h"
+#include "engine/mcmc/nuts_options.h"
+#include "engine/model/compiled_model.h"
 
 #include "report.h"
 

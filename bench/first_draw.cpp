@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include <variate/io/data_file.h>
-#include <variate/mcmc/sample.h>
-#include <variate/model/compile.h>
-#include <variate/tape/select_target.h>
+#include "engine/io/data_file.h"
+#include "engine/mcmc/sample.h"
+#include "engine/model/compile.h"
+#include "engine/tape/select_target.h"
 
 #include "runtime_info.h"
 

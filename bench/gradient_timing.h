@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "variate/mcmc/hamiltonian.h"
+#include "engine/mcmc/hamiltonian.h"
 
 #include "timing.h"
 

@@ -4,8 +4,8 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/model/compile.h"
-#include "variate/variate.h"
+#include "engine/model/compile.h"
+#include "engine/variate.h"
 
 namespace variate::bench {
 

@@ -7,8 +7,8 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/target/unconstrained_target.h"
-#include "variate/model/compiled_model.h"
+#include "engine/target/unconstrained_target.h"
+#include "engine/model/compiled_model.h"
 
 namespace variate::bench {
 

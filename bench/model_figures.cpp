@@ -5,8 +5,8 @@
 
 #include <c10/util/Exception.h>
 
-#include "variate/mcmc/hamiltonian.h"
-#include "variate/tape/select_target.h"
+#include "engine/mcmc/hamiltonian.h"
+#include "engine/tape/select_target.h"
 
 #include "gradient_timing.h"
 #include "nuts_runs.h"

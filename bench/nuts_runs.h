@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "variate/mcmc/sample.h"
+#include "engine/mcmc/sample.h"
 
 #include "report.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 namespace variate::bench {
 

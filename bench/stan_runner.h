@@ -10,7 +10,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 #include "r_script.h"
 #include "synthetic_logistic.h"

@@ -3,7 +3,7 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::bench {
 

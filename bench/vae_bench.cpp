@@ -21,12 +21,12 @@
 #include <torch/nn/modules/linear.h>
 #include <torch/optim/adam.h>
 
-#include <variate/core/threading.h>
-#include <variate/deep/amortized_fit.h>
-#include <variate/deep/amortized_model.h>
-#include <variate/io/data_file.h>
-#include <variate/io/idx_file.h>
-#include <variate/model/compile.h>
+#include "engine/core/threading.h"
+#include "engine/deep/amortized_fit.h"
+#include "engine/deep/amortized_model.h"
+#include "engine/io/data_file.h"
+#include "engine/io/idx_file.h"
+#include "engine/model/compile.h"
 
 namespace {
 

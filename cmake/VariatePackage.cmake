@@ -2,8 +2,9 @@
 # tree, so that programs build against them with find_package(Variate) and link
 # Variate::engine (libvariate.so, every layer of the engine) or Variate::cli (the commands
 # of `variate`, which the programs `variate export` writes run on their model):
-# `cmake --install` puts headers under include/variate/ (the CLI's under
-# include/variate/cli/), the libraries under lib/ and the package files under
+# `cmake --install` puts the headers under include/variate/ at their paths in the
+# repository (include/variate/engine/core/shape.h, include/variate/engine/cli/...), the
+# include directory being include/variate as the repository root is in a build; the libraries under lib/ and the package files under
 # lib/cmake/Variate; a build folder works as Variate_DIR directly. Included from the
 # top-level CMakeLists.txt, once engine/ and app/ have made their targets.
 
@@ -18,12 +19,11 @@ set_target_properties(variate_warnings PROPERTIES EXPORT_NAME warnings)
 install(TARGETS variate_engine variate_cli variate_warnings EXPORT VariateTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT Development
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT Runtime NAMELINK_COMPONENT Development)
+# The engine's headers and the CLI's: not those of the remote library (gRPC), which
+# nothing installed builds against.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/engine/"
-  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate" COMPONENT Development
-  FILES_MATCHING PATTERN "*.h")
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/app/cli/"
-  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate/cli" COMPONENT Development
-  FILES_MATCHING PATTERN "*.h")
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/variate/engine" COMPONENT Development
+  FILES_MATCHING PATTERN "*.h" PATTERN "remote" EXCLUDE)
 
 set(VARIATE_PACKAGE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/Variate")
 install(EXPORT VariateTargets NAMESPACE Variate:: DESTINATION "${VARIATE_PACKAGE_DIR}"

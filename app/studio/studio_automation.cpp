@@ -1,4 +1,4 @@
-#include "studio/studio_automation.h"
+#include "app/studio/studio_automation.h"
 
 #include <cmath>
 #include <cstdio>

@@ -10,10 +10,10 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
-#include "studio/studio_automation.h"
-#include "studio/studio_monitor.h"
+#include "app/studio/studio_automation.h"
+#include "app/studio/studio_monitor.h"
 #include "ui/app/main_window.h"
-#include "version.h"
+#include "engine/core/version.h"
 
 int main(int argc, char** argv) {
 #ifdef __GLIBC__
@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   Q_INIT_RESOURCE(studio);
   QApplication::setOrganizationName("Variate");
   QApplication::setApplicationName("Variate Studio");
-  QApplication::setApplicationVersion(VARIATE_VERSION);
+  QApplication::setApplicationVersion(variate::version());
   QApplication::setWindowIcon(QIcon(":/icons/variate.svg"));
   // The desktop entry the installed studio is launched from (its Wayland app id).
   QGuiApplication::setDesktopFileName("org.variate.Studio");

@@ -1,4 +1,4 @@
-#include "studio/studio_monitor.h"
+#include "app/studio/studio_monitor.h"
 
 #include <unistd.h>
 

@@ -6,10 +6,10 @@
 
 #include <cstdint>
 
-#include <variate/variate.h>
-#include <variate/core/data_inputs.h>
-#include <variate/core/deterministic.h>
-#include <variate/core/math.h>
+#include "engine/variate.h"
+#include "engine/core/data_inputs.h"
+#include "engine/core/deterministic.h"
+#include "engine/core/math.h"
 
 namespace vt = variate;
 

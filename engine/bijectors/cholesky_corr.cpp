@@ -1,10 +1,10 @@
-#include "variate/bijectors/cholesky_corr.h"
+#include "engine/bijectors/cholesky_corr.h"
 
 #include <cmath>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::bijectors {
 namespace {

@@ -9,7 +9,7 @@
 /// y's order is row by row: (1,0), (2,0), (2,1), (3,0), ... (0-based (row, column)).
 /// Leading dimensions are batch: y [..., K(K-1)/2] <-> L [..., K, K].
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::bijectors {
 

@@ -1,4 +1,4 @@
-#include "variate/bijectors/describe_bound.h"
+#include "engine/bijectors/describe_bound.h"
 
 #include <sstream>
 

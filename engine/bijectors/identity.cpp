@@ -1,4 +1,4 @@
-#include "variate/bijectors/identity.h"
+#include "engine/bijectors/identity.h"
 
 #include <ATen/ATen.h>
 

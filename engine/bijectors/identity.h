@@ -1,7 +1,7 @@
 #pragma once
 /// The identity on the reals: unconstrained and constrained values coincide.
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::bijectors {
 

@@ -3,7 +3,7 @@
 /// (Stan Reference Manual, "Constraint transforms", lower and upper bounded scalar);
 /// log|dx/dy| = log(upper - lower) + log inv_logit(y) + log(1 - inv_logit(y)).
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::bijectors {
 

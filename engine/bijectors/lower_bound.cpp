@@ -1,9 +1,9 @@
-#include "variate/bijectors/lower_bound.h"
+#include "engine/bijectors/lower_bound.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/bijectors/describe_bound.h"
-#include "variate/core/checks.h"
+#include "engine/bijectors/describe_bound.h"
+#include "engine/core/checks.h"
 
 namespace variate::bijectors {
 

@@ -2,7 +2,7 @@
 /// x = lower + exp(y), Stan's lower-bound transform (Stan Reference Manual, "Constraint
 /// transforms", lower bounded scalar); log|dx/dy| = y.
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::bijectors {
 

@@ -1,14 +1,14 @@
-#include "variate/bijectors/make_bijector.h"
+#include "engine/bijectors/make_bijector.h"
 
-#include "variate/bijectors/cholesky_corr.h"
-#include "variate/bijectors/identity.h"
-#include "variate/bijectors/interval.h"
-#include "variate/bijectors/lower_bound.h"
-#include "variate/bijectors/ordered.h"
-#include "variate/bijectors/positive_ordered.h"
-#include "variate/bijectors/simplex.h"
-#include "variate/bijectors/upper_bound.h"
-#include "variate/core/checks.h"
+#include "engine/bijectors/cholesky_corr.h"
+#include "engine/bijectors/identity.h"
+#include "engine/bijectors/interval.h"
+#include "engine/bijectors/lower_bound.h"
+#include "engine/bijectors/ordered.h"
+#include "engine/bijectors/positive_ordered.h"
+#include "engine/bijectors/simplex.h"
+#include "engine/bijectors/upper_bound.h"
+#include "engine/core/checks.h"
 
 namespace variate::bijectors {
 

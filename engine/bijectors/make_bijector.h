@@ -2,8 +2,8 @@
 /// The bijector from unconstrained reals onto a continuous support, as Stan picks the
 /// transform from a variable's declared constraint.
 
-#include "variate/bijectors/bijector.h"
-#include "variate/core/support.h"
+#include "engine/bijectors/bijector.h"
+#include "engine/core/support.h"
 
 namespace variate::bijectors {
 

@@ -1,8 +1,8 @@
-#include "variate/bijectors/ordered.h"
+#include "engine/bijectors/ordered.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::bijectors {
 

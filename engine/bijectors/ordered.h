@@ -3,7 +3,7 @@
 /// Reference Manual, "Constraint transforms", ordered vector); log|det J| = sum_{k>=2} yk.
 /// Acts on the last dimension; leading dimensions are batch.
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::bijectors {
 

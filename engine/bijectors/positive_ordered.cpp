@@ -1,8 +1,8 @@
-#include "variate/bijectors/positive_ordered.h"
+#include "engine/bijectors/positive_ordered.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::bijectors {
 

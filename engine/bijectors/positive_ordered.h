@@ -3,7 +3,7 @@
 /// ordered transform (Stan Reference Manual, "Constraint transforms", positive ordered
 /// vector); log|det J| = sum_k yk. Acts on the last dimension; leading dimensions are batch.
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::bijectors {
 

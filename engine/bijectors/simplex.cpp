@@ -1,8 +1,8 @@
-#include "variate/bijectors/simplex.h"
+#include "engine/bijectors/simplex.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::bijectors {
 namespace {

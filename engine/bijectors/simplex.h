@@ -4,7 +4,7 @@
 /// x_k = stick_k z_k with stick_k = 1 - sum_{j<k} x_j, and x_K = stick_K; y = 0 maps to the
 /// centre (1/K, ..., 1/K). Acts on the last dimension; leading dimensions are batch.
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::bijectors {
 

@@ -2,7 +2,7 @@
 /// x = upper - exp(y), Stan's upper-bound transform (Stan Reference Manual, "Constraint
 /// transforms", upper bounded scalar); log|dx/dy| = y.
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::bijectors {
 

@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 #define VARIATE_CHECKED_OPTION(Owner, type, name, default_value, check)                 \
  public:                                                                                \

@@ -1,4 +1,4 @@
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 #include <sstream>
 #include <vector>

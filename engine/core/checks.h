@@ -8,7 +8,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate {
 

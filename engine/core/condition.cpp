@@ -1,4 +1,4 @@
-#include "variate/core/condition.h"
+#include "engine/core/condition.h"
 
 namespace variate {
 

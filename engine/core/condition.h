@@ -6,7 +6,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/tracing.h"
+#include "engine/core/tracing.h"
 
 namespace variate {
 

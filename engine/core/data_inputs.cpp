@@ -1,10 +1,10 @@
-#include "variate/core/data_inputs.h"
+#include "engine/core/data_inputs.h"
 
 #include <charconv>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 namespace {

@@ -12,8 +12,8 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/data.h"
-#include "variate/core/shape.h"
+#include "engine/core/data.h"
+#include "engine/core/shape.h"
 
 namespace variate {
 

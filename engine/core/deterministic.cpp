@@ -1,6 +1,6 @@
-#include "variate/core/deterministic.h"
+#include "engine/core/deterministic.h"
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 namespace {

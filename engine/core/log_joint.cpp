@@ -1,9 +1,9 @@
-#include "variate/core/log_joint.h"
+#include "engine/core/log_joint.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/distribution.h"
+#include "engine/core/checks.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 

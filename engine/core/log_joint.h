@@ -10,8 +10,8 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/data.h"
-#include "variate/core/tracing.h"
+#include "engine/core/data.h"
+#include "engine/core/tracing.h"
 
 namespace variate {
 

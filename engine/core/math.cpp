@@ -1,4 +1,4 @@
-#include "variate/core/math.h"
+#include "engine/core/math.h"
 
 #include <cmath>
 #include <string>
@@ -6,8 +6,8 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/shape.h"
+#include "engine/core/checks.h"
+#include "engine/core/shape.h"
 
 // Each function performs the tensor operations engine/model/functions.cpp performs on one
 // point, in the same order, so that a C++ model and a .vmod model agree to the bit.

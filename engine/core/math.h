@@ -4,7 +4,7 @@
 /// point's values. Exported programs call them, and they compute exactly what the
 /// language does (the same tensor operations, so the same bits).
 ///
-///   #include <variate/core/math.h>
+///   #include "engine/core/math.h"
 ///   at::Tensor L = vt::cholesky(vt::gp_exp_quad_cov(x, alpha, rho) + 1e-10 * vt::eye(N));
 ///
 /// Arguments are TensorArgs (numbers, tensors, random variables); integer tensors take
@@ -15,7 +15,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/tensor_arg.h"
+#include "engine/core/tensor_arg.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/core/memory.h"
+#include "engine/core/memory.h"
 
 #include <sys/resource.h>
 
@@ -8,7 +8,7 @@
 #include <limits>
 #include <sstream>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate {
 namespace {

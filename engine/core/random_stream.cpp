@@ -1,4 +1,4 @@
-#include "variate/core/random_stream.h"
+#include "engine/core/random_stream.h"
 
 namespace variate {
 namespace {

@@ -1,10 +1,10 @@
-#include "variate/core/random_variable.h"
+#include "engine/core/random_variable.h"
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/distribution.h"
+#include "engine/core/checks.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace {

@@ -8,8 +8,8 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/shape.h"
-#include "variate/core/support.h"
+#include "engine/core/shape.h"
+#include "engine/core/support.h"
 
 namespace variate {
 

@@ -1,8 +1,8 @@
-#include "variate/core/shape.h"
+#include "engine/core/shape.h"
 
 #include <algorithm>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 

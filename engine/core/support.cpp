@@ -1,4 +1,4 @@
-#include "variate/core/support.h"
+#include "engine/core/support.h"
 
 #include <sstream>
 

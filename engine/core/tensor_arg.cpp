@@ -1,8 +1,8 @@
-#include "variate/core/tensor_arg.h"
+#include "engine/core/tensor_arg.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/random_variable.h"
+#include "engine/core/random_variable.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/core/threading.h"
+#include "engine/core/threading.h"
 
 #include <dlfcn.h>
 
@@ -8,7 +8,7 @@
 
 #include <ATen/Parallel.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 namespace {

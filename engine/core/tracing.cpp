@@ -1,4 +1,4 @@
-#include "variate/core/tracing.h"
+#include "engine/core/tracing.h"
 
 #include <vector>
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <functional>
 
-#include "variate/core/random_variable.h"
+#include "engine/core/random_variable.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/core/with_support.h"
+#include "engine/core/with_support.h"
 
 namespace variate {
 

@@ -8,8 +8,8 @@
 
 #include <utility>
 
-#include "variate/core/tracing.h"
-#include "variate/core/support.h"
+#include "engine/core/tracing.h"
+#include "engine/core/support.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/deep/amortized_fit.h"
+#include "engine/deep/amortized_fit.h"
 
 #include <chrono>
 #include <sstream>
@@ -17,10 +17,10 @@
 #include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/core/random_stream.h"
-#include "variate/deep/flat_adam.h"
-#include "variate/deep/shared_training_memory.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/random_stream.h"
+#include "engine/deep/flat_adam.h"
+#include "engine/deep/shared_training_memory.h"
 
 namespace variate::deep {
 namespace {

@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/deep/amortized_objective.h"
-#include "variate/distributed/communicator.h"
+#include "engine/deep/amortized_objective.h"
+#include "engine/distributed/communicator.h"
 
 namespace variate::deep {
 

@@ -1,4 +1,4 @@
-#include "variate/deep/amortized_model.h"
+#include "engine/deep/amortized_model.h"
 
 #include <cmath>
 #include <map>
@@ -7,16 +7,16 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/core/checks.h"
-#include "variate/core/distribution.h"
-#include "variate/core/random_stream.h"
-#include "variate/model/data_binding.h"
-#include "variate/model/distribution_table.h"
-#include "variate/model/evaluator.h"
-#include "variate/model/model_error.h"
-#include "variate/model/network_call.h"
-#include "variate/model/printer.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/checks.h"
+#include "engine/core/distribution.h"
+#include "engine/core/random_stream.h"
+#include "engine/model/data_binding.h"
+#include "engine/model/distribution_table.h"
+#include "engine/model/evaluator.h"
+#include "engine/model/model_error.h"
+#include "engine/model/network_call.h"
+#include "engine/model/printer.h"
 
 namespace variate::deep {
 

@@ -25,11 +25,11 @@
 #include <ATen/core/Tensor.h>
 #include <torch/nn/module.h>
 
-#include "variate/core/data.h"
-#include "variate/core/shape.h"
-#include "variate/model/checker.h"
-#include "variate/deep/amortized_objective.h"
-#include "variate/deep/network.h"
+#include "engine/core/data.h"
+#include "engine/core/shape.h"
+#include "engine/model/checker.h"
+#include "engine/deep/amortized_objective.h"
+#include "engine/deep/network.h"
 
 namespace variate::deep {
 

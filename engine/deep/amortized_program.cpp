@@ -1,14 +1,14 @@
-#include "variate/deep/amortized_program.h"
+#include "engine/deep/amortized_program.h"
 
 #include <set>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/core/checks.h"
-#include "variate/core/distribution.h"
-#include "variate/core/tracing.h"
-#include "variate/distributions/normal.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/checks.h"
+#include "engine/core/distribution.h"
+#include "engine/core/tracing.h"
+#include "engine/distributions/normal.h"
 
 namespace variate::deep {
 namespace {

@@ -32,9 +32,9 @@
 #include <memory>
 #include <string>
 
-#include "variate/core/data.h"
-#include "variate/core/shape.h"
-#include "variate/deep/amortized_objective.h"
+#include "engine/core/data.h"
+#include "engine/core/shape.h"
+#include "engine/deep/amortized_objective.h"
 
 namespace variate::deep {
 

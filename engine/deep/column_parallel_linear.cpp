@@ -3,7 +3,7 @@
 // columns" (all-gather; gradients sliced), as Megatron's copy_to_tensor_model_parallel_region
 // and gather_from_tensor_model_parallel_region (megatron/core/tensor_parallel/mappings.py).
 
-#include "variate/deep/column_parallel_linear.h"
+#include "engine/deep/column_parallel_linear.h"
 
 #include <algorithm>
 #include <string>
@@ -12,7 +12,7 @@
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/custom_function.h>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::deep {
 namespace {

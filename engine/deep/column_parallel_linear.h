@@ -26,7 +26,7 @@
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/pimpl.h>
 
-#include "variate/distributed/communicator.h"
+#include "engine/distributed/communicator.h"
 
 namespace variate::deep {
 

@@ -1,4 +1,4 @@
-#include "variate/deep/flat_adam.h"
+#include "engine/deep/flat_adam.h"
 
 #include <cmath>
 
@@ -6,7 +6,7 @@
 #include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::deep {
 namespace {

@@ -11,7 +11,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/vi/adam.h"
+#include "engine/vi/adam.h"
 
 namespace torch::serialize {
 class InputArchive;

@@ -1,4 +1,4 @@
-#include "variate/deep/network.h"
+#include "engine/deep/network.h"
 
 #include <cmath>
 
@@ -6,7 +6,7 @@
 #include <torch/nn/modules/activation.h>
 #include <torch/nn/modules/linear.h>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::deep {
 namespace {

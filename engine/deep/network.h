@@ -11,7 +11,7 @@
 #include <ATen/core/Generator.h>
 #include <torch/nn/modules/container/sequential.h>
 
-#include "variate/model/network_call.h"
+#include "engine/model/network_call.h"
 
 namespace variate::deep {
 

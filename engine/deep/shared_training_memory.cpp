@@ -1,4 +1,4 @@
-#include "variate/deep/shared_training_memory.h"
+#include "engine/deep/shared_training_memory.h"
 
 #include <atomic>
 #include <cerrno>
@@ -14,7 +14,7 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/distributed/distributed_error.h"
+#include "engine/distributed/distributed_error.h"
 
 namespace variate::deep {
 namespace {

@@ -23,7 +23,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/distributed/communicator.h"
+#include "engine/distributed/communicator.h"
 
 namespace variate::deep {
 

@@ -1,4 +1,4 @@
-#include "variate/deep/training_recorder.h"
+#include "engine/deep/training_recorder.h"
 
 #include <cmath>
 

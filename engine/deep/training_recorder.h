@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "variate/deep/amortized_fit.h"
-#include "variate/store/project.h"
+#include "engine/deep/amortized_fit.h"
+#include "engine/store/project.h"
 
 namespace variate::deep {
 

@@ -3,7 +3,7 @@
 // centered chain to twice a 2,3,5-smooth length >= n, so that the circular correlation
 // of the FFT equals the linear one, and take |FFT|^2 back. O(n log n).
 
-#include "variate/diagnostics/autocovariance.h"
+#include "engine/diagnostics/autocovariance.h"
 
 #include <ATen/ATen.h>
 

@@ -1,4 +1,4 @@
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 #include <ATen/ATen.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::diagnostics {
 

@@ -1,6 +1,6 @@
 // Betancourt (2016), arXiv:1604.00695, eq. 3 (the estimator of E-BFMI).
 
-#include "variate/diagnostics/ebfmi.h"
+#include "engine/diagnostics/ebfmi.h"
 
 #include <cmath>
 #include <limits>

@@ -3,17 +3,17 @@
 // for the multi-chain combination. Follows the loop of posterior's .ess() (identical to
 // rstan 2.21's ess_rfun), including its index arithmetic: see tau_hat below.
 
-#include "variate/diagnostics/ess.h"
+#include "engine/diagnostics/ess.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "variate/diagnostics/autocovariance.h"
-#include "variate/diagnostics/quantiles.h"
-#include "variate/diagnostics/rank_normalization.h"
-#include "variate/diagnostics/split_chains.h"
+#include "engine/diagnostics/autocovariance.h"
+#include "engine/diagnostics/quantiles.h"
+#include "engine/diagnostics/rank_normalization.h"
+#include "engine/diagnostics/split_chains.h"
 
 namespace variate::diagnostics {
 namespace {

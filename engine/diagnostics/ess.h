@@ -7,7 +7,7 @@
 /// than 3 draws each. (posterior's ess_bulk ranks infinite draws and returns a number;
 /// here every diagnostic is NaN once a draw is not finite.)
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 namespace variate::diagnostics {
 

@@ -3,7 +3,7 @@
 // refined by one Halley step on Phi(x) - p using erfc, which brings it to double
 // precision (the rank-normalized diagnostics are compared with R's qnorm to 1e-6).
 
-#include "variate/diagnostics/inverse_normal_cdf.h"
+#include "engine/diagnostics/inverse_normal_cdf.h"
 
 #include <cmath>
 #include <limits>

@@ -1,13 +1,13 @@
-#include "variate/diagnostics/loo.h"
+#include "engine/diagnostics/loo.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "variate/core/argument_error.h"
-#include "variate/diagnostics/ess.h"
-#include "variate/diagnostics/psis.h"
+#include "engine/core/argument_error.h"
+#include "engine/diagnostics/ess.h"
+#include "engine/diagnostics/psis.h"
 
 namespace variate::diagnostics {
 namespace {

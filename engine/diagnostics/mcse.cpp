@@ -2,12 +2,12 @@
 // Keeping (1951), Mathematics of Statistics II, p. 141, for the variance of the sample
 // variance.
 
-#include "variate/diagnostics/mcse.h"
+#include "engine/diagnostics/mcse.h"
 
 #include <cmath>
 #include <numeric>
 
-#include "variate/diagnostics/ess.h"
+#include "engine/diagnostics/ess.h"
 
 namespace variate::diagnostics {
 namespace {

@@ -2,7 +2,7 @@
 /// Monte Carlo standard errors of posterior summaries (Vehtari et al. 2021; posterior).
 /// NaN wherever the ESS they use is NaN (see ess.h).
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 namespace variate::diagnostics {
 

@@ -1,11 +1,11 @@
-#include "variate/diagnostics/psis.h"
+#include "engine/diagnostics/psis.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::diagnostics {
 namespace {

@@ -3,7 +3,7 @@
 // keeps infinite draws from producing NaN). Selection, not sorting: each quantile costs
 // one nth_element on the part of the data not yet partitioned.
 
-#include "variate/diagnostics/quantiles.h"
+#include "engine/diagnostics/quantiles.h"
 
 #include <ATen/ATen.h>
 
@@ -12,7 +12,7 @@
 #include <limits>
 #include <numeric>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::diagnostics {
 

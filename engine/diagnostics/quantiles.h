@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 namespace variate::diagnostics {
 

@@ -6,7 +6,7 @@
 // mapping of IEEE 754 doubles to order-preserving integers), O(S) rather than
 // O(S log S): the sort dominates summarize() when the draws grow to 10^5 per chain.
 
-#include "variate/diagnostics/rank_normalization.h"
+#include "engine/diagnostics/rank_normalization.h"
 
 #include <algorithm>
 #include <array>
@@ -14,7 +14,7 @@
 #include <cstring>
 #include <limits>
 
-#include "variate/diagnostics/inverse_normal_cdf.h"
+#include "engine/diagnostics/inverse_normal_cdf.h"
 
 namespace variate::diagnostics {
 namespace {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 namespace variate::diagnostics {
 

@@ -2,16 +2,16 @@
 // split R-hat, folded split R-hat, their maximum); Gelman et al., BDA3, eq. 11.2-11.4.
 // Matches posterior's rhat() and .rhat().
 
-#include "variate/diagnostics/rhat.h"
+#include "engine/diagnostics/rhat.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "variate/diagnostics/quantiles.h"
-#include "variate/diagnostics/rank_normalization.h"
-#include "variate/diagnostics/split_chains.h"
+#include "engine/diagnostics/quantiles.h"
+#include "engine/diagnostics/rank_normalization.h"
+#include "engine/diagnostics/split_chains.h"
 
 namespace variate::diagnostics {
 namespace {

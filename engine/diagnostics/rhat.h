@@ -7,7 +7,7 @@
 /// not exist. (posterior ranks infinite draws and returns a number; here every diagnostic
 /// is NaN once a draw is not finite.)
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 namespace variate::diagnostics {
 

@@ -1,6 +1,6 @@
 // Vehtari et al. (2021), Sec. 3; matches posterior's .split_chains() and rstan 2.21.
 
-#include "variate/diagnostics/split_chains.h"
+#include "engine/diagnostics/split_chains.h"
 
 namespace variate::diagnostics {
 

@@ -2,7 +2,7 @@
 /// Splitting each chain into halves, so that R-hat and ESS see within-chain drift as
 /// disagreement between chains (Vehtari et al. 2021, Sec. 3; Gelman et al., BDA3, 11.4).
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 namespace variate::diagnostics {
 

@@ -1,18 +1,18 @@
 // The columns of posterior's default summarise_draws() (Vehtari et al. 2021). The bulk
 // R-hat and the bulk ESS share one rank normalization, and the folded one reuses its sort.
 
-#include "variate/diagnostics/summary.h"
+#include "engine/diagnostics/summary.h"
 
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "variate/diagnostics/ess.h"
-#include "variate/diagnostics/mcse.h"
-#include "variate/diagnostics/quantiles.h"
-#include "variate/diagnostics/rank_normalization.h"
-#include "variate/diagnostics/rhat.h"
-#include "variate/diagnostics/split_chains.h"
+#include "engine/diagnostics/ess.h"
+#include "engine/diagnostics/mcse.h"
+#include "engine/diagnostics/quantiles.h"
+#include "engine/diagnostics/rank_normalization.h"
+#include "engine/diagnostics/rhat.h"
+#include "engine/diagnostics/split_chains.h"
 
 namespace variate::diagnostics {
 

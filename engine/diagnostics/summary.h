@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "variate/diagnostics/draws.h"
+#include "engine/diagnostics/draws.h"
 
 namespace variate::diagnostics {
 

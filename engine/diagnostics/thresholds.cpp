@@ -1,4 +1,4 @@
-#include "variate/diagnostics/thresholds.h"
+#include "engine/diagnostics/thresholds.h"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
-#include "variate/distributed/agreement.h"
+#include "engine/distributed/agreement.h"
 
 #include <ATen/ATen.h>
 
 #include <random>
 
-#include "variate/distributed/distributed_error.h"
+#include "engine/distributed/distributed_error.h"
 
 namespace variate::distributed {
 namespace {

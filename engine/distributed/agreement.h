@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/lockstep.h"
-#include "variate/distributed/communicator.h"
+#include "engine/core/lockstep.h"
+#include "engine/distributed/communicator.h"
 
 namespace variate::distributed {
 

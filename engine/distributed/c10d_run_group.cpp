@@ -2,7 +2,7 @@
 // against LibTorch 1.13 (ProcessGroupGloo is a ProcessGroup) and 2.x (it is a Backend
 // with the same collective signatures; see GroupHandle).
 
-#include "variate/distributed/run_group.h"
+#include "engine/distributed/run_group.h"
 
 #include <unistd.h>
 
@@ -20,7 +20,7 @@
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/version.h>
 
-#include "variate/distributed/distributed_error.h"
+#include "engine/distributed/distributed_error.h"
 
 #ifndef USE_C10D_GLOO
 #error "Variate's distributed runs need LibTorch's c10d with Gloo (USE_C10D_GLOO)"

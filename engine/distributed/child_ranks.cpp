@@ -1,4 +1,4 @@
-#include "variate/distributed/child_ranks.h"
+#include "engine/distributed/child_ranks.h"
 
 #include <signal.h>
 #include <spawn.h>
@@ -13,7 +13,7 @@
 #include <iterator>
 #include <thread>
 
-#include "variate/distributed/distributed_error.h"
+#include "engine/distributed/distributed_error.h"
 
 extern char** environ;
 

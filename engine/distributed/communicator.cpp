@@ -1,4 +1,4 @@
-#include "variate/distributed/communicator.h"
+#include "engine/distributed/communicator.h"
 
 #include <ATen/ATen.h>
 

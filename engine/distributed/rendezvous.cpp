@@ -1,9 +1,9 @@
-#include "variate/distributed/rendezvous.h"
+#include "engine/distributed/rendezvous.h"
 
 #include <cstdlib>
 #include <limits>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::distributed {
 namespace {

@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
-#include "variate/distributed/communicator.h"
-#include "variate/distributed/rendezvous.h"
+#include "engine/distributed/communicator.h"
+#include "engine/distributed/rendezvous.h"
 
 namespace variate::distributed {
 

@@ -1,8 +1,8 @@
-#include "variate/distributed/shard_plan.h"
+#include "engine/distributed/shard_plan.h"
 
 #include <algorithm>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::distributed {
 

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "variate/distributed/shardable_rows.h"
-#include "variate/model/compiled_model.h"
+#include "engine/distributed/shardable_rows.h"
+#include "engine/model/compiled_model.h"
 
 namespace variate::distributed {
 

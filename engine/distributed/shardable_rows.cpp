@@ -1,15 +1,15 @@
-#include "variate/distributed/shardable_rows.h"
+#include "engine/distributed/shardable_rows.h"
 
 #include <ATen/ATen.h>
 
 #include <map>
 #include <set>
 
-#include "variate/core/argument_error.h"
-#include "variate/model/distribution_table.h"
-#include "variate/model/functions.h"
-#include "variate/model/model_error.h"
-#include "variate/model/printer.h"
+#include "engine/core/argument_error.h"
+#include "engine/model/distribution_table.h"
+#include "engine/model/functions.h"
+#include "engine/model/model_error.h"
+#include "engine/model/printer.h"
 
 namespace variate::distributed {
 namespace {

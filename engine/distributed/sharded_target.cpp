@@ -1,13 +1,13 @@
-#include "variate/distributed/sharded_target.h"
+#include "engine/distributed/sharded_target.h"
 
 #include <ATen/ATen.h>
 
 #include <limits>
 
-#include "variate/core/argument_error.h"
-#include "variate/distributed/agreement.h"
-#include "variate/model/printer.h"
-#include "variate/tape/select_target.h"
+#include "engine/core/argument_error.h"
+#include "engine/distributed/agreement.h"
+#include "engine/model/printer.h"
+#include "engine/tape/select_target.h"
 
 namespace variate::distributed {
 namespace {

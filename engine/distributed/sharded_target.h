@@ -16,12 +16,12 @@
 #include <memory>
 #include <string>
 
-#include "variate/core/data.h"
-#include "variate/distributed/communicator.h"
-#include "variate/distributed/shard_plan.h"
-#include "variate/model/compile.h"
-#include "variate/tape/backend.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/core/data.h"
+#include "engine/distributed/communicator.h"
+#include "engine/distributed/shard_plan.h"
+#include "engine/model/compile.h"
+#include "engine/tape/backend.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate::distributed {
 

@@ -2,9 +2,9 @@
 /// Bernoulli(theta), Stan's parameterization (the probability of a 1), or
 /// Bernoulli(logits(eta)) with theta = inv_logit(eta) (Stan's bernoulli_logit).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

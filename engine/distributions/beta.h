@@ -2,9 +2,9 @@
 /// Beta(alpha, beta), Stan's parameterization (two positive shapes); the density on the
 /// open unit interval.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -2,9 +2,9 @@
 /// Binomial(N, theta), Stan's parameterization (trials, success probability), or
 /// Binomial(N, logits(eta)) with theta = inv_logit(eta) (Stan's binomial_logit).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -3,9 +3,9 @@
 /// dimension and values are the 1-based category numbers 1..K. Categorical(logits(eta))
 /// takes unnormalized log probabilities instead (Stan's categorical_logit).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

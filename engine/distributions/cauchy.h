@@ -2,10 +2,10 @@
 /// Cauchy(mu, sigma), Stan's parameterization (location, scale):
 /// p(x) = 1 / (pi sigma (1 + ((x - mu) / sigma)^2)). It has no mean or variance.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
-#include "variate/distributions/cumulative.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
+#include "engine/distributions/cumulative.h"
 
 namespace variate {
 namespace distributions {

@@ -1,14 +1,14 @@
-#include "variate/distributions/dirichlet.h"
+#include "engine/distributions/dirichlet.h"
 
 #include <algorithm>
 #include <limits>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/tracing.h"
-#include "variate/distributions/parameters.h"
-#include "variate/distributions/standard_draws.h"
+#include "engine/core/checks.h"
+#include "engine/core/tracing.h"
+#include "engine/distributions/parameters.h"
+#include "engine/distributions/standard_draws.h"
 
 namespace variate {
 namespace distributions {

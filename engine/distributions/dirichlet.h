@@ -2,9 +2,9 @@
 /// Dirichlet(alpha): a distribution on the probability simplex, Stan's parameterization
 /// (concentrations alpha > 0 along the last dimension).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -2,8 +2,8 @@
 /// Flat(): the improper uniform density on the real line (Stan's default for a parameter
 /// declared without a prior).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -2,9 +2,9 @@
 /// HalfCauchy(sigma): Cauchy(0, sigma) folded onto x >= 0,
 /// p(x) = 2 / (pi sigma (1 + (x / sigma)^2)). It has no mean or variance.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

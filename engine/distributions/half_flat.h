@@ -2,8 +2,8 @@
 /// HalfFlat(): the improper uniform density on the positive reals (Stan's default for a
 /// parameter declared with <lower=0> and no prior).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -2,9 +2,9 @@
 /// HalfNormal(sigma): Normal(0, sigma) folded onto x >= 0, density 2 N(x | 0, sigma)
 /// (Stan's normal(0, sigma) with a lower bound of 0).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -2,9 +2,9 @@
 /// HalfStudentT(nu, sigma): StudentT(nu, 0, sigma) folded onto x >= 0, density twice the
 /// Student-t's.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

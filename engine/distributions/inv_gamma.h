@@ -2,9 +2,9 @@
 /// InvGamma(alpha, beta), Stan's inv_gamma (shape, SCALE): 1 / X for X ~ Gamma(alpha,
 /// rate beta), p(x) = beta^alpha x^(-alpha - 1) exp(-beta / x) / Gamma(alpha), x > 0.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

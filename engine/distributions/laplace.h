@@ -2,9 +2,9 @@
 /// Laplace(mu, sigma), Stan's double_exponential (location, scale):
 /// p(x) = exp(-|x - mu| / sigma) / (2 sigma).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -1,14 +1,14 @@
-#include "variate/distributions/lkj_corr_cholesky.h"
+#include "engine/distributions/lkj_corr_cholesky.h"
 
 #include <algorithm>
 #include <limits>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/tracing.h"
-#include "variate/distributions/parameters.h"
-#include "variate/distributions/standard_draws.h"
+#include "engine/core/checks.h"
+#include "engine/core/tracing.h"
+#include "engine/distributions/parameters.h"
+#include "engine/distributions/standard_draws.h"
 
 namespace variate {
 namespace distributions {

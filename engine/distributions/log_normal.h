@@ -2,9 +2,9 @@
 /// LogNormal(mu, sigma), Stan's lognormal: log x ~ Normal(mu, sigma),
 /// p(x) = N(log x | mu, sigma) / x, x > 0.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

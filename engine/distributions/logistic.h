@@ -2,10 +2,10 @@
 /// Logistic(mu, sigma), Stan's parameterization (location, scale):
 /// p(x) = exp(-z) / (sigma (1 + exp(-z))^2), z = (x - mu) / sigma.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
-#include "variate/distributions/cumulative.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
+#include "engine/distributions/cumulative.h"
 
 namespace variate {
 namespace distributions {

@@ -2,9 +2,9 @@
 /// Mixture(weights, component): a finite mixture of one family, whose C components are
 /// the last batch dimension of `component` (TFP's MixtureSameFamily).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -1,12 +1,12 @@
-#include "variate/distributions/multi_normal.h"
+#include "engine/distributions/multi_normal.h"
 
 #include <limits>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/tracing.h"
-#include "variate/distributions/parameters.h"
+#include "engine/core/checks.h"
+#include "engine/core/tracing.h"
+#include "engine/distributions/parameters.h"
 
 namespace variate {
 namespace distributions {

@@ -2,9 +2,9 @@
 /// MultiNormal(mu, Sigma) and MultiNormal(mu, scale_tril(L)): the multivariate normal,
 /// Stan's multi_normal and multi_normal_cholesky.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -3,9 +3,9 @@
 /// binomial coefficient follows Stan's binomial_coefficient_log (Stirling differences), so
 /// large phi, where the distribution nears Poisson(mu), keeps full precision.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

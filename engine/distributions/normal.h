@@ -1,10 +1,10 @@
 #pragma once
 /// Normal(mu, sigma), Stan's parameterization (location, standard deviation).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
-#include "variate/distributions/cumulative.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
+#include "engine/distributions/cumulative.h"
 
 namespace variate {
 namespace distributions {

@@ -1,4 +1,4 @@
-#include "variate/distributions/parameters.h"
+#include "engine/distributions/parameters.h"
 
 #include <algorithm>
 #include <limits>
@@ -6,7 +6,7 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::distributions {
 

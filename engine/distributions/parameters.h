@@ -6,7 +6,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/shape.h"
+#include "engine/core/shape.h"
 
 namespace variate::distributions {
 

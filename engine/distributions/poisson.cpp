@@ -1,10 +1,10 @@
-#include "variate/distributions/poisson.h"
+#include "engine/distributions/poisson.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/tracing.h"
-#include "variate/distributions/parameters.h"
+#include "engine/core/checks.h"
+#include "engine/core/tracing.h"
+#include "engine/distributions/parameters.h"
 
 namespace variate {
 namespace distributions {

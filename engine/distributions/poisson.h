@@ -2,9 +2,9 @@
 /// Poisson(lambda), Stan's parameterization (the rate), or Poisson(log_rate(alpha)) with
 /// lambda = exp(alpha) (Stan's poisson_log).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

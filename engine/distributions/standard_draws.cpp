@@ -1,4 +1,4 @@
-#include "variate/distributions/standard_draws.h"
+#include "engine/distributions/standard_draws.h"
 
 #include <limits>
 

@@ -5,7 +5,7 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/shape.h"
+#include "engine/core/shape.h"
 
 namespace variate::distributions {
 

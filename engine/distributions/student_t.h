@@ -3,9 +3,9 @@
 /// p(x) = Gamma((nu + 1) / 2) / (Gamma(nu / 2) sqrt(nu pi) sigma)
 ///        (1 + ((x - mu) / sigma)^2 / nu)^(-(nu + 1) / 2).
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

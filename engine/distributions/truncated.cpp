@@ -1,9 +1,9 @@
-#include "variate/distributions/truncated.h"
+#include "engine/distributions/truncated.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/distributions/parameters.h"
+#include "engine/core/argument_error.h"
+#include "engine/distributions/parameters.h"
 
 namespace variate::distributions {
 namespace {

@@ -3,9 +3,9 @@
 /// by the mass it puts on the interval, -inf outside. Either bound may be absent.
 ///   Truncated(std::make_shared<Normal>(mu, sigma), lo, {})   // y ~ Normal(mu, sigma) T[lo, ]
 
-#include "variate/core/distribution.h"
-#include "variate/core/random_variable.h"
-#include "variate/distributions/cumulative.h"
+#include "engine/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/distributions/cumulative.h"
 
 namespace variate::distributions {
 

@@ -1,9 +1,9 @@
 #pragma once
 /// Uniform(alpha, beta), Stan's parameterization: alpha is the lower bound, beta the upper.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

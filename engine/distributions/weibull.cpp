@@ -1,11 +1,11 @@
-#include "variate/distributions/weibull.h"
+#include "engine/distributions/weibull.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/tracing.h"
-#include "variate/distributions/parameters.h"
-#include "variate/distributions/standard_draws.h"
+#include "engine/core/checks.h"
+#include "engine/core/tracing.h"
+#include "engine/distributions/parameters.h"
+#include "engine/distributions/standard_draws.h"
 
 namespace variate {
 namespace distributions {

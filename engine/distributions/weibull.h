@@ -2,9 +2,9 @@
 /// Weibull(alpha, sigma), Stan's weibull (shape, scale):
 /// p(x) = (alpha / sigma) (x / sigma)^(alpha - 1) exp(-(x / sigma)^alpha), x >= 0.
 
-#include "variate/core/random_variable.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/core/distribution.h"
 
 namespace variate {
 namespace distributions {

@@ -1,12 +1,12 @@
-#include "variate/io/chains_summary.h"
+#include "engine/io/chains_summary.h"
 
 #include <algorithm>
 
-#include "variate/core/checks.h"
-#include "variate/diagnostics/ebfmi.h"
-#include "variate/diagnostics/summary.h"
-#include "variate/mcmc/sampler_columns.h"
-#include "variate/target/parameter_names.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/ebfmi.h"
+#include "engine/diagnostics/summary.h"
+#include "engine/mcmc/sampler_columns.h"
+#include "engine/target/parameter_names.h"
 
 namespace variate::io {
 namespace {

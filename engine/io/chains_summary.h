@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "variate/io/summary_report.h"
-#include "variate/io/summary_warnings.h"
-#include "variate/mcmc/sample.h"
+#include "engine/io/summary_report.h"
+#include "engine/io/summary_warnings.h"
+#include "engine/mcmc/sample.h"
 
 namespace variate::io {
 

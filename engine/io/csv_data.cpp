@@ -9,9 +9,9 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/io/data_file.h"
-#include "variate/io/number_column.h"
+#include "engine/core/checks.h"
+#include "engine/io/data_file.h"
+#include "engine/io/number_column.h"
 
 namespace variate::io {
 namespace {

@@ -1,9 +1,9 @@
-#include "variate/io/data_file.h"
+#include "engine/io/data_file.h"
 
 #include <fstream>
 #include <sstream>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::io {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "variate/core/data.h"
+#include "engine/core/data.h"
 
 namespace variate::io {
 

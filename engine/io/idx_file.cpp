@@ -1,4 +1,4 @@
-#include "variate/io/idx_file.h"
+#include "engine/io/idx_file.h"
 
 #include <zlib.h>
 
@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::io {
 namespace {

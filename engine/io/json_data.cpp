@@ -13,11 +13,11 @@
 #include <ATen/ATen.h>
 #include <nlohmann/json.hpp>
 
-#include "variate/core/checks.h"
-#include "variate/io/data_file.h"
-#include "variate/io/idx_file.h"
-#include "variate/io/number_column.h"
-#include "variate/io/text_position.h"
+#include "engine/core/checks.h"
+#include "engine/io/data_file.h"
+#include "engine/io/idx_file.h"
+#include "engine/io/number_column.h"
+#include "engine/io/text_position.h"
 
 namespace variate::io {
 namespace {

@@ -1,10 +1,10 @@
-#include "variate/io/line_file.h"
+#include "engine/io/line_file.h"
 
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate::io {
 

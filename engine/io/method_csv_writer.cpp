@@ -1,6 +1,6 @@
-#include "variate/io/method_csv_writer.h"
+#include "engine/io/method_csv_writer.h"
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::io {
 

@@ -1,4 +1,4 @@
-#include "variate/io/number_column.h"
+#include "engine/io/number_column.h"
 
 #include <algorithm>
 #include <cstring>

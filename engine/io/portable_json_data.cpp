@@ -1,4 +1,4 @@
-#include "variate/io/portable_json_data.h"
+#include "engine/io/portable_json_data.h"
 
 #include <filesystem>
 

@@ -1,4 +1,4 @@
-#include "variate/io/stan_csv_format.h"
+#include "engine/io/stan_csv_format.h"
 
 #include <charconv>
 #include <cmath>

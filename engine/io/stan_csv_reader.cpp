@@ -1,4 +1,4 @@
-#include "variate/io/stan_csv_reader.h"
+#include "engine/io/stan_csv_reader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,9 +6,9 @@
 #include <string_view>
 #include <utility>
 
-#include "variate/core/checks.h"
-#include "variate/io/data_file.h"
-#include "variate/vi/variational_draws.h"
+#include "engine/core/checks.h"
+#include "engine/io/data_file.h"
+#include "engine/vi/variational_draws.h"
 
 namespace variate::io {
 namespace {

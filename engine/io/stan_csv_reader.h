@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "variate/io/stan_csv_format.h"
+#include "engine/io/stan_csv_format.h"
 
 namespace variate::io {
 

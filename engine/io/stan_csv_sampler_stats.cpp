@@ -1,12 +1,12 @@
-#include "variate/io/stan_csv_sampler_stats.h"
+#include "engine/io/stan_csv_sampler_stats.h"
 
 #include <cstdlib>
 #include <sstream>
 #include <string>
 
-#include "variate/core/checks.h"
-#include "variate/diagnostics/ebfmi.h"
-#include "variate/mcmc/sampler_columns.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/ebfmi.h"
+#include "engine/mcmc/sampler_columns.h"
 
 namespace variate::io {
 namespace {

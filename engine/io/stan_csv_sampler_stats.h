@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "variate/io/stan_csv_reader.h"
-#include "variate/io/summary_report.h"
-#include "variate/io/summary_warnings.h"
+#include "engine/io/stan_csv_reader.h"
+#include "engine/io/summary_report.h"
+#include "engine/io/summary_warnings.h"
 
 namespace variate::io {
 

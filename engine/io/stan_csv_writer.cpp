@@ -1,10 +1,10 @@
-#include "variate/io/stan_csv_writer.h"
+#include "engine/io/stan_csv_writer.h"
 
 #include <cmath>
 #include <cstdio>
 
-#include "variate/core/checks.h"
-#include "variate/mcmc/sampler_columns.h"
+#include "engine/core/checks.h"
+#include "engine/mcmc/sampler_columns.h"
 
 namespace variate::io {
 namespace {

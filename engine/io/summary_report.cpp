@@ -1,4 +1,4 @@
-#include "variate/io/summary_report.h"
+#include "engine/io/summary_report.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "variate/core/checks.h"
-#include "variate/target/parameter_names.h"
+#include "engine/core/checks.h"
+#include "engine/target/parameter_names.h"
 
 namespace variate::io {
 namespace {

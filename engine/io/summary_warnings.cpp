@@ -1,11 +1,11 @@
-#include "variate/io/summary_warnings.h"
+#include "engine/io/summary_warnings.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "variate/diagnostics/thresholds.h"
-#include "variate/target/parameter_names.h"
+#include "engine/diagnostics/thresholds.h"
+#include "engine/target/parameter_names.h"
 
 namespace variate::io {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/io/summary_report.h"
+#include "engine/io/summary_report.h"
 
 namespace variate::io {
 

@@ -1,4 +1,4 @@
-#include "variate/io/text_position.h"
+#include "engine/io/text_position.h"
 
 #include <algorithm>
 

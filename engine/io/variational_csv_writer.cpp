@@ -1,7 +1,7 @@
-#include "variate/io/variational_csv_writer.h"
+#include "engine/io/variational_csv_writer.h"
 
-#include "variate/core/checks.h"
-#include "variate/vi/variational_draws.h"
+#include "engine/core/checks.h"
+#include "engine/vi/variational_draws.h"
 
 namespace variate::io {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/io/line_file.h"
-#include "variate/io/stan_csv_format.h"
+#include "engine/io/line_file.h"
+#include "engine/io/stan_csv_format.h"
 
 namespace variate::io {
 

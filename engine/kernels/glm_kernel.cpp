@@ -1,7 +1,7 @@
 // Compiled with OpenMP (engine/CMakeLists.txt): LibTorch's at::parallel_for is inline and
 // runs in parallel only in translation units built with it; `omp simd` lets the compiler
 // vectorize the sums without -ffast-math.
-#include "variate/kernels/glm_kernel.h"
+#include "engine/kernels/glm_kernel.h"
 
 #include <algorithm>
 #include <vector>
@@ -9,8 +9,8 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
-#include "variate/core/checks.h"
-#include "variate/kernels/vector_math.h"
+#include "engine/core/checks.h"
+#include "engine/kernels/vector_math.h"
 
 namespace variate::kernels {
 namespace {

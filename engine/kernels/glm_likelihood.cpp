@@ -1,15 +1,15 @@
-#include "variate/kernels/glm_likelihood.h"
+#include "engine/kernels/glm_likelihood.h"
 
 #include <vector>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/tensor_arg.h"
-#include "variate/distributions/bernoulli.h"
-#include "variate/distributions/binomial.h"
-#include "variate/distributions/normal.h"
-#include "variate/distributions/poisson.h"
+#include "engine/core/checks.h"
+#include "engine/core/tensor_arg.h"
+#include "engine/distributions/bernoulli.h"
+#include "engine/distributions/binomial.h"
+#include "engine/distributions/normal.h"
+#include "engine/distributions/poisson.h"
 
 namespace variate::kernels {
 

@@ -7,9 +7,9 @@
 
 #include <memory>
 
-#include "variate/core/random_variable.h"
-#include "variate/core/distribution.h"
-#include "variate/kernels/glm_log_likelihood.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/distribution.h"
+#include "engine/kernels/glm_log_likelihood.h"
 
 namespace variate::kernels {
 

@@ -1,4 +1,4 @@
-#include "variate/kernels/glm_log_likelihood.h"
+#include "engine/kernels/glm_log_likelihood.h"
 
 #include <cmath>
 #include <string>
@@ -7,8 +7,8 @@
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/custom_function.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/shape.h"
+#include "engine/core/checks.h"
+#include "engine/core/shape.h"
 
 namespace variate::kernels {
 namespace {

@@ -12,7 +12,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/kernels/glm_kernel.h"
+#include "engine/kernels/glm_kernel.h"
 
 namespace variate::kernels {
 

@@ -1,4 +1,4 @@
-#include "variate/mcmc/batched_density.h"
+#include "engine/mcmc/batched_density.h"
 
 #include <cmath>
 #include <limits>

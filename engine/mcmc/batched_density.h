@@ -9,8 +9,8 @@
 #include <mutex>
 #include <vector>
 
-#include "variate/mcmc/hamiltonian.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/mcmc/hamiltonian.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

@@ -1,8 +1,8 @@
-#include "variate/mcmc/euclidean_metric.h"
+#include "engine/mcmc/euclidean_metric.h"
 
 #include <cmath>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "variate/core/random_stream.h"
+#include "engine/core/random_stream.h"
 
 namespace variate {
 

@@ -1,11 +1,11 @@
-#include "variate/mcmc/hamiltonian.h"
+#include "engine/mcmc/hamiltonian.h"
 
 #include <cmath>
 #include <limits>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 

@@ -6,8 +6,8 @@
 #include <functional>
 #include <vector>
 
-#include "variate/mcmc/euclidean_metric.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/mcmc/euclidean_metric.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

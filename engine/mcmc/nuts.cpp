@@ -1,10 +1,10 @@
-#include "variate/mcmc/nuts.h"
+#include "engine/mcmc/nuts.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 namespace {

@@ -10,8 +10,8 @@
 
 #include <vector>
 
-#include "variate/mcmc/hamiltonian.h"
-#include "variate/core/random_stream.h"
+#include "engine/mcmc/hamiltonian.h"
+#include "engine/core/random_stream.h"
 
 namespace variate {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/checked_option.h"
-#include "variate/mcmc/euclidean_metric.h"
+#include "engine/core/checked_option.h"
+#include "engine/mcmc/euclidean_metric.h"
 
 namespace variate {
 

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "variate/mcmc/sample.h"
+#include "engine/mcmc/sample.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/mcmc/sample.h"
+#include "engine/mcmc/sample.h"
 
 #include <chrono>
 #include <cmath>
@@ -10,12 +10,12 @@
 
 #include <ATen/Parallel.h>
 
-#include "variate/core/memory.h"
-#include "variate/core/threading.h"
-#include "variate/mcmc/batched_density.h"
-#include "variate/core/random_stream.h"
-#include "variate/mcmc/step_size_adaptation.h"
-#include "variate/mcmc/windowed_adaptation.h"
+#include "engine/core/memory.h"
+#include "engine/core/threading.h"
+#include "engine/mcmc/batched_density.h"
+#include "engine/core/random_stream.h"
+#include "engine/mcmc/step_size_adaptation.h"
+#include "engine/mcmc/windowed_adaptation.h"
 
 namespace variate {
 namespace {

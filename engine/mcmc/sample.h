@@ -6,10 +6,10 @@
 #include <atomic>
 #include <vector>
 
-#include "variate/core/lockstep.h"
-#include "variate/mcmc/nuts.h"
-#include "variate/mcmc/nuts_options.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/core/lockstep.h"
+#include "engine/mcmc/nuts.h"
+#include "engine/mcmc/nuts_options.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

@@ -1,8 +1,8 @@
-#include "variate/mcmc/sampler_columns.h"
+#include "engine/mcmc/sampler_columns.h"
 
 #include <algorithm>
 
-#include "variate/mcmc/nuts.h"
+#include "engine/mcmc/nuts.h"
 
 namespace variate {
 

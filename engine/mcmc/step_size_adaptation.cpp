@@ -1,9 +1,9 @@
-#include "variate/mcmc/step_size_adaptation.h"
+#include "engine/mcmc/step_size_adaptation.h"
 
 #include <cmath>
 #include <string>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/mcmc/windowed_adaptation.h"
+#include "engine/mcmc/windowed_adaptation.h"
 
 namespace variate {
 

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "variate/mcmc/euclidean_metric.h"
+#include "engine/mcmc/euclidean_metric.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/model/ast.h"
+#include "engine/model/ast.h"
 
 namespace variate::model {
 

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "variate/model/source.h"
+#include "engine/model/source.h"
 
 namespace variate::model {
 

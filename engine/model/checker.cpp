@@ -1,4 +1,4 @@
-#include "variate/model/checker.h"
+#include "engine/model/checker.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,11 +7,11 @@
 #include <queue>
 #include <set>
 
-#include "variate/model/distribution_table.h"
-#include "variate/model/functions.h"
-#include "variate/model/network_call.h"
-#include "variate/model/printer.h"
-#include "variate/model/distribution_support.h"
+#include "engine/model/distribution_table.h"
+#include "engine/model/functions.h"
+#include "engine/model/network_call.h"
+#include "engine/model/printer.h"
+#include "engine/model/distribution_support.h"
 
 namespace variate::model {
 namespace {

@@ -1,4 +1,4 @@
-#include "variate/model/comments.h"
+#include "engine/model/comments.h"
 
 #include <algorithm>
 

@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "variate/model/ast.h"
-#include "variate/model/source.h"
-#include "variate/model/token.h"
+#include "engine/model/ast.h"
+#include "engine/model/source.h"
+#include "engine/model/token.h"
 
 namespace variate::model {
 

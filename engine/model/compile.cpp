@@ -1,9 +1,9 @@
-#include "variate/model/compile.h"
+#include "engine/model/compile.h"
 
 #include <algorithm>
 
-#include "variate/model/model_error.h"
-#include "variate/model/parser.h"
+#include "engine/model/model_error.h"
+#include "engine/model/parser.h"
 
 namespace variate::model {
 

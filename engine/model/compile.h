@@ -5,11 +5,11 @@
 #include <memory>
 #include <optional>
 
-#include "variate/core/data.h"
-#include "variate/model/checker.h"
-#include "variate/model/compiled_model.h"
-#include "variate/model/diagnostic.h"
-#include "variate/model/source.h"
+#include "engine/core/data.h"
+#include "engine/model/checker.h"
+#include "engine/model/compiled_model.h"
+#include "engine/model/diagnostic.h"
+#include "engine/model/source.h"
 
 namespace variate::model {
 

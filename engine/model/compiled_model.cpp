@@ -1,23 +1,23 @@
-#include "variate/model/compiled_model.h"
+#include "engine/model/compiled_model.h"
 
 #include <atomic>
 #include <set>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/condition.h"
-#include "variate/core/tracing.h"
-#include "variate/core/distribution.h"
-#include "variate/distributions/truncated.h"
-#include "variate/kernels/glm_likelihood.h"
-#include "variate/model/data_binding.h"
-#include "variate/model/distribution_table.h"
-#include "variate/model/evaluator.h"
-#include "variate/model/fused_likelihood.h"
-#include "variate/model/log_density_term.h"
-#include "variate/model/model_error.h"
-#include "variate/model/printer.h"
+#include "engine/core/checks.h"
+#include "engine/core/condition.h"
+#include "engine/core/tracing.h"
+#include "engine/core/distribution.h"
+#include "engine/distributions/truncated.h"
+#include "engine/kernels/glm_likelihood.h"
+#include "engine/model/data_binding.h"
+#include "engine/model/distribution_table.h"
+#include "engine/model/evaluator.h"
+#include "engine/model/fused_likelihood.h"
+#include "engine/model/log_density_term.h"
+#include "engine/model/model_error.h"
+#include "engine/model/printer.h"
 
 namespace variate::model {
 

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/data.h"
-#include "variate/core/log_joint.h"
-#include "variate/target/draw_columns.h"
-#include "variate/target/parameter_layout.h"
-#include "variate/target/unconstrained_target.h"
-#include "variate/model/checker.h"
-#include "variate/model/fused_likelihood.h"
-#include "variate/model/value.h"
+#include "engine/core/data.h"
+#include "engine/core/log_joint.h"
+#include "engine/target/draw_columns.h"
+#include "engine/target/parameter_layout.h"
+#include "engine/target/unconstrained_target.h"
+#include "engine/model/checker.h"
+#include "engine/model/fused_likelihood.h"
+#include "engine/model/value.h"
 
 namespace variate::model {
 

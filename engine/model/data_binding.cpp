@@ -1,11 +1,11 @@
-#include "variate/model/data_binding.h"
+#include "engine/model/data_binding.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/model/finite_data.h"
-#include "variate/model/model_error.h"
-#include "variate/model/printer.h"
+#include "engine/core/checks.h"
+#include "engine/model/finite_data.h"
+#include "engine/model/model_error.h"
+#include "engine/model/printer.h"
 
 namespace variate::model {
 namespace {

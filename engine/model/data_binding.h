@@ -9,9 +9,9 @@
 #include <set>
 #include <string>
 
-#include "variate/core/data.h"
-#include "variate/model/checker.h"
-#include "variate/model/evaluator.h"
+#include "engine/core/data.h"
+#include "engine/model/checker.h"
+#include "engine/model/evaluator.h"
 
 namespace variate::model {
 

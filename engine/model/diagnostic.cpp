@@ -1,9 +1,9 @@
-#include "variate/model/diagnostic.h"
+#include "engine/model/diagnostic.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "variate/model/utf8.h"
+#include "engine/model/utf8.h"
 
 namespace variate::model {
 namespace {

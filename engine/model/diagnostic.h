@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/model/source.h"
+#include "engine/model/source.h"
 
 namespace variate::model {
 

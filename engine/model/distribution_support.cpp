@@ -1,10 +1,10 @@
-#include "variate/model/distribution_support.h"
+#include "engine/model/distribution_support.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/distribution.h"
-#include "variate/distributions/cumulative.h"
-#include "variate/model/distribution_table.h"
+#include "engine/core/distribution.h"
+#include "engine/distributions/cumulative.h"
+#include "engine/model/distribution_table.h"
 
 namespace variate::model {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/support.h"
+#include "engine/core/support.h"
 
 namespace variate::model {
 

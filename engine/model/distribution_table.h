@@ -10,9 +10,9 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/random_variable.h"
-#include "variate/core/shape.h"
-#include "variate/model/ast.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/shape.h"
+#include "engine/model/ast.h"
 
 namespace variate::model {
 

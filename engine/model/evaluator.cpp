@@ -1,10 +1,10 @@
-#include "variate/model/evaluator.h"
+#include "engine/model/evaluator.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/model/functions.h"
-#include "variate/model/model_error.h"
-#include "variate/model/printer.h"
+#include "engine/model/functions.h"
+#include "engine/model/model_error.h"
+#include "engine/model/printer.h"
 
 namespace variate::model {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "variate/model/ast.h"
-#include "variate/model/value.h"
+#include "engine/model/ast.h"
+#include "engine/model/value.h"
 
 namespace variate::model {
 

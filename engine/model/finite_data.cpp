@@ -1,9 +1,9 @@
-#include "variate/model/finite_data.h"
+#include "engine/model/finite_data.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/model/model_error.h"
-#include "variate/model/printer.h"
+#include "engine/model/model_error.h"
+#include "engine/model/printer.h"
 
 namespace variate::model {
 

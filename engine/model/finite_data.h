@@ -7,7 +7,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/model/ast.h"
+#include "engine/model/ast.h"
 
 namespace variate::model {
 

@@ -1,11 +1,11 @@
-#include "variate/model/functions.h"
+#include "engine/model/functions.h"
 
 #include <functional>
 #include <map>
 
 #include <ATen/ATen.h>
 
-#include "variate/model/model_error.h"
+#include "engine/model/model_error.h"
 
 namespace variate::model {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/model/ast.h"
-#include "variate/model/value.h"
+#include "engine/model/ast.h"
+#include "engine/model/value.h"
 
 namespace variate::model {
 

@@ -1,8 +1,8 @@
-#include "variate/model/fused_likelihood.h"
+#include "engine/model/fused_likelihood.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/model/distribution_table.h"
+#include "engine/model/distribution_table.h"
 
 namespace variate::model {
 namespace {

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "variate/kernels/glm_log_likelihood.h"
-#include "variate/model/ast.h"
-#include "variate/model/value.h"
+#include "engine/kernels/glm_log_likelihood.h"
+#include "engine/model/ast.h"
+#include "engine/model/value.h"
 
 namespace variate::model {
 

@@ -1,12 +1,12 @@
-#include "variate/model/graph.h"
+#include "engine/model/graph.h"
 
 #include <algorithm>
 #include <map>
 #include <utility>
 
-#include "variate/model/compiled_model.h"
-#include "variate/model/distribution_table.h"
-#include "variate/model/printer.h"
+#include "engine/model/compiled_model.h"
+#include "engine/model/distribution_table.h"
+#include "engine/model/printer.h"
 
 namespace variate::model {
 namespace {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/shape.h"
-#include "variate/model/checker.h"
-#include "variate/model/source.h"
+#include "engine/core/shape.h"
+#include "engine/model/checker.h"
+#include "engine/model/source.h"
 
 namespace variate::model {
 

@@ -1,10 +1,10 @@
-#include "variate/model/invalid_argument.h"
+#include "engine/model/invalid_argument.h"
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/core/checks.h"
-#include "variate/model/diagnostic.h"
+#include "engine/core/checks.h"
+#include "engine/model/diagnostic.h"
 
 namespace variate::model {
 

@@ -8,8 +8,8 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/model/compiled_model.h"
-#include "variate/model/model_error.h"
+#include "engine/model/compiled_model.h"
+#include "engine/model/model_error.h"
 
 namespace variate::model {
 

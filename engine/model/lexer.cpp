@@ -1,11 +1,11 @@
-#include "variate/model/lexer.h"
+#include "engine/model/lexer.h"
 
 #include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 
-#include "variate/model/utf8.h"
+#include "engine/model/utf8.h"
 
 namespace variate::model {
 namespace {

@@ -14,9 +14,9 @@
 #include <deque>
 #include <vector>
 
-#include "variate/model/diagnostic.h"
-#include "variate/model/source.h"
-#include "variate/model/token.h"
+#include "engine/model/diagnostic.h"
+#include "engine/model/source.h"
+#include "engine/model/token.h"
 
 namespace variate::model {
 

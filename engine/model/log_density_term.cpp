@@ -1,4 +1,4 @@
-#include "variate/model/log_density_term.h"
+#include "engine/model/log_density_term.h"
 
 #include <ATen/ATen.h>
 

@@ -3,7 +3,7 @@
 /// log density is the term (summed over a point's elements), whatever the value. The
 /// tracers need no new case, and a term adds to the density as any likelihood does.
 
-#include "variate/core/distribution.h"
+#include "engine/core/distribution.h"
 
 namespace variate::model {
 

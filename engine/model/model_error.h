@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "variate/core/checks.h"
-#include "variate/model/source.h"
+#include "engine/core/checks.h"
+#include "engine/model/source.h"
 
 namespace variate::model {
 

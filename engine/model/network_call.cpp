@@ -1,4 +1,4 @@
-#include "variate/model/network_call.h"
+#include "engine/model/network_call.h"
 
 namespace variate::model {
 namespace {

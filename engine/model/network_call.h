@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/model/ast.h"
-#include "variate/model/diagnostic.h"
+#include "engine/model/ast.h"
+#include "engine/model/diagnostic.h"
 
 namespace variate::model {
 

@@ -1,11 +1,11 @@
-#include "variate/model/parser.h"
+#include "engine/model/parser.h"
 
 #include <deque>
 #include <unordered_set>
 
-#include "variate/model/comments.h"
-#include "variate/model/lexer.h"
-#include "variate/model/printer.h"
+#include "engine/model/comments.h"
+#include "engine/model/lexer.h"
+#include "engine/model/printer.h"
 
 namespace variate::model {
 namespace {

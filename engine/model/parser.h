@@ -31,9 +31,9 @@
 /// of the statement and goes on. Nesting deeper than 256 levels is an error rather than a
 /// stack overflow.
 
-#include "variate/model/ast.h"
-#include "variate/model/diagnostic.h"
-#include "variate/model/source.h"
+#include "engine/model/ast.h"
+#include "engine/model/diagnostic.h"
+#include "engine/model/source.h"
 
 namespace variate::model {
 

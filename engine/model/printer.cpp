@@ -1,4 +1,4 @@
-#include "variate/model/printer.h"
+#include "engine/model/printer.h"
 
 #include <charconv>
 #include <cmath>

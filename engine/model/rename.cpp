@@ -1,8 +1,8 @@
-#include "variate/model/rename.h"
+#include "engine/model/rename.h"
 
-#include "variate/core/checks.h"
-#include "variate/model/diagnostic.h"
-#include "variate/model/lexer.h"
+#include "engine/core/checks.h"
+#include "engine/model/diagnostic.h"
+#include "engine/model/lexer.h"
 
 namespace variate::model {
 namespace {

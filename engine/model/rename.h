@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "variate/model/ast.h"
+#include "engine/model/ast.h"
 
 namespace variate::model {
 

@@ -1,4 +1,4 @@
-#include "variate/model/source.h"
+#include "engine/model/source.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "variate/model/token.h"
+#include "engine/model/token.h"
 
 namespace variate::model {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "variate/model/source.h"
+#include "engine/model/source.h"
 
 namespace variate::model {
 

@@ -1,4 +1,4 @@
-#include "variate/model/utf8.h"
+#include "engine/model/utf8.h"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include "variate/model/value.h"
+#include "engine/model/value.h"
 
 #include <algorithm>
 

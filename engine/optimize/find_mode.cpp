@@ -1,12 +1,12 @@
-#include "variate/optimize/find_mode.h"
+#include "engine/optimize/find_mode.h"
 
 #include <chrono>
 #include <cmath>
 
 #include <ATen/ATen.h>
 
-#include "variate/optimize/hessian.h"
-#include "variate/optimize/point_objective.h"
+#include "engine/optimize/hessian.h"
+#include "engine/optimize/point_objective.h"
 
 namespace variate {
 namespace {

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "variate/optimize/lbfgs.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/optimize/lbfgs.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

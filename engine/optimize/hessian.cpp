@@ -1,4 +1,4 @@
-#include "variate/optimize/hessian.h"
+#include "engine/optimize/hessian.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,10 +8,10 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/csrc/autograd/autograd.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/core/memory.h"
-#include "variate/core/checks.h"
-#include "variate/optimize/point_objective.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/memory.h"
+#include "engine/core/checks.h"
+#include "engine/optimize/point_objective.h"
 
 namespace variate {
 namespace {

@@ -1,12 +1,12 @@
-#include "variate/optimize/laplace.h"
+#include "engine/optimize/laplace.h"
 
 #include <cmath>
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/core/random_stream.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/random_stream.h"
 
 namespace variate {
 

@@ -10,7 +10,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/target/unconstrained_target.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/optimize/lbfgs.h"
+#include "engine/optimize/lbfgs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <sstream>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate {
 namespace {

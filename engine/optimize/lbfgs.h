@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/optimize/lbfgs_options.h"
-#include "variate/optimize/line_search.h"
+#include "engine/optimize/lbfgs_options.h"
+#include "engine/optimize/line_search.h"
 
 namespace variate {
 

@@ -7,7 +7,7 @@
 /// The relative tolerances are in units of machine epsilon, as CmdStan's are: the run
 /// converges when the relative change of the objective falls below tol_rel_obj * 2.2e-16.
 
-#include "variate/core/checked_option.h"
+#include "engine/core/checked_option.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/optimize/line_search.h"
+#include "engine/optimize/line_search.h"
 
 #include <algorithm>
 #include <cmath>

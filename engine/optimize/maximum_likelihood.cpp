@@ -1,4 +1,4 @@
-#include "variate/optimize/maximum_likelihood.h"
+#include "engine/optimize/maximum_likelihood.h"
 
 #include <set>
 #include <string>

@@ -3,7 +3,7 @@
 /// (their priors), so that its mode is the maximum likelihood estimate. Evaluated on
 /// LibTorch (the tape compiles the whole joint density).
 
-#include "variate/target/unconstrained_target.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

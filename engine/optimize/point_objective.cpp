@@ -1,4 +1,4 @@
-#include "variate/optimize/point_objective.h"
+#include "engine/optimize/point_objective.h"
 
 #include <cmath>
 #include <limits>
@@ -6,8 +6,8 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/core/random_stream.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/random_stream.h"
 
 namespace variate {
 namespace {

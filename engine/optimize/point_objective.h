@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/optimize/line_search.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/optimize/line_search.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

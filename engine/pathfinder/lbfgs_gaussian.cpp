@@ -1,4 +1,4 @@
-#include "variate/pathfinder/lbfgs_gaussian.h"
+#include "engine/pathfinder/lbfgs_gaussian.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "variate/pathfinder/pathfinder.h"
+#include "engine/pathfinder/pathfinder.h"
 
 #include <chrono>
 #include <cmath>
@@ -9,11 +9,11 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/core/memory.h"
-#include "variate/core/random_stream.h"
-#include "variate/diagnostics/psis.h"
-#include "variate/optimize/point_objective.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/memory.h"
+#include "engine/core/random_stream.h"
+#include "engine/diagnostics/psis.h"
+#include "engine/optimize/point_objective.h"
 
 namespace variate {
 namespace {

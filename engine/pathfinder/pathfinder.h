@@ -18,10 +18,10 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/optimize/lbfgs.h"
-#include "variate/pathfinder/lbfgs_gaussian.h"
-#include "variate/pathfinder/pathfinder_options.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/optimize/lbfgs.h"
+#include "engine/pathfinder/lbfgs_gaussian.h"
+#include "engine/pathfinder/pathfinder_options.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

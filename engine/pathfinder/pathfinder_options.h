@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "variate/core/checked_option.h"
-#include "variate/optimize/lbfgs_options.h"
+#include "engine/core/checked_option.h"
+#include "engine/optimize/lbfgs_options.h"
 
 namespace variate {
 

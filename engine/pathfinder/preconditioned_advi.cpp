@@ -1,4 +1,4 @@
-#include "variate/pathfinder/preconditioned_advi.h"
+#include "engine/pathfinder/preconditioned_advi.h"
 
 #include <chrono>
 #include <cmath>
@@ -7,11 +7,11 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/core/random_stream.h"
-#include "variate/optimize/hessian.h"
-#include "variate/optimize/laplace.h"
-#include "variate/optimize/point_objective.h"
-#include "variate/pathfinder/pathfinder.h"
+#include "engine/core/random_stream.h"
+#include "engine/optimize/hessian.h"
+#include "engine/optimize/laplace.h"
+#include "engine/optimize/point_objective.h"
+#include "engine/pathfinder/pathfinder.h"
 
 namespace variate {
 namespace {

@@ -22,9 +22,9 @@
 #include <atomic>
 #include <string>
 
-#include "variate/core/lockstep.h"
-#include "variate/vi/advi.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/core/lockstep.h"
+#include "engine/vi/advi.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate {
 

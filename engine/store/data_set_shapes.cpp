@@ -1,10 +1,10 @@
-#include "variate/store/data_set_shapes.h"
+#include "engine/store/data_set_shapes.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/io/data_file.h"
-#include "variate/store/project_error.h"
+#include "engine/core/checks.h"
+#include "engine/io/data_file.h"
+#include "engine/store/project_error.h"
 
 namespace variate::store {
 

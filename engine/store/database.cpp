@@ -1,4 +1,4 @@
-#include "variate/store/database.h"
+#include "engine/store/database.h"
 
 #include <algorithm>
 #include <cmath>

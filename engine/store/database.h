@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/store/project_error.h"
+#include "engine/store/project_error.h"
 
 struct sqlite3;
 struct sqlite3_stmt;

@@ -1,4 +1,4 @@
-#include "variate/store/project.h"
+#include "engine/store/project.h"
 
 #include <atomic>
 #include <cerrno>
@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
-#include "variate/store/database.h"
-#include "variate/store/project_schema.h"
-#include "variate/store/run_owner.h"
+#include "engine/store/database.h"
+#include "engine/store/project_schema.h"
+#include "engine/store/run_owner.h"
 
 namespace variate::store {
 namespace {

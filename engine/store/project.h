@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/store/project_error.h"
-#include "variate/store/project_records.h"
+#include "engine/store/project_error.h"
+#include "engine/store/project_records.h"
 
 namespace variate::store {
 

@@ -1,8 +1,8 @@
-#include "variate/store/project_records.h"
+#include "engine/store/project_records.h"
 
 #include <algorithm>
 
-#include "variate/store/project_error.h"
+#include "engine/store/project_error.h"
 
 namespace variate::store {
 

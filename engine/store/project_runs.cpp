@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "variate/store/database.h"
-#include "variate/store/project.h"
-#include "variate/store/run_owner.h"
+#include "engine/store/database.h"
+#include "engine/store/project.h"
+#include "engine/store/run_owner.h"
 
 namespace variate::store {
 namespace {

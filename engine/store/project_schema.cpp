@@ -1,6 +1,6 @@
-#include "variate/store/project_schema.h"
+#include "engine/store/project_schema.h"
 
-#include "variate/store/database.h"
+#include "engine/store/database.h"
 
 namespace variate::store {
 namespace {

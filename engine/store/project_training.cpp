@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "variate/store/database.h"
-#include "variate/store/project.h"
-#include "variate/store/run_owner.h"
+#include "engine/store/database.h"
+#include "engine/store/project.h"
+#include "engine/store/run_owner.h"
 
 namespace variate::store {
 

@@ -1,4 +1,4 @@
-#include "variate/store/run_owner.h"
+#include "engine/store/run_owner.h"
 
 #include <cerrno>
 #include <chrono>

@@ -1,8 +1,8 @@
-#include "variate/store/run_recorder.h"
+#include "engine/store/run_recorder.h"
 
 #include <algorithm>
 
-#include "variate/mcmc/sampler_columns.h"
+#include "engine/mcmc/sampler_columns.h"
 
 namespace variate::store {
 namespace {

@@ -29,8 +29,8 @@
 #include <thread>
 #include <vector>
 
-#include "variate/mcmc/sample.h"
-#include "variate/store/project.h"
+#include "engine/mcmc/sample.h"
+#include "engine/store/project.h"
 
 namespace variate::store {
 

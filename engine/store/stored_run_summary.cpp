@@ -1,4 +1,4 @@
-#include "variate/store/stored_run_summary.h"
+#include "engine/store/stored_run_summary.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "variate/io/chains_summary.h"
-#include "variate/mcmc/sampler_columns.h"
+#include "engine/io/chains_summary.h"
+#include "engine/mcmc/sampler_columns.h"
 
 namespace variate::store {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/io/summary_report.h"
-#include "variate/store/project.h"
+#include "engine/io/summary_report.h"
+#include "engine/store/project.h"
 
 namespace variate::store {
 

@@ -1,4 +1,4 @@
-#include "variate/tape/backend.h"
+#include "engine/tape/backend.h"
 
 namespace variate::tape {
 

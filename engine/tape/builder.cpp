@@ -1,6 +1,6 @@
-#include "variate/tape/builder.h"
+#include "engine/tape/builder.h"
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::tape {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/shape.h"
-#include "variate/tape/program.h"
+#include "engine/core/shape.h"
+#include "engine/tape/program.h"
 
 namespace variate::tape {
 

@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-#include "variate/tape/constrain_kernels.h"
+#include "engine/tape/constrain_kernels.h"
 
 namespace variate::tape {
 namespace {

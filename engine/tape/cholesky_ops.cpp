@@ -11,9 +11,9 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/partial_sums.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/partial_sums.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -2,8 +2,8 @@
 // the output's adjoint passed to the branch picked at each element and none to the
 // condition (whose value only selects).
 
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/gather.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/gather.h"
 
 namespace variate::tape {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/tape/builder.h"
+#include "engine/tape/builder.h"
 
 namespace variate::tape {
 

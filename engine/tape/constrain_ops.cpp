@@ -1,12 +1,12 @@
-#include "variate/tape/constrain_ops.h"
+#include "engine/tape/constrain_ops.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/bijectors/make_bijector.h"
-#include "variate/core/argument_error.h"
-#include "variate/tape/constrain_kernels.h"
-#include "variate/tape/gather.h"
-#include "variate/tape/unsupported.h"
+#include "engine/bijectors/make_bijector.h"
+#include "engine/core/argument_error.h"
+#include "engine/tape/constrain_kernels.h"
+#include "engine/tape/gather.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

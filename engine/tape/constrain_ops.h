@@ -3,8 +3,8 @@
 /// and the log|det J| of the transform as a sink marked `jacobian` (skipped when the
 /// density is wanted without it). Formulas as engine/bijectors (Stan's transforms).
 
-#include "variate/core/support.h"
-#include "variate/tape/builder.h"
+#include "engine/core/support.h"
+#include "engine/tape/builder.h"
 
 namespace variate::tape {
 

@@ -2,7 +2,7 @@
 /// The continuous event-rank-0 families by group, one source file each. Each returns false
 /// for a family outside its group; emit_continuous_log_density asks them in turn.
 
-#include "variate/tape/log_density_ops.h"
+#include "engine/tape/log_density_ops.h"
 
 namespace variate::tape {
 

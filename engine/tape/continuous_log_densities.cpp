@@ -1,4 +1,4 @@
-#include "variate/tape/continuous_families.h"
+#include "engine/tape/continuous_families.h"
 
 namespace variate::tape {
 

@@ -1,10 +1,10 @@
-#include "variate/tape/density_arguments.h"
+#include "engine/tape/density_arguments.h"
 
 #include <algorithm>
 
 #include <ATen/ATen.h>
 
-#include "variate/tape/unsupported.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 

@@ -1,6 +1,6 @@
-#include "variate/tape/density_sink.h"
+#include "engine/tape/density_sink.h"
 
-#include "variate/tape/unsupported.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 

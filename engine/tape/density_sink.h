@@ -23,7 +23,7 @@
 
 #include <ATen/native/Math.h>
 
-#include "variate/tape/log_density_ops.h"
+#include "engine/tape/log_density_ops.h"
 
 namespace variate::tape {
 

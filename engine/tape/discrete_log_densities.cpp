@@ -12,9 +12,9 @@
 #include <limits>
 #include <map>
 
-#include "variate/tape/density_arguments.h"
-#include "variate/tape/log_density_ops.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/density_arguments.h"
+#include "engine/tape/log_density_ops.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

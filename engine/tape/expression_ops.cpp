@@ -1,9 +1,9 @@
 // emit_call: a function of the model language by name, with functions.cpp's argument
 // counts and orders.
 
-#include "variate/tape/expression_ops.h"
+#include "engine/tape/expression_ops.h"
 
-#include "variate/tape/unsupported.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

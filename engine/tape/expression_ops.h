@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "variate/model/ast.h"
-#include "variate/tape/builder.h"
+#include "engine/model/ast.h"
+#include "engine/tape/builder.h"
 
 namespace variate::tape {
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/tape/continuous_families.h"
-#include "variate/tape/density_sink.h"
+#include "engine/tape/continuous_families.h"
+#include "engine/tape/density_sink.h"
 
 namespace variate::tape {
 namespace {

@@ -1,6 +1,6 @@
-#include "variate/tape/gather.h"
+#include "engine/tape/gather.h"
 
-#include "variate/tape/unsupported.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

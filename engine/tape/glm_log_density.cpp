@@ -1,8 +1,8 @@
-#include "variate/tape/glm_log_density.h"
+#include "engine/tape/glm_log_density.h"
 
 #include <cmath>
 
-#include "variate/tape/unsupported.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "variate/kernels/glm_log_likelihood.h"
-#include "variate/tape/builder.h"
+#include "engine/kernels/glm_log_likelihood.h"
+#include "engine/tape/builder.h"
 
 namespace variate::tape {
 

@@ -1,8 +1,8 @@
 // The families on an interval, formula for formula their distributions/<family>.cpp:
 // Beta on (0, 1), Uniform on [lo, hi], -inf outside (as mask_outside_support makes them).
 
-#include "variate/tape/continuous_families.h"
-#include "variate/tape/density_sink.h"
+#include "engine/tape/continuous_families.h"
+#include "engine/tape/density_sink.h"
 
 namespace variate::tape {
 namespace {

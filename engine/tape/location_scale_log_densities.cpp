@@ -6,9 +6,9 @@
 
 #include <ATen/native/Math.h>
 
-#include "variate/distributions/parameters.h"
-#include "variate/tape/continuous_families.h"
-#include "variate/tape/density_sink.h"
+#include "engine/distributions/parameters.h"
+#include "engine/tape/continuous_families.h"
+#include "engine/tape/density_sink.h"
 
 namespace variate::tape {
 namespace {

@@ -1,6 +1,6 @@
-#include "variate/tape/log_density_ops.h"
+#include "engine/tape/log_density_ops.h"
 
-#include "variate/tape/unsupported.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 

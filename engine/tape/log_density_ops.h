@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/tape/builder.h"
+#include "engine/tape/builder.h"
 
 namespace variate::tape {
 

@@ -4,9 +4,9 @@
 // kernels are specialized on which operands vary, so that the hot case, data X @
 // parameters b, is forward X b and backward X^T g only.
 
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/partial_sums.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/partial_sums.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/gather.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/gather.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/tape/density_arguments.h"
-#include "variate/tape/mixture_components.h"
-#include "variate/tape/multivariate_sinks.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/density_arguments.h"
+#include "engine/tape/mixture_components.h"
+#include "engine/tape/multivariate_sinks.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

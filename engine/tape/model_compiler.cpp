@@ -1,22 +1,22 @@
-#include "variate/tape/model_compiler.h"
+#include "engine/tape/model_compiler.h"
 
 #include <map>
 #include <optional>
 
 #include <ATen/ATen.h>
 
-#include "variate/model/distribution_table.h"
-#include "variate/model/functions.h"
-#include "variate/model/model_error.h"
-#include "variate/model/printer.h"
-#include "variate/tape/builder.h"
-#include "variate/tape/constrain_ops.h"
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/gather.h"
-#include "variate/tape/glm_log_density.h"
-#include "variate/tape/log_density_ops.h"
-#include "variate/tape/stack.h"
-#include "variate/tape/unsupported.h"
+#include "engine/model/distribution_table.h"
+#include "engine/model/functions.h"
+#include "engine/model/model_error.h"
+#include "engine/model/printer.h"
+#include "engine/tape/builder.h"
+#include "engine/tape/constrain_ops.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/gather.h"
+#include "engine/tape/glm_log_density.h"
+#include "engine/tape/log_density_ops.h"
+#include "engine/tape/stack.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

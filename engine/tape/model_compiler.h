@@ -3,8 +3,8 @@
 /// transforms, data-only expressions folded to constants (with LibTorch, once), every
 /// other expression as ops, every `~` statement as one log-density sink.
 
-#include "variate/model/compiled_model.h"
-#include "variate/tape/program.h"
+#include "engine/model/compiled_model.h"
+#include "engine/tape/program.h"
 
 namespace variate::tape {
 

@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "variate/tape/density_arguments.h"
-#include "variate/tape/multivariate_sinks.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/density_arguments.h"
+#include "engine/tape/multivariate_sinks.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

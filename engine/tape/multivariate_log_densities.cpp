@@ -9,11 +9,11 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/distributions/lkj_corr_cholesky.h"
-#include "variate/distributions/parameters.h"
-#include "variate/tape/density_arguments.h"
-#include "variate/tape/multivariate_sinks.h"
-#include "variate/tape/unsupported.h"
+#include "engine/distributions/lkj_corr_cholesky.h"
+#include "engine/distributions/parameters.h"
+#include "engine/tape/density_arguments.h"
+#include "engine/tape/multivariate_sinks.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -2,7 +2,7 @@
 /// The sinks of the multivariate group, one source file each; emit_multivariate_log_density
 /// (multivariate_log_densities.cpp) dispatches to them.
 
-#include "variate/tape/log_density_ops.h"
+#include "engine/tape/log_density_ops.h"
 
 namespace variate::tape {
 

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <utility>
 
-#include "variate/distributions/parameters.h"
-#include "variate/tape/continuous_families.h"
-#include "variate/tape/density_sink.h"
+#include "engine/distributions/parameters.h"
+#include "engine/tape/continuous_families.h"
+#include "engine/tape/density_sink.h"
 
 namespace variate::tape {
 namespace {

@@ -2,9 +2,9 @@
 // formula for formula their distributions/<family>.cpp: -inf outside the support (as
 // mask_outside_support makes them), xlogy where the file uses at::xlogy.
 
-#include "variate/distributions/parameters.h"
-#include "variate/tape/continuous_families.h"
-#include "variate/tape/density_sink.h"
+#include "engine/distributions/parameters.h"
+#include "engine/tape/continuous_families.h"
+#include "engine/tape/density_sink.h"
 
 namespace variate::tape {
 namespace {

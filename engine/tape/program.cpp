@@ -1,4 +1,4 @@
-#include "variate/tape/program.h"
+#include "engine/tape/program.h"
 
 #include <algorithm>
 #include <cmath>

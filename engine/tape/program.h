@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/shape.h"
+#include "engine/core/shape.h"
 
 namespace variate::tape {
 

@@ -2,9 +2,9 @@
 // divided by the count (at::mean on the CPU), whose backward hands every element
 // grad / count. Sums run in four partial sums.
 
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/partial_sums.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/partial_sums.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -1,9 +1,9 @@
-#include "variate/tape/select_target.h"
+#include "engine/tape/select_target.h"
 
-#include "variate/core/argument_error.h"
-#include "variate/tape/model_compiler.h"
-#include "variate/tape/tape_density.h"
-#include "variate/tape/unsupported.h"
+#include "engine/core/argument_error.h"
+#include "engine/tape/model_compiler.h"
+#include "engine/tape/tape_density.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 

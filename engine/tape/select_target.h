@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "variate/model/compiled_model.h"
-#include "variate/tape/backend.h"
-#include "variate/target/unconstrained_target.h"
+#include "engine/model/compiled_model.h"
+#include "engine/tape/backend.h"
+#include "engine/target/unconstrained_target.h"
 
 namespace variate::tape {
 

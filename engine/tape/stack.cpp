@@ -1,6 +1,6 @@
-#include "variate/tape/stack.h"
+#include "engine/tape/stack.h"
 
-#include "variate/tape/unsupported.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "variate/tape/builder.h"
+#include "engine/tape/builder.h"
 
 namespace variate::tape {
 

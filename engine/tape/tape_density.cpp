@@ -1,8 +1,8 @@
-#include "variate/tape/tape_density.h"
+#include "engine/tape/tape_density.h"
 
 #include <mutex>
 
-#include "variate/core/memory.h"
+#include "engine/core/memory.h"
 
 namespace variate::tape {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "variate/target/point_density.h"
-#include "variate/tape/program.h"
+#include "engine/target/point_density.h"
+#include "engine/tape/program.h"
 
 namespace variate::tape {
 

@@ -1,8 +1,8 @@
 // `target += x`: the sum of x added to lp, as LibTorch's LogDensityTerm does. A sink, so
 // its partials (all 1) go straight into x's adjoints during the forward sweep.
 
-#include "variate/tape/log_density_ops.h"
-#include "variate/tape/partial_sums.h"
+#include "engine/tape/log_density_ops.h"
+#include "engine/tape/partial_sums.h"
 
 namespace variate::tape {
 namespace {

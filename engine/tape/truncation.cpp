@@ -8,10 +8,10 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/gather.h"
-#include "variate/tape/log_density_ops.h"
-#include "variate/tape/unsupported.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/gather.h"
+#include "engine/tape/log_density_ops.h"
+#include "engine/tape/unsupported.h"
 
 namespace variate::tape {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/tape/constrain_kernels.h"
+#include "engine/tape/constrain_kernels.h"
 
 namespace variate::tape {
 namespace {

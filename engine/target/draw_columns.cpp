@@ -1,10 +1,10 @@
-#include "variate/target/draw_columns.h"
+#include "engine/target/draw_columns.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/condition.h"
-#include "variate/core/deterministic.h"
+#include "engine/core/checks.h"
+#include "engine/core/condition.h"
+#include "engine/core/deterministic.h"
 
 namespace variate {
 

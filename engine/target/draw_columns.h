@@ -15,9 +15,9 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/log_joint.h"
-#include "variate/target/parameter_layout.h"
-#include "variate/target/parameter_names.h"
+#include "engine/core/log_joint.h"
+#include "engine/target/parameter_layout.h"
+#include "engine/target/parameter_names.h"
 
 namespace variate {
 

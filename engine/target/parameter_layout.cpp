@@ -1,15 +1,15 @@
-#include "variate/target/parameter_layout.h"
+#include "engine/target/parameter_layout.h"
 
 #include <set>
 
 #include <ATen/ATen.h>
 
-#include "variate/bijectors/make_bijector.h"
-#include "variate/core/checks.h"
-#include "variate/core/condition.h"
-#include "variate/core/tape.h"
-#include "variate/core/distribution.h"
-#include "variate/core/memory.h"
+#include "engine/bijectors/make_bijector.h"
+#include "engine/core/checks.h"
+#include "engine/core/condition.h"
+#include "engine/core/trace.h"
+#include "engine/core/distribution.h"
+#include "engine/core/memory.h"
 
 namespace variate {
 namespace {
@@ -59,7 +59,7 @@ void ParameterLayout::add(const std::string& name, const Shape& shape, const Sup
 }
 
 ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint) {
-  Tape tape;
+  Trace trace;
   CentralValues central;
   {
     // Central values are only reference points: arguments computed from them are not
@@ -69,11 +69,11 @@ ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint) {
     // Tracers run top first: observed values are set before the rest are filled in.
     TracerScope draw(central);
     TracerScope observe(observed);
-    TracerScope record(tape);
+    TracerScope record(trace);
     log_joint.model()();
   }
   ParameterLayout layout;
-  for (const auto& rv : tape.variables()) {
+  for (const auto& rv : trace.variables()) {
     if (!central.latent.count(rv.name())) continue;
     layout.add(rv.name(), rv.shape(), rv.support());
   }

@@ -8,10 +8,10 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/bijectors/bijector.h"
-#include "variate/core/log_joint.h"
-#include "variate/core/shape.h"
-#include "variate/core/support.h"
+#include "engine/bijectors/bijector.h"
+#include "engine/core/log_joint.h"
+#include "engine/core/shape.h"
+#include "engine/core/support.h"
 
 namespace variate {
 

@@ -1,6 +1,6 @@
-#include "variate/target/parameter_names.h"
+#include "engine/target/parameter_names.h"
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 namespace {

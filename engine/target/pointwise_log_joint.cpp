@@ -1,13 +1,13 @@
-#include "variate/target/pointwise_log_joint.h"
+#include "engine/target/pointwise_log_joint.h"
 
 #include <exception>
 #include <thread>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/distribution.h"
-#include "variate/distributions/flat.h"
+#include "engine/core/checks.h"
+#include "engine/core/distribution.h"
+#include "engine/distributions/flat.h"
 
 namespace variate {
 namespace {

@@ -8,8 +8,8 @@
 ///   const auto layout = ParameterLayout::from_model(log_joint);
 ///   const UnconstrainedTarget target(pointwise_log_joint(log_joint, layout), layout);
 
-#include "variate/core/log_joint.h"
-#include "variate/target/parameter_layout.h"
+#include "engine/core/log_joint.h"
+#include "engine/target/parameter_layout.h"
 
 namespace variate {
 

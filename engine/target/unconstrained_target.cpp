@@ -1,10 +1,10 @@
-#include "variate/target/unconstrained_target.h"
+#include "engine/target/unconstrained_target.h"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/custom_function.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 

@@ -1,11 +1,11 @@
-#include "variate/vi/adam.h"
+#include "engine/vi/adam.h"
 
 #include <cmath>
 #include <string>
 
 #include <ATen/ATen.h>
 
-#include "variate/core/shape.h"
+#include "engine/core/shape.h"
 
 namespace variate {
 namespace {

@@ -14,7 +14,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 

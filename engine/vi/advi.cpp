@@ -1,4 +1,4 @@
-#include "variate/vi/advi.h"
+#include "engine/vi/advi.h"
 
 #include <chrono>
 #include <cmath>
@@ -8,12 +8,12 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/vi/adam.h"
-#include "variate/vi/elbo.h"
-#include "variate/core/random_stream.h"
-#include "variate/vi/variational_fullrank.h"
-#include "variate/vi/variational_meanfield.h"
-#include "variate/vi/whitened_gaussian.h"
+#include "engine/vi/adam.h"
+#include "engine/vi/elbo.h"
+#include "engine/core/random_stream.h"
+#include "engine/vi/variational_fullrank.h"
+#include "engine/vi/variational_meanfield.h"
+#include "engine/vi/whitened_gaussian.h"
 
 namespace variate {
 namespace {

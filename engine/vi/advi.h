@@ -33,12 +33,12 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/lockstep.h"
-#include "variate/vi/advi_convergence.h"
-#include "variate/vi/advi_observer.h"
-#include "variate/vi/advi_options.h"
-#include "variate/target/unconstrained_target.h"
-#include "variate/vi/variational_program.h"
+#include "engine/core/lockstep.h"
+#include "engine/vi/advi_convergence.h"
+#include "engine/vi/advi_observer.h"
+#include "engine/vi/advi_options.h"
+#include "engine/target/unconstrained_target.h"
+#include "engine/vi/variational_program.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/vi/advi_convergence.h"
+#include "engine/vi/advi_convergence.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/checks.h"
+#include "engine/core/checks.h"
 
 namespace variate {
 

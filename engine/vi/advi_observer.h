@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "variate/vi/advi_convergence.h"
+#include "engine/vi/advi_convergence.h"
 
 namespace variate {
 

@@ -1,4 +1,4 @@
-#include "variate/vi/advi_options.h"
+#include "engine/vi/advi_options.h"
 
 namespace variate {
 

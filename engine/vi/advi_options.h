@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "variate/core/checked_option.h"
+#include "engine/core/checked_option.h"
 
 namespace variate {
 

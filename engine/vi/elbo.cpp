@@ -1,10 +1,10 @@
-#include "variate/vi/elbo.h"
+#include "engine/vi/elbo.h"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/autograd.h>
 
-#include "variate/core/checks.h"
-#include "variate/vi/variational_draws.h"
+#include "engine/core/checks.h"
+#include "engine/vi/variational_draws.h"
 
 namespace variate {
 

@@ -27,8 +27,8 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
-#include "variate/target/unconstrained_target.h"
-#include "variate/vi/variational_program.h"
+#include "engine/target/unconstrained_target.h"
+#include "engine/vi/variational_program.h"
 
 namespace variate {
 

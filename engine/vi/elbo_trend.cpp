@@ -1,4 +1,4 @@
-#include "variate/vi/elbo_trend.h"
+#include "engine/vi/elbo_trend.h"
 
 #include <algorithm>
 #include <cmath>

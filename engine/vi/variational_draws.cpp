@@ -1,4 +1,4 @@
-#include "variate/vi/variational_draws.h"
+#include "engine/vi/variational_draws.h"
 
 #include <algorithm>
 
@@ -7,11 +7,11 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/condition.h"
-#include "variate/core/tape.h"
-#include "variate/core/distribution.h"
-#include "variate/vi/variational_entropy.h"
+#include "engine/core/checks.h"
+#include "engine/core/condition.h"
+#include "engine/core/trace.h"
+#include "engine/core/distribution.h"
+#include "engine/vi/variational_entropy.h"
 
 namespace variate {
 namespace {
@@ -81,9 +81,9 @@ Aligned align(const RandomVariable& rv, const ParameterInfo& p, bool analytic) {
   return {y.reshape({p.size}), log_q, -log_q};
 }
 
-void check_names(const Tape& tape, const ParameterLayout& layout) {
-  std::set<std::string> seen;  // the tape itself rejects a name created twice
-  for (const auto& rv : tape.variables()) {
+void check_names(const Trace& trace, const ParameterLayout& layout) {
+  std::set<std::string> seen;  // the trace itself rejects a name created twice
+  for (const auto& rv : trace.variables()) {
     seen.insert(rv.name());
     bool known = false;
     for (const auto& p : layout.parameters()) known = known || p.name == rv.name();
@@ -105,18 +105,18 @@ void check_names(const Tape& tape, const ParameterLayout& layout) {
 // log q of the drawn values, detached, as a function of the parameters: the program runs
 // again with every variable conditioned on its draw. The bijector terms of variables on
 // the model's scale do not depend on the parameters and are left out.
-at::Tensor fixed_draw_log_q(const VariationalFamily& family, const Tape& drawn) {
+at::Tensor fixed_draw_log_q(const VariationalFamily& family, const Trace& drawn) {
   std::map<std::string, at::Tensor> values;
   for (const auto& rv : drawn.variables()) values[rv.name()] = rv.value().detach();
   Condition fixed(std::move(values));
-  Tape tape;
+  Trace trace;
   {
-    TracerScope record(tape);
+    TracerScope record(trace);
     TracerScope condition(fixed);
     family.program();
   }
   at::Tensor total = at::zeros({}, at::kDouble);
-  for (const auto& rv : tape.variables()) total = total + rv.log_prob().sum();
+  for (const auto& rv : trace.variables()) total = total + rv.log_prob().sum();
   return total;
 }
 
@@ -131,24 +131,24 @@ VariationalDraws draw_variational(const VariationalFamily& family, const Paramet
   }
   std::vector<at::Tensor> points, log_q, entropy, score_log_q;
   for (int64_t m = 0; m < draws; ++m) {
-    Tape tape;
+    Trace trace;
     SeededDraws seeded(generator);
     {
-      TracerScope record(tape);
-      TracerScope draw(seeded);  // on top: runs first, so the tape records the drawn value
+      TracerScope record(trace);
+      TracerScope draw(seeded);  // on top: runs first, so the trace records the drawn value
       family.program();
     }
-    if (m == 0) check_names(tape, layout);
+    if (m == 0) check_names(trace, layout);
     std::vector<at::Tensor> pieces;
     at::Tensor point_log_q = at::zeros({}, at::kDouble);
     at::Tensor point_entropy = at::zeros({}, at::kDouble);
     for (const auto& p : layout.parameters()) {
-      const Aligned a = align(tape[p.name], p, analytic_entropy);
+      const Aligned a = align(trace[p.name], p, analytic_entropy);
       pieces.push_back(a.value);
       point_log_q = point_log_q + a.log_q;
       point_entropy = point_entropy + a.entropy;
     }
-    if (score) score_log_q.push_back(fixed_draw_log_q(family, tape));
+    if (score) score_log_q.push_back(fixed_draw_log_q(family, trace));
     points.push_back(pieces.empty() ? at::zeros({0}, at::kDouble) : at::cat(pieces));
     log_q.push_back(point_log_q);
     entropy.push_back(point_entropy);

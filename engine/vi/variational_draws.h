@@ -11,9 +11,9 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
-#include "variate/target/parameter_layout.h"
-#include "variate/target/unconstrained_target.h"
-#include "variate/vi/variational_program.h"
+#include "engine/target/parameter_layout.h"
+#include "engine/target/unconstrained_target.h"
+#include "engine/vi/variational_program.h"
 
 namespace variate {
 

@@ -1,11 +1,11 @@
-#include "variate/vi/variational_entropy.h"
+#include "engine/vi/variational_entropy.h"
 
 #include <cmath>
 
 #include <ATen/ATen.h>
 
-#include "variate/distributions/multi_normal.h"
-#include "variate/distributions/normal.h"
+#include "engine/distributions/multi_normal.h"
+#include "engine/distributions/normal.h"
 
 namespace variate {
 namespace {

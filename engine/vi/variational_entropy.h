@@ -6,7 +6,7 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/random_variable.h"
+#include "engine/core/random_variable.h"
 
 namespace variate {
 

@@ -1,11 +1,11 @@
-#include "variate/vi/variational_fullrank.h"
+#include "engine/vi/variational_fullrank.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/memory.h"
-#include "variate/distributions/multi_normal.h"
-#include "variate/distributions/normal.h"
-#include "variate/vi/variational_meanfield.h"
+#include "engine/core/memory.h"
+#include "engine/distributions/multi_normal.h"
+#include "engine/distributions/normal.h"
+#include "engine/vi/variational_meanfield.h"
 
 namespace variate {
 

@@ -14,8 +14,8 @@
 
 #include <optional>
 
-#include "variate/target/parameter_layout.h"
-#include "variate/vi/variational_program.h"
+#include "engine/target/parameter_layout.h"
+#include "engine/vi/variational_program.h"
 
 namespace variate {
 

@@ -1,9 +1,9 @@
-#include "variate/vi/variational_meanfield.h"
+#include "engine/vi/variational_meanfield.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/distributions/normal.h"
+#include "engine/core/checks.h"
+#include "engine/distributions/normal.h"
 
 namespace variate {
 

@@ -1,9 +1,9 @@
-#include "variate/vi/variational_program.h"
+#include "engine/vi/variational_program.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/core/shape.h"
+#include "engine/core/checks.h"
+#include "engine/core/shape.h"
 
 namespace variate {
 

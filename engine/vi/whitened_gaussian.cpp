@@ -1,10 +1,10 @@
-#include "variate/vi/whitened_gaussian.h"
+#include "engine/vi/whitened_gaussian.h"
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/vi/variational_fullrank.h"
-#include "variate/vi/variational_meanfield.h"
+#include "engine/core/checks.h"
+#include "engine/vi/variational_fullrank.h"
+#include "engine/vi/variational_meanfield.h"
 
 namespace variate {
 

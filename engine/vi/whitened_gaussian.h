@@ -22,9 +22,9 @@
 
 #include <ATen/core/Tensor.h>
 
-#include "variate/target/parameter_layout.h"
-#include "variate/vi/advi_options.h"
-#include "variate/vi/variational_program.h"
+#include "engine/target/parameter_layout.h"
+#include "engine/vi/advi_options.h"
+#include "engine/vi/variational_program.h"
 
 namespace variate {
 

@@ -1,13 +1,13 @@
-#include "variate/workflow/auto_stop.h"
+#include "engine/workflow/auto_stop.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-#include "variate/core/argument_error.h"
-#include "variate/diagnostics/ess.h"
-#include "variate/diagnostics/rhat.h"
+#include "engine/core/argument_error.h"
+#include "engine/diagnostics/ess.h"
+#include "engine/diagnostics/rhat.h"
 
 namespace variate::workflow {
 namespace {

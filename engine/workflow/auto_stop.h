@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "variate/mcmc/nuts_options.h"
-#include "variate/mcmc/sample.h"
-#include "variate/target/draw_columns.h"
-#include "variate/target/unconstrained_target.h"
-#include "variate/workflow/auto_stop_rule.h"
+#include "engine/mcmc/nuts_options.h"
+#include "engine/mcmc/sample.h"
+#include "engine/target/draw_columns.h"
+#include "engine/target/unconstrained_target.h"
+#include "engine/workflow/auto_stop_rule.h"
 
 namespace variate::workflow {
 

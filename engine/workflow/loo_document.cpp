@@ -1,11 +1,11 @@
-#include "variate/workflow/loo_document.h"
+#include "engine/workflow/loo_document.h"
 
 #include <cmath>
 #include <limits>
 
 #include <nlohmann/json.hpp>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::workflow {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <string>
 
-#include "variate/diagnostics/loo.h"
+#include "engine/diagnostics/loo.h"
 
 namespace variate::workflow {
 

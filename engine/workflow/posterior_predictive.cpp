@@ -1,11 +1,11 @@
-#include "variate/workflow/posterior_predictive.h"
+#include "engine/workflow/posterior_predictive.h"
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/core/checks.h"
-#include "variate/core/random_stream.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/checks.h"
+#include "engine/core/random_stream.h"
 
 namespace variate::workflow {
 namespace {

@@ -29,12 +29,12 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/log_joint.h"
-#include "variate/diagnostics/draws.h"
-#include "variate/core/shape.h"
-#include "variate/target/parameter_layout.h"
-#include "variate/target/parameter_names.h"
-#include "variate/workflow/predictive_tracer.h"
+#include "engine/core/log_joint.h"
+#include "engine/diagnostics/draws.h"
+#include "engine/core/shape.h"
+#include "engine/target/parameter_layout.h"
+#include "engine/target/parameter_names.h"
+#include "engine/workflow/predictive_tracer.h"
 
 namespace variate::workflow {
 

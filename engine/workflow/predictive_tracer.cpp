@@ -1,6 +1,6 @@
-#include "variate/workflow/predictive_tracer.h"
+#include "engine/workflow/predictive_tracer.h"
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::workflow {
 

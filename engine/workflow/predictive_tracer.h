@@ -10,9 +10,9 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
-#include "variate/core/data.h"
-#include "variate/core/log_joint.h"
-#include "variate/core/tracing.h"
+#include "engine/core/data.h"
+#include "engine/core/log_joint.h"
+#include "engine/core/tracing.h"
 
 namespace variate::workflow {
 

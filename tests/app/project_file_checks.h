@@ -9,7 +9,7 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/store/project.h"
+#include "engine/store/project.h"
 
 namespace app_test {
 

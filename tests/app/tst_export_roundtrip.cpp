@@ -14,10 +14,10 @@
 
 #include "run_program.h"
 
-#include "variate/diagnostics/summary.h"
-#include "variate/io/data_file.h"
-#include "variate/io/stan_csv_reader.h"
-#include "variate/model/compile.h"
+#include "engine/diagnostics/summary.h"
+#include "engine/io/data_file.h"
+#include "engine/io/stan_csv_reader.h"
+#include "engine/model/compile.h"
 
 namespace vt = variate;
 
@@ -231,7 +231,7 @@ class TestExportRoundTrip : public QObject {
                                             "--component", component});
       QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
     }
-    QVERIFY(QFileInfo::exists(folder + "/prefix/include/variate/cli/exported_program.h"));
+    QVERIFY(QFileInfo::exists(folder + "/prefix/include/variate/engine/cli/exported_program.h"));
     const QString model_file = kTests + "data/reference/eight_schools-eight_schools_noncentered/model.vmod";
     const QString program =
         export_and_build(model_file, "eight_schools", folder, "-DCMAKE_PREFIX_PATH=" + folder + "/prefix");

@@ -9,8 +9,8 @@
 #include <QtTest/QtTest>
 
 #include "run_program.h"
-#include "support/stored_rule.h"
-#include "variate/store/project.h"
+#include "tests/support/stored_rule.h"
+#include "engine/store/project.h"
 
 using namespace app_test;
 namespace store = variate::store;

@@ -13,8 +13,8 @@
 #undef slots  // Qt's keyword breaks LibTorch's jit headers
 #include <torch/serialize/input-archive.h>
 
-#include "app/run_program.h"
-#include "variate/store/project.h"
+#include "tests/app/run_program.h"
+#include "engine/store/project.h"
 
 using app_test::children_of;
 using app_test::run;

@@ -19,7 +19,7 @@
 #include <QtTest/QtTest>
 
 #include "run_program.h"
-#include "variate/store/project.h"
+#include "engine/store/project.h"
 
 using namespace app_test;
 namespace store = variate::store;

@@ -8,8 +8,8 @@
 #include <sqlite3.h>
 
 #include "run_program.h"
-#include "variate/store/project.h"
-#include "variate/store/stored_run_summary.h"
+#include "engine/store/project.h"
+#include "engine/store/stored_run_summary.h"
 
 namespace store = variate::store;
 

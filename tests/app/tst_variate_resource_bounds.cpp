@@ -17,7 +17,7 @@
 
 #include <QtTest/QtTest>
 
-#include "../support/sanitizer_build.h"
+#include "tests/support/sanitizer_build.h"
 
 namespace {
 

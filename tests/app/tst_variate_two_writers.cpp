@@ -4,7 +4,7 @@
 
 #include <QtTest/QtTest>
 
-#include "app/project_file_checks.h"
+#include "tests/app/project_file_checks.h"
 #include "run_program.h"
 
 namespace store = variate::store;

@@ -1,7 +1,8 @@
 // The layers hold: the engine never depends on Qt; an engine file includes only headers of
 // its own layer and the layers below it (the table engine/CMakeLists.txt declares, read
-// from the build's engine_layers.txt); and no folder of engine/, ui/ or app/ reaches itself
-// through includes. The checks run on the repository's sources, and on small made-up trees
+// from the build's engine_layers.txt, whose line "above: ..." names the libraries above
+// every layer, engine/cli and engine/remote); every include names a real path from the
+// repository root; and no folder of engine/, ui/ or app/ reaches itself through includes. The checks run on the repository's sources, and on small made-up trees
 // that break each rule, to show that they can fail.
 
 #include <QtTest/QtTest>
@@ -17,6 +18,8 @@ struct Layer {
   QStringList depends;
 };
 using LayerTable = std::map<QString, Layer>;
+// The table's line of the libraries above every layer.
+const QString kAbove = QStringLiteral("above");
 
 // "core: core distributions bijectors | " per line.
 LayerTable readLayerTable(const QString& path) {
@@ -33,24 +36,22 @@ LayerTable readLayerTable(const QString& path) {
 }
 
 // One include of one file: the folder it is in and the folder of the header it names,
-// both relative to the repository root ("engine/core", "ui/document", "app/cli").
+// both relative to the repository root ("engine/core", "ui/document", "engine/cli").
 struct Include {
   QString file;
   QString fromFolder;
   QString toFolder;
 };
 
-// Where the header an include names lives, or nothing for a system or library header.
+// Where the header an include names lives: its folder for a path from the repository
+// root ("engine/core/shape.h") or from the including file's folder; nothing for a system
+// or library header.
 QString includedFolder(const QString& header, const QString& fromFolder, const QDir& root) {
-  if (header.startsWith("variate/")) {
-    const QString folder = header.section('/', 1, 1);
-    if (header.count('/') < 2) return "engine";  // <variate/variate.h>
-    return folder == "cli" ? "app/cli" : "engine/" + folder;
+  for (const QString& top : {"engine/", "ui/", "app/", "tests/"}) {
+    if (header.startsWith(top) && root.exists(header)) return QFileInfo(header).path();
   }
-  if (header.startsWith("ui/")) return header.section('/', 0, 1);
   const QString local = fromFolder + "/" + header;
   if (root.exists(local)) return QFileInfo(local).path();
-  if (fromFolder.startsWith("app") && root.exists("app/" + header)) return QFileInfo("app/" + header).path();
   return {};
 }
 
@@ -87,12 +88,16 @@ std::vector<Include> includesUnder(const QDir& root, const QStringList& tops) {
 // engine/store"), and engine folders no layer owns.
 QStringList layeringViolations(const std::vector<Include>& includes, const LayerTable& table) {
   std::map<QString, QString> layerOf;  // "engine/core" -> "core"
+  std::set<QString> above;              // "engine/cli"
   for (const auto& [name, layer] : table) {
-    for (const QString& folder : layer.folders) layerOf["engine/" + folder] = name;
+    for (const QString& folder : layer.folders) {
+      if (name == kAbove) above.insert("engine/" + folder); else layerOf["engine/" + folder] = name;
+    }
   }
   // Each layer with every layer below it.
   std::map<QString, std::set<QString>> reachable;
   for (const auto& [name, layer] : table) {
+    if (name == kAbove) continue;
     std::vector<QString> stack = {name};
     while (!stack.empty()) {
       const QString next = stack.back();
@@ -104,8 +109,13 @@ QStringList layeringViolations(const std::vector<Include>& includes, const Layer
   QStringList violations;
   for (const Include& include : includes) {
     if (!include.fromFolder.startsWith("engine/")) continue;
-    if (!include.toFolder.startsWith("engine")) {  // app/cli or ui: above the engine
+    if (!include.toFolder.startsWith("engine")) {  // ui or app: above the engine
       violations << include.file + " includes " + include.toFolder + ", which is above the engine";
+      continue;
+    }
+    if (above.count(include.fromFolder)) continue;  // a library above the layers sees them all
+    if (above.count(include.toFolder)) {
+      violations << include.file + " includes " + include.toFolder + ", which is above every layer";
       continue;
     }
     const auto from = layerOf.find(include.fromFolder);
@@ -114,7 +124,7 @@ QStringList layeringViolations(const std::vector<Include>& includes, const Layer
       continue;
     }
     if (include.toFolder == "engine") {
-      violations << include.file + " includes <variate/variate.h>, which is above every layer";
+      violations << include.file + " includes engine/variate.h, which is above every layer";
       continue;
     }
     const auto to = layerOf.find(include.toFolder);
@@ -215,6 +225,32 @@ class TestEngineLayering : public QObject {
     }
   }
 
+  // Every include of a header of the repository names it by a path from the repository
+  // root, or from the including file's own folder: a file a reader can open.
+  void includesAreRealPaths() {
+    static const QRegularExpression include(QStringLiteral("^\\s*#\\s*include\\s*\"([^\"]+)\""),
+                                            QRegularExpression::MultilineOption);
+    QStringList unresolved;
+    for (const QString& top : {"engine", "ui", "app", "tests", "bench"}) {
+      QDirIterator it(kRepository.filePath(top), {"*.h", "*.cpp"}, QDir::Files, QDirIterator::Subdirectories);
+      while (it.hasNext()) {
+        const QString path = it.next();
+        if (path.contains("/fuzz/corpus/")) continue;
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        auto matches = include.globalMatch(QString::fromUtf8(file.readAll()));
+        while (matches.hasNext()) {
+          const QString header = matches.next().captured(1);
+          if (header.endsWith(".moc") || header.endsWith(".pb.h") || header == "model.h") continue;
+          if (!kRepository.exists(header) && !QFileInfo(path).dir().exists(header)) {
+            unresolved << kRepository.relativeFilePath(path) + ": " + header;
+          }
+        }
+      }
+    }
+    QVERIFY2(unresolved.isEmpty(), qPrintable(unresolved.join("\n")));
+  }
+
   void engineIncludesGoDownTheLayers() {
     const auto includes = includesUnder(kRepository, {"engine"});
     QVERIFY(includes.size() > 100);
@@ -230,8 +266,8 @@ class TestEngineLayering : public QObject {
 
   // The checks themselves, on trees made to break them.
   void aWrongWayIncludeIsReported() {
-    const Tree tree({{"engine/core/a.h", "#include \"variate/store/b.h\"\n"},
-                     {"engine/store/b.h", "#include \"variate/core/c.h\"\n"},
+    const Tree tree({{"engine/core/a.h", "#include \"engine/store/b.h\"\n"},
+                     {"engine/store/b.h", "#include \"engine/core/c.h\"\n"},
                      {"engine/core/c.h", "#include <vector>\n"}});
     const QStringList violations =
         layeringViolations(includesUnder(tree.root(), {"engine"}), readLayerTable(VARIATE_LAYER_TABLE));
@@ -239,16 +275,18 @@ class TestEngineLayering : public QObject {
   }
 
   void anEngineFileIncludingTheCliIsReported() {
-    const Tree tree(std::map<QString, QString>{{"engine/io/a.h", "#include <variate/cli/model_source.h>\n"}});
+    const Tree tree({{"engine/io/a.h", "#include \"engine/cli/model_source.h\"\n"},
+                     {"engine/cli/model_source.h", "#include \"engine/io/b.h\"\n"},
+                     {"engine/io/b.h", "#include <vector>\n"}});
     const QStringList violations =
         layeringViolations(includesUnder(tree.root(), {"engine"}), readLayerTable(VARIATE_LAYER_TABLE));
-    QCOMPARE(violations, QStringList{"engine/io/a.h includes app/cli, which is above the engine"});
+    QCOMPARE(violations, QStringList{"engine/io/a.h includes engine/cli, which is above every layer"});
   }
 
   void aCycleBetweenFoldersIsReported() {
     const Tree tree({{"ui/document/a.h", "#include \"ui/engine/b.h\"\n"},
                      {"ui/engine/b.h", "#include \"ui/document/a.h\"\n#include \"c.h\"\n"},
-                     {"ui/engine/c.h", "#include <variate/core/d.h>\n"}});
+                     {"ui/engine/c.h", "#include \"engine/core/d.h\"\n"}});
     const QStringList cycles = folderCycles(includesUnder(tree.root(), {"ui"}));
     QCOMPARE(cycles, QStringList{"ui/document -> ui/engine -> ui/document"});
   }

@@ -2,5 +2,5 @@
 // store layer above it: it must not compile, because a layer sees only its own headers and
 // those of the layers below it. The test engine_wrong_way_include_fails builds it.
 
-#include "variate/core/shape.h"
-#include "variate/store/project.h"
+#include "engine/core/shape.h"
+#include "engine/store/project.h"

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/argument_error.h"
-#include "variate/io/data_file.h"
-#include "variate/model/checker.h"
-#include "variate/model/data_binding.h"
-#include "variate/model/parser.h"
+#include "engine/core/argument_error.h"
+#include "engine/io/data_file.h"
+#include "engine/model/checker.h"
+#include "engine/model/data_binding.h"
+#include "engine/model/parser.h"
 
 namespace variate::fuzz {
 namespace {

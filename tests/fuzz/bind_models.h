@@ -4,7 +4,7 @@
 // language has. A binding error must be an ArgumentError (ModelError is one) with a
 // message; anything else escaping, or a crash, is a finding.
 
-#include "variate/core/data.h"
+#include "engine/core/data.h"
 
 namespace variate::fuzz {
 

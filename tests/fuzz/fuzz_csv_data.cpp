@@ -9,8 +9,8 @@
 
 #include "bind_models.h"
 #include "same_as_file.h"
-#include "variate/core/argument_error.h"
-#include "variate/io/data_file.h"
+#include "engine/core/argument_error.h"
+#include "engine/io/data_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -12,8 +12,8 @@
 
 #include "bind_models.h"
 #include "same_as_file.h"
-#include "variate/core/argument_error.h"
-#include "variate/io/data_file.h"
+#include "engine/core/argument_error.h"
+#include "engine/io/data_file.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // libFuzzer target over the parameter file of `variate logp --params P.json`
-// (app/cli/parameter_file.cpp): the bytes are the file, read against a model with a
+// (engine/cli/parameter_file.cpp): the bytes are the file, read against a model with a
 // positive and a vector parameter and a derived quantity (eight schools), then the values are unconstrained and their log density computed, as `logp`
 // does. A bad file must raise an ArgumentError; a crash, a sanitizer report or another
 // exception is a finding.
@@ -9,10 +9,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "variate/cli/parameter_file.h"
-#include "variate/core/argument_error.h"
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
+#include "engine/cli/parameter_file.h"
+#include "engine/core/argument_error.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
-#include "variate/model/checker.h"
-#include "variate/model/parser.h"
-#include "variate/model/printer.h"
+#include "engine/model/checker.h"
+#include "engine/model/parser.h"
+#include "engine/model/printer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace vm = variate::model;

@@ -14,9 +14,9 @@
 
 #include <unistd.h>
 
-#include "variate/store/data_set_shapes.h"
-#include "variate/store/project.h"
-#include "variate/store/stored_run_summary.h"
+#include "engine/store/data_set_shapes.h"
+#include "engine/store/project.h"
+#include "engine/store/stored_run_summary.h"
 
 namespace {
 

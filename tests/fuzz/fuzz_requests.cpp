@@ -1,13 +1,13 @@
 // libFuzzer target over the worker's request decoding: arbitrary bytes parsed as each
 // request a client can send, then the checks the worker runs before it acts on one
-// (app/remote/request_checks.h). Built instrumented (AddressSanitizer, UBSan) by
+// (engine/remote/request_checks.h). Built instrumented (AddressSanitizer, UBSan) by
 // tests/fuzz; tests/CMakeLists.txt runs it briefly as fuzz_requests_smoke.
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "app/remote/request_checks.h"
+#include "engine/remote/request_checks.h"
 #include <google/protobuf/stubs/logging.h>
 
 #include "variate_worker.pb.h"

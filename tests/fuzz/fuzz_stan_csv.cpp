@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "variate/core/argument_error.h"
-#include "variate/io/stan_csv_reader.h"
-#include "variate/io/stan_csv_sampler_stats.h"
+#include "engine/core/argument_error.h"
+#include "engine/io/stan_csv_reader.h"
+#include "engine/io/stan_csv_sampler_stats.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   namespace io = variate::io;

@@ -11,7 +11,7 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/core/argument_error.h"
+#include "engine/core/argument_error.h"
 
 namespace variate::fuzz {
 namespace {

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "variate/core/data.h"
+#include "engine/core/data.h"
 
 namespace variate::fuzz {
 

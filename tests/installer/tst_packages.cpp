@@ -10,8 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
-#include "../app/run_program.h"
-#include "../support/sanitizer_build.h"
+#include "tests/app/run_program.h"
+#include "tests/support/sanitizer_build.h"
 
 namespace {
 
@@ -90,7 +90,7 @@ class TestPackages : public QObject {
         "usr/share/doc/variate/copyright", "usr/share/doc/variate/changelog.gz"};
     for (const QString& file : runtimeFiles) QVERIFY2(runtime.contains(file), qPrintable(file));
     const QStringList developmentFiles{
-        "usr/include/variate/variate.h", "usr/include/variate/cli/exported_program.h", "usr/lib/libvariate.so",
+        "usr/include/variate/engine/variate.h", "usr/include/variate/engine/cli/exported_program.h", "usr/lib/libvariate.so",
         "usr/lib/libvariate_cli.a", "usr/lib/cmake/Variate/VariateConfig.cmake",
         "usr/lib/cmake/Variate/VariateTargets.cmake", "usr/share/doc/libvariate-dev/copyright"};
     for (const QString& file : developmentFiles) QVERIFY2(development.contains(file), qPrintable(file));

@@ -13,9 +13,9 @@
 #include <grpcpp/grpcpp.h>
 #include <QtTest/QtTest>
 
-#include "app/remote/auth.h"
-#include "app/remote/limits.h"
-#include "app/remote/remote_client.h"
+#include "engine/remote/auth.h"
+#include "engine/remote/limits.h"
+#include "engine/remote/remote_client.h"
 #include "loopback_worker.h"
 
 using remote_test::LoopbackWorker;

@@ -12,9 +12,9 @@
 #include <QJsonObject>
 #include <QtTest/QtTest>
 
-#include "../app/run_program.h"
+#include "tests/app/run_program.h"
 #include "loopback_worker.h"
-#include "variate/store/project.h"
+#include "engine/store/project.h"
 
 using namespace app_test;
 using remote_test::LoopbackWorker;

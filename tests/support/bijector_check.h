@@ -12,7 +12,7 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/bijectors/bijector.h"
+#include "engine/bijectors/bijector.h"
 
 namespace variate::testing {
 

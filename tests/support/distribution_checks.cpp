@@ -1,12 +1,12 @@
-#include "support/distribution_checks.h"
+#include "tests/support/distribution_checks.h"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "support/gradient_check.h"
-#include "support/statistics.h"
-#include "variate/core/checks.h"
+#include "tests/support/gradient_check.h"
+#include "tests/support/statistics.h"
+#include "engine/core/checks.h"
 
 namespace variate::testing {
 namespace {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "support/distribution_table.h"
+#include "tests/support/distribution_table.h"
 
 namespace variate::testing {
 

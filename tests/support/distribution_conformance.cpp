@@ -1,8 +1,8 @@
-#include "support/distribution_conformance.h"
+#include "tests/support/distribution_conformance.h"
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_checks.h"
+#include "tests/support/distribution_checks.h"
 
 namespace variate::testing {
 namespace {

@@ -47,7 +47,7 @@
 
 #include <QObject>
 
-#include "support/distribution_table.h"
+#include "tests/support/distribution_table.h"
 
 namespace variate::testing {
 

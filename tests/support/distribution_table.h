@@ -15,9 +15,9 @@
 
 #include <ATen/ATen.h>
 
-#include "support/statistics.h"
-#include "variate/core/distribution.h"
-#include "variate/core/random_variable.h"
+#include "tests/support/statistics.h"
+#include "engine/core/distribution.h"
+#include "engine/core/random_variable.h"
 
 namespace variate::testing {
 

@@ -1,4 +1,4 @@
-#include "support/gradient_check.h"
+#include "tests/support/gradient_check.h"
 
 #include <cmath>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "support/statistics.h"
+#include "tests/support/statistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include <variate/diagnostics/ess.h>
-#include <variate/diagnostics/rhat.h>
-#include <variate/store/project_records.h>
+#include "engine/diagnostics/ess.h"
+#include "engine/diagnostics/rhat.h"
+#include "engine/store/project_records.h"
 
 namespace test_support {
 

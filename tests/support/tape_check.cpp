@@ -1,4 +1,4 @@
-#include "support/tape_check.h"
+#include "tests/support/tape_check.h"
 
 #include <cmath>
 #include <random>

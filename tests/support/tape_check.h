@@ -17,7 +17,7 @@
 
 #include <ATen/ATen.h>
 
-#include <variate/tape/builder.h>
+#include "engine/tape/builder.h"
 
 namespace variate::testing {
 

@@ -11,7 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <variate/diagnostics/draws.h>
+#include "engine/diagnostics/draws.h"
 
 #include "studio_test_support.h"
 #include "ui/document/run_data.h"

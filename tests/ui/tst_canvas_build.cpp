@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <variate/diagnostics/summary.h>
-#include <variate/mcmc/sample.h>
-#include <variate/io/data_file.h>
-#include <variate/model/compile.h>
-#include <variate/target/draw_columns.h>
+#include "engine/diagnostics/summary.h"
+#include "engine/mcmc/sample.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/target/draw_columns.h"
 
 #include "tst_canvas_driver.h"
 

@@ -7,8 +7,8 @@
 
 #include <QtTest/QtTest>
 
-#include <variate/io/summary_report.h>
-#include <variate/io/summary_warnings.h>
+#include "engine/io/summary_report.h"
+#include "engine/io/summary_warnings.h"
 
 #include "ui/canvas/node_diagnostics.h"
 #include "ui/canvas/run_diagnostics.h"

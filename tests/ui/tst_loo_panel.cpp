@@ -18,9 +18,9 @@
 #include <QtTest/QtTest>
 
 #include <qcustomplot.h>
-#include <variate/diagnostics/loo.h>
-#include <variate/store/project.h>
-#include <variate/workflow/loo_document.h>
+#include "engine/diagnostics/loo.h"
+#include "engine/store/project.h"
+#include "engine/workflow/loo_document.h"
 
 #include "eight_schools_log_lik.h"
 #include "studio_nuts_run.h"

@@ -9,7 +9,7 @@
 #include <QtTest/QtTest>
 #include <qcustomplot.h>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
 #include "studio_test_support.h"
 #include "ui/app/main_window.h"

@@ -8,10 +8,10 @@
 #include <QPlainTextEdit>
 #include <QtTest/QtTest>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
 #include "studio_test_support.h"
-#include "support/stored_rule.h"
+#include "tests/support/stored_rule.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/log_panel.h"

@@ -4,7 +4,7 @@
 
 #include <QtTest/QtTest>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
 #include "studio_test_support.h"
 #include "ui/document/project_document.h"

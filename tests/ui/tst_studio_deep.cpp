@@ -12,7 +12,7 @@
 #include <QLabel>
 #include <QtTest/QtTest>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
 #include "studio_test_support.h"
 #include "ui/app/main_window.h"

@@ -6,9 +6,9 @@
 #include <QMenuBar>
 #include <QtTest/QtTest>
 
-#include <variate/export/cpp_program.h>
-#include <variate/model/checker.h>
-#include <variate/model/parser.h>
+#include "engine/codegen/cpp_program.h"
+#include "engine/model/checker.h"
+#include "engine/model/parser.h"
 
 #include "studio_test_support.h"
 #include "ui/app/main_window.h"

@@ -9,7 +9,7 @@
 #include "studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/document/project_document.h"
-#include "variate/store/project.h"
+#include "engine/store/project.h"
 
 using namespace variate::ui;
 

@@ -19,7 +19,7 @@
 #include <QTreeWidget>
 #include <QtTest/QtTest>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
 #include "studio_test_support.h"
 #include "ui/app/main_window.h"

@@ -16,10 +16,10 @@
 #include <QTreeWidget>
 #include <QtTest/QtTest>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
 #include "studio_test_support.h"
-#include "support/loopback_worker.h"
+#include "tests/support/loopback_worker.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/log_panel.h"
@@ -29,7 +29,7 @@
 #include "ui/document/project_document.h"
 
 #ifdef VARIATE_WITH_REMOTE
-#include "app/remote/remote_client.h"
+#include "engine/remote/remote_client.h"
 #endif
 
 using namespace variate::ui;

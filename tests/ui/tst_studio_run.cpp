@@ -11,8 +11,8 @@
 #include <QToolBar>
 #include <QtTest/QtTest>
 
-#include <variate/store/project.h>
-#include <variate/store/stored_run_summary.h>
+#include "engine/store/project.h"
+#include "engine/store/stored_run_summary.h"
 
 #include "studio_test_support.h"
 #include "ui/app/main_window.h"

@@ -7,9 +7,9 @@
 
 #include <QtTest/QtTest>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
-#include "app/project_file_checks.h"
+#include "tests/app/project_file_checks.h"
 #include "studio_nuts_run.h"
 #include "ui/document/project_document.h"
 

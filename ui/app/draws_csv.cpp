@@ -3,7 +3,7 @@
 #include <QSaveFile>
 #include <QTextStream>
 
-#include <variate/mcmc/sampler_columns.h>
+#include "engine/mcmc/sampler_columns.h"
 
 #include "ui/document/run_data.h"
 

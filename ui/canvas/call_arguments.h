@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include <variate/model/ast.h>
+#include "engine/model/ast.h"
 
 namespace variate::ui {
 

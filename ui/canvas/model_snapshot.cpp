@@ -3,11 +3,11 @@
 #include <QObject>
 #include <QSet>
 
-#include <variate/model/checker.h>
-#include <variate/model/graph.h>
-#include <variate/model/network_call.h>
-#include <variate/model/parser.h>
-#include <variate/model/printer.h>
+#include "engine/model/checker.h"
+#include "engine/model/graph.h"
+#include "engine/model/network_call.h"
+#include "engine/model/parser.h"
+#include "engine/model/printer.h"
 
 namespace variate::ui {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <QObject>
 
-#include <variate/diagnostics/thresholds.h>
+#include "engine/diagnostics/thresholds.h"
 
 namespace variate::ui {
 namespace {

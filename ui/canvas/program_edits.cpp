@@ -4,10 +4,10 @@
 
 #include <QObject>
 
-#include <variate/core/argument_error.h>
-#include <variate/model/parser.h>
-#include <variate/model/printer.h>
-#include <variate/model/rename.h>
+#include "engine/core/argument_error.h"
+#include "engine/model/parser.h"
+#include "engine/model/printer.h"
+#include "engine/model/rename.h"
 
 #include "ui/canvas/call_arguments.h"
 #include "ui/engine/distribution_catalog.h"

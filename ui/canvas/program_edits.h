@@ -12,7 +12,7 @@
 #include <QString>
 #include <QStringList>
 
-#include <variate/model/ast.h>
+#include "engine/model/ast.h"
 
 namespace variate::ui {
 

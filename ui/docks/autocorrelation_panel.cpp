@@ -7,7 +7,7 @@
 #include <QSpinBox>
 
 #include <qcustomplot.h>
-#include <variate/diagnostics/autocovariance.h>
+#include "engine/diagnostics/autocovariance.h"
 
 #include "ui/plots/chain_palette.h"
 #include "ui/plots/sampling_draws.h"

@@ -5,7 +5,7 @@
 #include <QBrush>
 #include <QColor>
 
-#include <variate/diagnostics/thresholds.h>
+#include "engine/diagnostics/thresholds.h"
 
 namespace variate::ui {
 namespace {

@@ -7,7 +7,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include <variate/diagnostics/thresholds.h>
+#include "engine/diagnostics/thresholds.h"
 
 #include "ui/document/project_document.h"
 

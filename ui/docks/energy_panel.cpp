@@ -8,7 +8,7 @@
 #include <QLabel>
 
 #include <qcustomplot.h>
-#include <variate/diagnostics/ebfmi.h>
+#include "engine/diagnostics/ebfmi.h"
 
 #include "ui/plots/histogram.h"
 #include "ui/plots/parameter_picker.h"

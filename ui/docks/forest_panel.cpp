@@ -6,7 +6,7 @@
 #include <QHBoxLayout>
 
 #include <qcustomplot.h>
-#include <variate/diagnostics/quantiles.h>
+#include "engine/diagnostics/quantiles.h"
 
 #include "ui/plots/chain_palette.h"
 #include "ui/plots/sampling_draws.h"

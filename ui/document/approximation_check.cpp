@@ -6,7 +6,7 @@
 #include <QJsonArray>
 #include <QObject>
 
-#include <variate/diagnostics/psis.h>
+#include "engine/diagnostics/psis.h"
 
 namespace variate::ui {
 namespace {

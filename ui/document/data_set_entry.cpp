@@ -1,7 +1,7 @@
 #include "ui/document/data_set_entry.h"
 
-#include <variate/store/data_set_shapes.h>
-#include <variate/store/project_error.h>
+#include "engine/store/data_set_shapes.h"
+#include "engine/store/project_error.h"
 
 namespace variate::ui {
 

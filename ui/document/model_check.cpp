@@ -1,7 +1,7 @@
 #include "ui/document/model_check.h"
 
-#include <variate/model/checker.h>
-#include <variate/model/parser.h>
+#include "engine/model/checker.h"
+#include "engine/model/parser.h"
 
 namespace variate::ui {
 

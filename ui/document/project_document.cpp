@@ -7,8 +7,8 @@
 #include <QPlainTextDocumentLayout>
 #include <QSettings>
 
-#include <variate/io/portable_json_data.h>
-#include <variate/store/project.h>
+#include "engine/io/portable_json_data.h"
+#include "engine/store/project.h"
 
 #include "ui/document/project_location.h"
 #include "ui/document/rename_run_command.h"

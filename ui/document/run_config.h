@@ -15,10 +15,10 @@
 #include <QJsonObject>
 #include <QString>
 
-#include <variate/mcmc/nuts_options.h>
-#include <variate/tape/backend.h>
-#include <variate/vi/advi_options.h>
-#include <variate/workflow/auto_stop_rule.h>
+#include "engine/mcmc/nuts_options.h"
+#include "engine/tape/backend.h"
+#include "engine/vi/advi_options.h"
+#include "engine/workflow/auto_stop_rule.h"
 
 namespace variate::ui {
 

@@ -12,7 +12,7 @@
 #include <QString>
 #include <QStringList>
 
-#include <variate/diagnostics/summary.h>
+#include "engine/diagnostics/summary.h"
 
 #include "ui/document/approximation_check.h"
 #include "ui/document/chain_draws.h"

@@ -5,9 +5,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <variate/mcmc/sampler_columns.h>
-#include <variate/target/parameter_names.h>
-#include <variate/store/project.h>
+#include "engine/mcmc/sampler_columns.h"
+#include "engine/target/parameter_names.h"
+#include "engine/store/project.h"
 
 namespace variate::ui {
 namespace {

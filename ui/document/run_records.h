@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include <variate/store/project_records.h>
+#include "engine/store/project_records.h"
 
 #include "ui/document/run_data.h"
 

@@ -9,10 +9,10 @@
 
 #include <QJsonObject>
 
-#include <variate/pathfinder/preconditioned_advi.h>
-#include <variate/vi/advi.h>
-#include <variate/vi/variational_draws.h>
-#include <variate/store/project.h>
+#include "engine/pathfinder/preconditioned_advi.h"
+#include "engine/vi/advi.h"
+#include "engine/vi/variational_draws.h"
+#include "engine/store/project.h"
 
 #include "ui/engine/approximation_draws.h"
 #include "ui/engine/compiled_request.h"

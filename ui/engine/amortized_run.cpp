@@ -13,19 +13,19 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <variate/core/checks.h>
-#include <variate/core/threading.h>
-#include <variate/io/data_file.h>
-#include <variate/model/compile.h>
-#include <variate/model/model_error.h>
-#include <variate/store/project.h>
+#include "engine/core/checks.h"
+#include "engine/core/threading.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/model/model_error.h"
+#include "engine/store/project.h"
 
 #include "ui/engine/run_context.h"
 #include "ui/engine/training_previewer.h"
 #include "ui/engine/training_relay.h"
 
 #undef slots  // see training_previewer.h
-#include <variate/deep/training_recorder.h>
+#include "engine/deep/training_recorder.h"
 
 namespace variate::ui {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <QJsonDocument>
 
-#include <variate/store/stored_run_summary.h>
-#include <variate/vi/variational_draws.h>
+#include "engine/store/stored_run_summary.h"
+#include "engine/vi/variational_draws.h"
 
 namespace variate::ui {
 

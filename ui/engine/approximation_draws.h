@@ -13,7 +13,7 @@
 
 #include <QJsonObject>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
 #include "ui/engine/compiled_request.h"
 #include "ui/engine/run_context.h"

@@ -4,10 +4,10 @@
 
 #include <QJsonDocument>
 
-#include <variate/core/checks.h>
-#include <variate/core/shape.h>
-#include <variate/io/data_file.h>
-#include <variate/tape/select_target.h>
+#include "engine/core/checks.h"
+#include "engine/core/shape.h"
+#include "engine/io/data_file.h"
+#include "engine/tape/select_target.h"
 
 namespace variate::ui {
 

@@ -4,11 +4,11 @@
 
 #include <optional>
 
-#include <variate/core/data.h>
-#include <variate/model/compile.h>
-#include <variate/target/unconstrained_target.h>
-#include <variate/target/draw_columns.h>
-#include <variate/store/project_records.h>
+#include "engine/core/data.h"
+#include "engine/model/compile.h"
+#include "engine/target/unconstrained_target.h"
+#include "engine/target/draw_columns.h"
+#include "engine/store/project_records.h"
 
 #include "ui/document/run_request.h"
 

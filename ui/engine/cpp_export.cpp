@@ -1,11 +1,11 @@
 #include "ui/engine/cpp_export.h"
 
-#include <variate/core/argument_error.h>
-#include <variate/export/cpp_program.h>
-#include <variate/export/cpp_names.h>
-#include <variate/model/checker.h>
-#include <variate/model/model_error.h>
-#include <variate/model/parser.h>
+#include "engine/core/argument_error.h"
+#include "engine/codegen/cpp_program.h"
+#include "engine/codegen/cpp_names.h"
+#include "engine/model/checker.h"
+#include "engine/model/model_error.h"
+#include "engine/model/parser.h"
 
 namespace variate::ui {
 

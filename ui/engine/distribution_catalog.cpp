@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include <variate/model/distribution_support.h>
-#include <variate/model/distribution_table.h>
+#include "engine/model/distribution_support.h"
+#include "engine/model/distribution_table.h"
 
 namespace variate::ui {
 namespace {

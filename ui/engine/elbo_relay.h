@@ -9,8 +9,8 @@
 #include <chrono>
 #include <map>
 
-#include <variate/vi/advi_observer.h>
-#include <variate/store/project.h>
+#include "engine/vi/advi_observer.h"
+#include "engine/store/project.h"
 
 #include "ui/engine/live_mailbox.h"
 #include "ui/engine/run_control.h"

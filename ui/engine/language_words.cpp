@@ -1,7 +1,7 @@
 #include "ui/engine/language_words.h"
 
-#include <variate/model/distribution_table.h>
-#include <variate/model/functions.h>
+#include "engine/model/distribution_table.h"
+#include "engine/model/functions.h"
 
 namespace variate::ui {
 namespace {

@@ -4,8 +4,8 @@
 /// immutable block, and holds the chain while the run is paused.
 /// (Engine-side header: include it from ui/engine .cpp files only; it pulls in ATen.)
 
-#include <variate/mcmc/sample.h>
-#include <variate/target/draw_columns.h>
+#include "engine/mcmc/sample.h"
+#include "engine/target/draw_columns.h"
 
 #include "ui/engine/live_mailbox.h"
 #include "ui/engine/run_control.h"

@@ -1,10 +1,10 @@
 #include "ui/engine/model_checker.h"
 
-#include <variate/core/shape.h>
-#include <variate/io/data_file.h>
-#include <variate/model/compile.h>
-#include <variate/model/network_call.h>
-#include <variate/model/printer.h>
+#include "engine/core/shape.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/model/network_call.h"
+#include "engine/model/printer.h"
 
 #include "ui/engine/thread_handoff.h"
 

@@ -6,19 +6,19 @@
 
 #include <algorithm>
 
-#include <variate/core/memory.h>
-#include <variate/core/threading.h>
-#include <variate/distributed/distributed_error.h>
-#include <variate/distributed/shardable_rows.h>
-#include <variate/distributed/sharded_target.h>
-#include <variate/mcmc/observer_list.h>
-#include <variate/mcmc/sample.h>
-#include <variate/mcmc/sampler_columns.h>
-#include <variate/model/invalid_argument.h>
-#include <variate/model/model_error.h>
-#include <variate/store/run_recorder.h>
-#include <variate/store/stored_run_summary.h>
-#include <variate/workflow/auto_stop.h>
+#include "engine/core/memory.h"
+#include "engine/core/threading.h"
+#include "engine/distributed/distributed_error.h"
+#include "engine/distributed/shardable_rows.h"
+#include "engine/distributed/sharded_target.h"
+#include "engine/mcmc/observer_list.h"
+#include "engine/mcmc/sample.h"
+#include "engine/mcmc/sampler_columns.h"
+#include "engine/model/invalid_argument.h"
+#include "engine/model/model_error.h"
+#include "engine/store/run_recorder.h"
+#include "engine/store/stored_run_summary.h"
+#include "engine/workflow/auto_stop.h"
 
 #include "ui/engine/compiled_request.h"
 #include "ui/engine/live_observer.h"

@@ -14,10 +14,10 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include <variate/optimize/find_mode.h>
-#include <variate/optimize/hessian.h>
-#include <variate/optimize/laplace.h>
-#include <variate/store/project.h>
+#include "engine/optimize/find_mode.h"
+#include "engine/optimize/hessian.h"
+#include "engine/optimize/laplace.h"
+#include "engine/store/project.h"
 
 #include "ui/engine/approximation_draws.h"
 #include "ui/engine/compiled_request.h"

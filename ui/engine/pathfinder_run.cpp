@@ -11,9 +11,9 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include <variate/core/argument_error.h>
-#include <variate/pathfinder/pathfinder.h>
-#include <variate/store/project.h>
+#include "engine/core/argument_error.h"
+#include "engine/pathfinder/pathfinder.h"
+#include "engine/store/project.h"
 
 #include "ui/engine/approximation_draws.h"
 #include "ui/engine/compiled_request.h"

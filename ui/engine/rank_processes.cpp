@@ -4,8 +4,8 @@
 
 #include <QFile>
 
-#include <variate/core/argument_error.h>
-#include <variate/distributed/distributed_error.h>
+#include "engine/core/argument_error.h"
+#include "engine/distributed/distributed_error.h"
 
 #include "ui/engine/sample_arguments.h"
 #include "ui/engine/variate_program.h"

@@ -3,7 +3,7 @@
 /// is rank 0 and serves the rendezvous on 127.0.0.1; ranks 1..N-1 are `variate sample`
 /// processes on this machine, given the model and the data set as files in a temporary
 /// folder and, as options, every setting the ranks must share. From there every rank
-/// makes the same collectives in the same order (app/cli/sample_command.cpp): the join
+/// makes the same collectives in the same order (engine/cli/sample_command.cpp): the join
 /// and the "run" communicator here, then compile_sharded, agree_on_seed and sample_nuts
 /// in lockstep (nuts_run.cpp).
 /// (Engine-side header: include it from ui/engine .cpp files only; it pulls in ATen.)
@@ -17,10 +17,10 @@
 #include <QString>
 #include <QTemporaryDir>
 
-#include <variate/distributed/agreement.h>
-#include <variate/distributed/child_ranks.h>
-#include <variate/distributed/run_group.h>
-#include <variate/distributed/shard_plan.h>
+#include "engine/distributed/agreement.h"
+#include "engine/distributed/child_ranks.h"
+#include "engine/distributed/run_group.h"
+#include "engine/distributed/shard_plan.h"
 
 #include "ui/document/run_request.h"
 

@@ -1,14 +1,14 @@
-// A NUTS run made as a job of a worker (`variate worker`, app/remote): the model compiles
+// A NUTS run made as a job of a worker (`variate worker`, engine/remote): the model compiles
 // here for its output columns only (the worker evaluates the density), and the job's
 // events are replayed into the recorder and live observer a local run feeds, as
-// `variate sample --worker` replays them into its outputs (app/remote/worker_inference.cpp).
+// `variate sample --worker` replays them into its outputs (engine/remote/worker_inference.cpp).
 // Pause, stop and detach become calls to the worker, made on this thread: the UI thread
 // never waits on the network. Reattaching replays the job from its first event and hands
 // the recorder, per chain, only the iterations the project lacks, so each draw is stored
 // once. A continued run ("run more draws") records its new job and, per chain, the rows
 // it had before (the job's iterations follow them), so it reattaches as well.
 
-#ifdef VARIATE_WITH_REMOTE  // built with app/remote (gRPC)
+#ifdef VARIATE_WITH_REMOTE  // built with engine/remote (gRPC)
 
 #include <unistd.h>
 
@@ -24,12 +24,12 @@
 #include <QJsonObject>
 #include <QTemporaryFile>
 
-#include <variate/core/argument_error.h>
-#include <variate/mcmc/sampler_columns.h>
-#include <variate/store/run_recorder.h>
+#include "engine/core/argument_error.h"
+#include "engine/mcmc/sampler_columns.h"
+#include "engine/store/run_recorder.h"
 
-#include "app/remote/event_codec.h"
-#include "app/remote/remote_client.h"
+#include "engine/remote/event_codec.h"
+#include "engine/remote/remote_client.h"
 #include "ui/document/run_records.h"
 #include "ui/engine/compiled_request.h"
 #include "ui/engine/live_observer.h"

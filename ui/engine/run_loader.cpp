@@ -3,7 +3,7 @@
 #include <QPointer>
 #include <QThread>
 
-#include <variate/store/project.h>
+#include "engine/store/project.h"
 
 #include "ui/document/run_records.h"
 #include "ui/engine/thread_handoff.h"

@@ -7,11 +7,11 @@
 #include <stdexcept>
 
 #include <ATen/ATen.h>
-#include <variate/io/data_file.h>
-#include <variate/model/compile.h>
-#include <variate/store/project.h>
-#include <variate/target/parameter_names.h>
-#include <variate/workflow/posterior_predictive.h>
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/store/project.h"
+#include "engine/target/parameter_names.h"
+#include "engine/workflow/posterior_predictive.h"
 
 #include "ui/engine/run_loader.h"
 #include "ui/engine/stored_loo.h"

@@ -14,7 +14,7 @@
 #include <QString>
 #include <QStringList>
 
-#include <variate/diagnostics/loo.h>
+#include "engine/diagnostics/loo.h"
 
 #include "ui/document/run_data.h"
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include <variate/core/argument_error.h>
-#include <variate/store/project.h>
-#include <variate/workflow/loo_document.h>
+#include "engine/core/argument_error.h"
+#include "engine/store/project.h"
+#include "engine/workflow/loo_document.h"
 
 namespace variate::ui {
 

@@ -13,7 +13,7 @@
 // LibTorch's serialization headers name a method `slots`, which Qt defines as a macro (the
 // ui/engine precompiled header includes QtCore); nothing below needs Qt's.
 #undef slots
-#include <variate/deep/amortized_model.h>
+#include "engine/deep/amortized_model.h"
 
 #include "ui/document/training_preview.h"
 

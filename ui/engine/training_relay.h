@@ -11,7 +11,7 @@
 #include <string>
 
 #undef slots  // see training_previewer.h
-#include <variate/deep/amortized_fit.h>
+#include "engine/deep/amortized_fit.h"
 
 #include "ui/engine/live_mailbox.h"
 #include "ui/engine/run_control.h"

@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 
-#include <variate/core/argument_error.h>
+#include "engine/core/argument_error.h"
 
 namespace variate::ui {
 

@@ -3,7 +3,7 @@
 #include "ui/engine/thread_handoff.h"
 
 #ifdef VARIATE_WITH_REMOTE
-#include "app/remote/remote_client.h"
+#include "engine/remote/remote_client.h"
 #endif
 
 namespace variate::ui {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include <variate/diagnostics/draws.h>
+#include "engine/diagnostics/draws.h"
 
 #include "ui/document/run_data.h"
 

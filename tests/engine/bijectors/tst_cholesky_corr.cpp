@@ -6,11 +6,11 @@
 
 #include <QtTest/QtTest>
 
-#include "support/bijector_check.h"
-#include "support/gradient_check.h"
-#include "variate/bijectors/cholesky_corr.h"
-#include "variate/core/checks.h"
-#include "variate/core/support.h"
+#include "tests/support/bijector_check.h"
+#include "tests/support/gradient_check.h"
+#include "engine/bijectors/cholesky_corr.h"
+#include "engine/core/checks.h"
+#include "engine/core/support.h"
 
 using variate::bijectors::CholeskyCorr;
 namespace vtest = variate::testing;

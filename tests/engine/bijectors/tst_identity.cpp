@@ -4,9 +4,9 @@
 
 #include <QtTest/QtTest>
 
-#include "support/bijector_check.h"
-#include "variate/bijectors/identity.h"
-#include "variate/core/support.h"
+#include "tests/support/bijector_check.h"
+#include "engine/bijectors/identity.h"
+#include "engine/core/support.h"
 
 using variate::bijectors::Identity;
 namespace vtest = variate::testing;

@@ -7,10 +7,10 @@
 
 #include <QtTest/QtTest>
 
-#include "support/bijector_check.h"
-#include "variate/bijectors/interval.h"
-#include "variate/core/checks.h"
-#include "variate/core/support.h"
+#include "tests/support/bijector_check.h"
+#include "engine/bijectors/interval.h"
+#include "engine/core/checks.h"
+#include "engine/core/support.h"
 
 using variate::bijectors::Interval;
 namespace vtest = variate::testing;

@@ -7,10 +7,10 @@
 
 #include <QtTest/QtTest>
 
-#include "support/bijector_check.h"
-#include "variate/bijectors/ordered.h"
-#include "variate/core/checks.h"
-#include "variate/core/support.h"
+#include "tests/support/bijector_check.h"
+#include "engine/bijectors/ordered.h"
+#include "engine/core/checks.h"
+#include "engine/core/support.h"
 
 using variate::bijectors::Ordered;
 namespace vtest = variate::testing;

@@ -6,10 +6,10 @@
 
 #include <QtTest/QtTest>
 
-#include "support/bijector_check.h"
-#include "variate/bijectors/upper_bound.h"
-#include "variate/core/checks.h"
-#include "variate/core/support.h"
+#include "tests/support/bijector_check.h"
+#include "engine/bijectors/upper_bound.h"
+#include "engine/core/checks.h"
+#include "engine/core/support.h"
 
 using variate::bijectors::UpperBound;
 namespace vtest = variate::testing;

@@ -3,9 +3,9 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/core/data_inputs.h"
-#include "variate/io/data_file.h"
+#include "engine/core/checks.h"
+#include "engine/core/data_inputs.h"
+#include "engine/io/data_file.h"
 
 namespace vt = variate;
 

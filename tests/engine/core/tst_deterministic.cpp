@@ -3,9 +3,9 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/core/deterministic.h"
-#include "variate/variate.h"
+#include "engine/core/checks.h"
+#include "engine/core/deterministic.h"
+#include "engine/variate.h"
 
 namespace vt = variate;
 

@@ -6,7 +6,7 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/variate.h"
+#include "engine/variate.h"
 
 namespace vt = variate;
 
@@ -93,18 +93,18 @@ class TestLogJoint : public QObject {
 
   void tapeListsVariablesInProgramOrder() {
     const vt::Data data = eight_schools_data();
-    vt::Tape tape;
+    vt::Trace trace;
     {
       vt::Condition observed({{"y", data["y"]}});
       vt::TracerScope observe(observed);
-      vt::TracerScope record(tape);
+      vt::TracerScope record(trace);
       eight_schools(data);
     }
     QStringList names;
-    for (const auto& rv : tape.variables()) names << QString::fromStdString(rv.name());
+    for (const auto& rv : trace.variables()) names << QString::fromStdString(rv.name());
     QCOMPARE(names, (QStringList{"mu", "tau", "theta_trans", "y"}));
-    QVERIFY(at::equal(tape["y"].value(), data["y"]));
-    QCOMPARE(tape["theta_trans"].shape(), (vt::Shape{8}));
+    QVERIFY(at::equal(trace["y"].value(), data["y"]));
+    QCOMPARE(trace["theta_trans"].shape(), (vt::Shape{8}));
   }
 
   void batchOfEightMatchesEightSingleCalls() {

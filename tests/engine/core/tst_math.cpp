@@ -3,10 +3,10 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/core/math.h"
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
+#include "engine/core/checks.h"
+#include "engine/core/math.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
 
 namespace vt = variate;
 namespace vm = variate::model;

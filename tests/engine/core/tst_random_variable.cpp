@@ -2,11 +2,11 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/core/condition.h"
-#include "variate/core/random_variable.h"
-#include "variate/core/tracing.h"
-#include "variate/distributions/normal.h"
+#include "engine/core/checks.h"
+#include "engine/core/condition.h"
+#include "engine/core/random_variable.h"
+#include "engine/core/tracing.h"
+#include "engine/distributions/normal.h"
 
 namespace vt = variate;
 

@@ -4,8 +4,8 @@
 #include <ATen/Parallel.h>
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/core/threading.h"
+#include "engine/core/checks.h"
+#include "engine/core/threading.h"
 
 class TestThreading : public QObject {
   Q_OBJECT

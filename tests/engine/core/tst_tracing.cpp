@@ -2,11 +2,11 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/core/condition.h"
-#include "variate/core/tape.h"
-#include "variate/core/tracing.h"
-#include "variate/distributions/normal.h"
+#include "engine/core/checks.h"
+#include "engine/core/condition.h"
+#include "engine/core/trace.h"
+#include "engine/core/tracing.h"
+#include "engine/distributions/normal.h"
 
 namespace vt = variate;
 
@@ -97,24 +97,24 @@ class TestTracing : public QObject {
   }
 
   void tapeRecordsInProgramOrder() {
-    vt::Tape tape;
+    vt::Trace trace;
     {
-      vt::TracerScope scope(tape);
+      vt::TracerScope scope(trace);
       vt::Normal("c", 0.0, 1.0);
       vt::Normal("a", 0.0, 1.0);
       vt::Normal("b", 0.0, 1.0);
     }
-    QCOMPARE(tape.variables().size(), size_t{3});
-    QCOMPARE(QString::fromStdString(tape.variables()[0].name()), QString("c"));
-    QCOMPARE(QString::fromStdString(tape.variables()[1].name()), QString("a"));
-    QCOMPARE(QString::fromStdString(tape.variables()[2].name()), QString("b"));
-    QVERIFY(tape.contains("a"));
-    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, tape["missing"]);
+    QCOMPARE(trace.variables().size(), size_t{3});
+    QCOMPARE(QString::fromStdString(trace.variables()[0].name()), QString("c"));
+    QCOMPARE(QString::fromStdString(trace.variables()[1].name()), QString("a"));
+    QCOMPARE(QString::fromStdString(trace.variables()[2].name()), QString("b"));
+    QVERIFY(trace.contains("a"));
+    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, trace["missing"]);
   }
 
   void tapeRejectsDuplicateNames() {
-    vt::Tape tape;
-    vt::TracerScope scope(tape);
+    vt::Trace trace;
+    vt::TracerScope scope(trace);
     vt::Normal("x", 0.0, 1.0);
     try {
       vt::Normal("x", 1.0, 1.0);

@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/with_support.h"
-#include "variate/variate.h"
+#include "engine/core/with_support.h"
+#include "engine/variate.h"
 
 namespace vt = variate;
 
@@ -13,14 +13,14 @@ class TestWithSupport : public QObject {
 
  private slots:
   void overridesTheDistributionsSupport() {
-    vt::Tape tape;
+    vt::Trace trace;
     {
-      vt::TracerScope scope(tape);
+      vt::TracerScope scope(trace);
       vt::with_support(vt::Support::ordered(), [] { return vt::Normal("c", 0.0, 5.0, {3}); });
       vt::Normal("free", 0.0, 1.0);
     }
-    QCOMPARE(tape["c"].support().kind(), vt::Support::Kind::Ordered);
-    QCOMPARE(tape["free"].support().kind(), vt::Support::Kind::Real);
+    QCOMPARE(trace["c"].support().kind(), vt::Support::Kind::Ordered);
+    QCOMPARE(trace["free"].support().kind(), vt::Support::Kind::Real);
   }
 
   void layoutUsesTheDeclaredSupport() {

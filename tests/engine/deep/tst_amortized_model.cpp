@@ -13,11 +13,11 @@
 #undef slots  // Qt's keyword breaks LibTorch's jit headers, which the nn modules include
 #include <torch/nn/modules/container/sequential.h>
 
-#include "variate/deep/amortized_fit.h"
-#include "variate/deep/amortized_model.h"
-#include "variate/distributed/run_group.h"
-#include "variate/model/compile.h"
-#include "variate/model/model_error.h"
+#include "engine/deep/amortized_fit.h"
+#include "engine/deep/amortized_model.h"
+#include "engine/distributed/run_group.h"
+#include "engine/model/compile.h"
+#include "engine/model/model_error.h"
 
 namespace vd = variate::distributed;
 namespace vm = variate::model;

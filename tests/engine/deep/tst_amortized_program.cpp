@@ -10,14 +10,14 @@
 #include <torch/nn/modules/container/sequential.h>
 #include <torch/nn/modules/linear.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/deep/amortized_fit.h"
-#include "variate/deep/amortized_model.h"
-#include "variate/deep/amortized_program.h"
-#include "variate/distributions/bernoulli.h"
-#include "variate/distributions/normal.h"
-#include "variate/distributions/student_t.h"
-#include "variate/model/compile.h"
+#include "engine/core/argument_error.h"
+#include "engine/deep/amortized_fit.h"
+#include "engine/deep/amortized_model.h"
+#include "engine/deep/amortized_program.h"
+#include "engine/distributions/bernoulli.h"
+#include "engine/distributions/normal.h"
+#include "engine/distributions/student_t.h"
+#include "engine/model/compile.h"
 
 namespace vt = variate;
 namespace vd = variate::deep;

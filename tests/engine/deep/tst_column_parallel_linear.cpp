@@ -15,9 +15,9 @@
 #undef slots
 #include <torch/nn/modules/linear.h>
 
-#include "variate/core/argument_error.h"
-#include "variate/deep/column_parallel_linear.h"
-#include "variate/distributed/run_group.h"
+#include "engine/core/argument_error.h"
+#include "engine/deep/column_parallel_linear.h"
+#include "engine/distributed/run_group.h"
 
 namespace vd = variate::distributed;
 using variate::deep::ColumnParallelLinear;

@@ -15,11 +15,11 @@
 #include <torch/nn/modules/container/sequential.h>
 #include <torch/nn/modules/linear.h>
 
-#include "variate/deep/amortized_program.h"
-#include "variate/deep/column_parallel_linear.h"
-#include "variate/distributed/run_group.h"
-#include "variate/distributions/bernoulli.h"
-#include "variate/distributions/normal.h"
+#include "engine/deep/amortized_program.h"
+#include "engine/deep/column_parallel_linear.h"
+#include "engine/distributed/run_group.h"
+#include "engine/distributions/bernoulli.h"
+#include "engine/distributions/normal.h"
 
 namespace vt = variate;
 namespace vd = variate::deep;

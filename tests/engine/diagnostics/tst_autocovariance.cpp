@@ -3,8 +3,8 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
-#include "variate/core/checks.h"
-#include "variate/diagnostics/autocovariance.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/autocovariance.h"
 
 namespace vd = variate::diagnostics;
 

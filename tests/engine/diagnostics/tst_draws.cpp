@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/core/checks.h"
-#include "variate/diagnostics/draws.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/draws.h"
 
 namespace vd = variate::diagnostics;
 

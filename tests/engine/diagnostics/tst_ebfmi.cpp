@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "variate/diagnostics/ebfmi.h"
+#include "engine/diagnostics/ebfmi.h"
 
 namespace vd = variate::diagnostics;
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "support/statistics.h"
-#include "variate/diagnostics/inverse_normal_cdf.h"
+#include "tests/support/statistics.h"
+#include "engine/diagnostics/inverse_normal_cdf.h"
 
 namespace vd = variate::diagnostics;
 

@@ -8,10 +8,10 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
-#include "variate/core/argument_error.h"
-#include "variate/diagnostics/loo.h"
-#include "variate/io/data_file.h"
-#include "variate/io/stan_csv_reader.h"
+#include "engine/core/argument_error.h"
+#include "engine/diagnostics/loo.h"
+#include "engine/io/data_file.h"
+#include "engine/io/stan_csv_reader.h"
 
 namespace vd = variate::diagnostics;
 using json = nlohmann::json;

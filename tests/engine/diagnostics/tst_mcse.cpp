@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "reference_draws.h"
-#include "variate/diagnostics/ess.h"
-#include "variate/diagnostics/mcse.h"
+#include "engine/diagnostics/ess.h"
+#include "engine/diagnostics/mcse.h"
 
 namespace vd = variate::diagnostics;
 namespace vtest = variate::testing;

@@ -8,8 +8,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/argument_error.h"
-#include "variate/diagnostics/psis.h"
+#include "engine/core/argument_error.h"
+#include "engine/diagnostics/psis.h"
 
 namespace vdiag = variate::diagnostics;
 

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "reference_draws.h"
-#include "variate/core/checks.h"
-#include "variate/diagnostics/quantiles.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/quantiles.h"
 
 namespace vd = variate::diagnostics;
 namespace vtest = variate::testing;

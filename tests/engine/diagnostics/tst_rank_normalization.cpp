@@ -3,9 +3,9 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
-#include "variate/core/checks.h"
-#include "variate/diagnostics/inverse_normal_cdf.h"
-#include "variate/diagnostics/rank_normalization.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/inverse_normal_cdf.h"
+#include "engine/diagnostics/rank_normalization.h"
 
 namespace vd = variate::diagnostics;
 

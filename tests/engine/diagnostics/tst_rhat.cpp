@@ -6,11 +6,11 @@
 #include <limits>
 
 #include "reference_draws.h"
-#include "variate/core/checks.h"
-#include "variate/diagnostics/quantiles.h"
-#include "variate/diagnostics/rank_normalization.h"
-#include "variate/diagnostics/rhat.h"
-#include "variate/diagnostics/split_chains.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/quantiles.h"
+#include "engine/diagnostics/rank_normalization.h"
+#include "engine/diagnostics/rhat.h"
+#include "engine/diagnostics/split_chains.h"
 
 namespace vd = variate::diagnostics;
 namespace vtest = variate::testing;

@@ -2,8 +2,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/diagnostics/split_chains.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/split_chains.h"
 
 namespace vd = variate::diagnostics;
 

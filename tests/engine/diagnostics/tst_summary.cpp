@@ -8,12 +8,12 @@
 #include <limits>
 
 #include "reference_draws.h"
-#include "variate/core/checks.h"
-#include "variate/diagnostics/ess.h"
-#include "variate/diagnostics/mcse.h"
-#include "variate/diagnostics/quantiles.h"
-#include "variate/diagnostics/rhat.h"
-#include "variate/diagnostics/summary.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/ess.h"
+#include "engine/diagnostics/mcse.h"
+#include "engine/diagnostics/quantiles.h"
+#include "engine/diagnostics/rhat.h"
+#include "engine/diagnostics/summary.h"
 
 namespace vd = variate::diagnostics;
 namespace vtest = variate::testing;

@@ -12,14 +12,14 @@
 
 #include <QtTest/QtTest>
 
-#include "support/shipped_models.h"
-#include "variate/distributed/distributed_error.h"
-#include "variate/distributed/run_group.h"
-#include "variate/distributed/sharded_target.h"
-#include "variate/distributed/shardable_rows.h"
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/model/model_error.h"
+#include "tests/support/shipped_models.h"
+#include "engine/distributed/distributed_error.h"
+#include "engine/distributed/run_group.h"
+#include "engine/distributed/sharded_target.h"
+#include "engine/distributed/shardable_rows.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/model/model_error.h"
 
 namespace vd = variate::distributed;
 namespace vm = variate::model;

@@ -4,8 +4,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/bernoulli.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/bernoulli.h"
 
 using namespace variate::testing;
 using variate::distributions::Bernoulli;

@@ -4,8 +4,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/binomial.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/binomial.h"
 
 using namespace variate::testing;
 using variate::distributions::Binomial;

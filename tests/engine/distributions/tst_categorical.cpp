@@ -5,8 +5,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/categorical.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/categorical.h"
 
 using namespace variate::testing;
 using variate::distributions::Categorical;

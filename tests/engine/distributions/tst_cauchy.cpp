@@ -2,8 +2,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/cauchy.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/cauchy.h"
 
 using namespace variate::testing;
 using variate::distributions::Cauchy;

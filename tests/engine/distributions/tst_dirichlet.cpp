@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/dirichlet.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/dirichlet.h"
 
 using namespace variate::testing;
 using variate::distributions::Dirichlet;

@@ -2,8 +2,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/exponential.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/exponential.h"
 
 using namespace variate::testing;
 using variate::distributions::Exponential;

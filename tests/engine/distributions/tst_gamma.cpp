@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/gamma.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/gamma.h"
 
 using namespace variate::testing;
 using variate::distributions::Gamma;

@@ -2,8 +2,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/half_cauchy.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/half_cauchy.h"
 
 using namespace variate::testing;
 using variate::distributions::HalfCauchy;

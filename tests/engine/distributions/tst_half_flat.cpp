@@ -4,8 +4,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/half_flat.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/half_flat.h"
 
 using namespace variate::testing;
 using variate::distributions::HalfFlat;

@@ -2,8 +2,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/half_student_t.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/half_student_t.h"
 
 using namespace variate::testing;
 using variate::distributions::HalfStudentT;

@@ -2,8 +2,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/laplace.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/laplace.h"
 
 using namespace variate::testing;
 using variate::distributions::Laplace;

@@ -6,8 +6,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/lkj_corr_cholesky.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/lkj_corr_cholesky.h"
 
 using namespace variate::testing;
 using variate::distributions::LKJCorrCholesky;

@@ -2,8 +2,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/log_normal.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/log_normal.h"
 
 using namespace variate::testing;
 using variate::distributions::LogNormal;

@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/logistic.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/logistic.h"
 
 using namespace variate::testing;
 using variate::distributions::Logistic;

@@ -5,12 +5,12 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/core/checks.h"
-#include "variate/distributions/dirichlet.h"
-#include "variate/distributions/mixture.h"
-#include "variate/distributions/multi_normal.h"
-#include "variate/distributions/normal.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/core/checks.h"
+#include "engine/distributions/dirichlet.h"
+#include "engine/distributions/mixture.h"
+#include "engine/distributions/multi_normal.h"
+#include "engine/distributions/normal.h"
 
 using namespace variate::testing;
 using variate::distributions::Dirichlet;

@@ -5,9 +5,9 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/core/checks.h"
-#include "variate/distributions/multi_normal.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/core/checks.h"
+#include "engine/distributions/multi_normal.h"
 
 using namespace variate::testing;
 using variate::distributions::MultiNormal;

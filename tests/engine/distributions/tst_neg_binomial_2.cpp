@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/neg_binomial_2.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/neg_binomial_2.h"
 
 using namespace variate::testing;
 using variate::distributions::NegBinomial2;

@@ -4,8 +4,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/poisson.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/poisson.h"
 
 using namespace variate::testing;
 using variate::distributions::Poisson;

@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/student_t.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/student_t.h"
 
 using namespace variate::testing;
 using variate::distributions::StudentT;

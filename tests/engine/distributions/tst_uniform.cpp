@@ -5,9 +5,9 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "support/gradient_check.h"
-#include "variate/distributions/uniform.h"
+#include "tests/support/distribution_conformance.h"
+#include "tests/support/gradient_check.h"
+#include "engine/distributions/uniform.h"
 
 using namespace variate::testing;
 using variate::distributions::Uniform;

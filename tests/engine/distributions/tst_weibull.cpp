@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "support/distribution_conformance.h"
-#include "variate/distributions/weibull.h"
+#include "tests/support/distribution_conformance.h"
+#include "engine/distributions/weibull.h"
 
 using namespace variate::testing;
 using variate::distributions::Weibull;

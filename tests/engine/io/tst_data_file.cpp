@@ -2,8 +2,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/io/data_file.h"
+#include "engine/core/checks.h"
+#include "engine/io/data_file.h"
 
 namespace vio = variate::io;
 

@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/io/idx_file.h"
+#include "engine/core/checks.h"
+#include "engine/io/idx_file.h"
 
 namespace vio = variate::io;
 

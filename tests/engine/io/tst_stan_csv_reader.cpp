@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "variate/core/checks.h"
-#include "variate/io/stan_csv_reader.h"
+#include "engine/core/checks.h"
+#include "engine/io/stan_csv_reader.h"
 
 namespace vio = variate::io;
 

@@ -10,12 +10,12 @@
 #include <random>
 #include <sstream>
 
-#include "variate/core/checks.h"
-#include "variate/io/data_file.h"
-#include "variate/target/parameter_names.h"
-#include "variate/io/stan_csv_reader.h"
-#include "variate/io/stan_csv_writer.h"
-#include "variate/io/variational_csv_writer.h"
+#include "engine/core/checks.h"
+#include "engine/io/data_file.h"
+#include "engine/target/parameter_names.h"
+#include "engine/io/stan_csv_reader.h"
+#include "engine/io/stan_csv_writer.h"
+#include "engine/io/variational_csv_writer.h"
 
 namespace vio = variate::io;
 

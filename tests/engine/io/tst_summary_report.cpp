@@ -8,12 +8,12 @@
 #include <cmath>
 #include <sstream>
 
-#include "variate/core/checks.h"
-#include "variate/diagnostics/summary.h"
-#include "variate/io/stan_csv_reader.h"
-#include "variate/io/stan_csv_sampler_stats.h"
-#include "variate/io/summary_report.h"
-#include "variate/io/summary_warnings.h"
+#include "engine/core/checks.h"
+#include "engine/diagnostics/summary.h"
+#include "engine/io/stan_csv_reader.h"
+#include "engine/io/stan_csv_sampler_stats.h"
+#include "engine/io/summary_report.h"
+#include "engine/io/summary_warnings.h"
 
 namespace vio = variate::io;
 

@@ -10,13 +10,13 @@
 #include <QtTest/QtTest>
 #include <torch/csrc/autograd/autograd.h>
 
-#include "variate/core/checks.h"
-#include "variate/distributions/bernoulli.h"
-#include "variate/distributions/binomial.h"
-#include "variate/distributions/normal.h"
-#include "variate/distributions/poisson.h"
-#include "variate/kernels/glm_likelihood.h"
-#include "variate/kernels/glm_log_likelihood.h"
+#include "engine/core/checks.h"
+#include "engine/distributions/bernoulli.h"
+#include "engine/distributions/binomial.h"
+#include "engine/distributions/normal.h"
+#include "engine/distributions/poisson.h"
+#include "engine/kernels/glm_likelihood.h"
+#include "engine/kernels/glm_log_likelihood.h"
 
 Q_DECLARE_METATYPE(variate::kernels::GlmFamily)
 

@@ -6,7 +6,7 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/kernels/vector_math.h"
+#include "engine/kernels/vector_math.h"
 
 namespace vk = variate::kernels;
 

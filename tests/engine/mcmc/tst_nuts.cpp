@@ -6,8 +6,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/variate.h"
-#include "variate/mcmc/sample.h"
+#include "engine/variate.h"
+#include "engine/mcmc/sample.h"
 
 namespace vt = variate;
 

@@ -9,12 +9,12 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/io/data_file.h"
-#include "variate/mcmc/nuts.h"
-#include "variate/mcmc/step_size_adaptation.h"
-#include "variate/mcmc/windowed_adaptation.h"
-#include "variate/model/compile.h"
-#include "variate/tape/select_target.h"
+#include "engine/io/data_file.h"
+#include "engine/mcmc/nuts.h"
+#include "engine/mcmc/step_size_adaptation.h"
+#include "engine/mcmc/windowed_adaptation.h"
+#include "engine/model/compile.h"
+#include "engine/tape/select_target.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 
 #include <QtTest/QtTest>
 
-#include "support/statistics.h"
-#include "variate/mcmc/sample.h"
-#include "variate/model/compile.h"
+#include "tests/support/statistics.h"
+#include "engine/mcmc/sample.h"
+#include "engine/model/compile.h"
 
 namespace vm = variate::model;
 namespace vt = variate;

@@ -2,7 +2,7 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/model/diagnostic.h"
+#include "engine/model/diagnostic.h"
 
 using variate::model::Diagnostic;
 using variate::model::Diagnostics;

@@ -3,8 +3,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/model/distribution_support.h"
-#include "variate/model/distribution_table.h"
+#include "engine/model/distribution_support.h"
+#include "engine/model/distribution_table.h"
 
 namespace vm = variate::model;
 using Kind = variate::Support::Kind;

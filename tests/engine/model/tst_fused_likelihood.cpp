@@ -7,9 +7,9 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
+#include "engine/core/checks.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
 
 namespace vm = variate::model;
 

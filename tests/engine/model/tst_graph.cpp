@@ -6,9 +6,9 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/model/graph.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/model/graph.h"
 
 namespace vm = variate::model;
 

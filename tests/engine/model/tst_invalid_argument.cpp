@@ -9,9 +9,9 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/model/invalid_argument.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/model/invalid_argument.h"
 
 namespace vm = variate::model;
 

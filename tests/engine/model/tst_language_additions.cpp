@@ -8,11 +8,11 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/model/parser.h"
-#include "variate/model/printer.h"
-#include "variate/model/rename.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/model/parser.h"
+#include "engine/model/printer.h"
+#include "engine/model/rename.h"
 
 namespace vm = variate::model;
 

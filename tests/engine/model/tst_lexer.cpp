@@ -4,7 +4,7 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/model/lexer.h"
+#include "engine/model/lexer.h"
 
 using variate::model::Diagnostics;
 using variate::model::Source;

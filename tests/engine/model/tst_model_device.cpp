@@ -10,8 +10,8 @@
 #include <ATen/Context.h>
 #include <QtTest/QtTest>
 
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
 
 namespace vm = variate::model;
 

@@ -5,8 +5,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/model/parser.h"
-#include "variate/model/printer.h"
+#include "engine/model/parser.h"
+#include "engine/model/printer.h"
 
 using variate::model::BaseType;
 using variate::model::Constraint;

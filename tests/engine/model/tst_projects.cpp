@@ -4,9 +4,9 @@
 
 #include <QtTest/QtTest>
 #undef slots  // Qt's keyword breaks LibTorch's jit headers, which the nn modules include
-#include "variate/deep/amortized_model.h"
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
+#include "engine/deep/amortized_model.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
 
 namespace vm = variate::model;
 

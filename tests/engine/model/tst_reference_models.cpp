@@ -6,8 +6,8 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
 
 namespace vm = variate::model;
 using json = nlohmann::json;

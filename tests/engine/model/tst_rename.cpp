@@ -4,10 +4,10 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/model/parser.h"
-#include "variate/model/printer.h"
-#include "variate/model/rename.h"
+#include "engine/core/checks.h"
+#include "engine/model/parser.h"
+#include "engine/model/printer.h"
+#include "engine/model/rename.h"
 
 namespace vm = variate::model;
 

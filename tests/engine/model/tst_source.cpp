@@ -2,7 +2,7 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/model/source.h"
+#include "engine/model/source.h"
 
 using variate::model::Source;
 

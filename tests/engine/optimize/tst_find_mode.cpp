@@ -9,14 +9,14 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/optimize/find_mode.h"
-#include "variate/optimize/hessian.h"
-#include "variate/optimize/laplace.h"
-#include "variate/optimize/maximum_likelihood.h"
-#include "variate/tape/select_target.h"
-#include "variate/variate.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/optimize/find_mode.h"
+#include "engine/optimize/hessian.h"
+#include "engine/optimize/laplace.h"
+#include "engine/optimize/maximum_likelihood.h"
+#include "engine/tape/select_target.h"
+#include "engine/variate.h"
 
 namespace vt = variate;
 namespace vm = variate::model;

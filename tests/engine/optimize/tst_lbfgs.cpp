@@ -9,8 +9,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/argument_error.h"
-#include "variate/optimize/lbfgs.h"
+#include "engine/core/argument_error.h"
+#include "engine/optimize/lbfgs.h"
 
 namespace vt = variate;
 

@@ -8,7 +8,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <QtTest/QtTest>
 
-#include "variate/pathfinder/lbfgs_gaussian.h"
+#include "engine/pathfinder/lbfgs_gaussian.h"
 
 namespace vt = variate;
 

@@ -8,9 +8,9 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/pathfinder/pathfinder.h"
-#include "variate/pathfinder/preconditioned_advi.h"
-#include "variate/variate.h"
+#include "engine/pathfinder/pathfinder.h"
+#include "engine/pathfinder/preconditioned_advi.h"
+#include "engine/variate.h"
 
 namespace vt = variate;
 

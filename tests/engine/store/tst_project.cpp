@@ -7,10 +7,10 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/store/data_set_shapes.h"
-#include "variate/mcmc/sampler_columns.h"
-#include "variate/store/project.h"
-#include "variate/store/stored_run_summary.h"
+#include "engine/store/data_set_shapes.h"
+#include "engine/mcmc/sampler_columns.h"
+#include "engine/store/project.h"
+#include "engine/store/stored_run_summary.h"
 
 namespace store = variate::store;
 

@@ -13,12 +13,12 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/variate.h"
-#include "variate/diagnostics/summary.h"
-#include "variate/mcmc/sample.h"
-#include "variate/mcmc/sampler_columns.h"
-#include "variate/store/run_recorder.h"
-#include "variate/store/stored_run_summary.h"
+#include "engine/variate.h"
+#include "engine/diagnostics/summary.h"
+#include "engine/mcmc/sample.h"
+#include "engine/mcmc/sampler_columns.h"
+#include "engine/store/run_recorder.h"
+#include "engine/store/stored_run_summary.h"
 
 namespace vt = variate;
 namespace store = variate::store;

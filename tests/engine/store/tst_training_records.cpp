@@ -11,8 +11,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/store/project.h"
-#include "variate/store/run_owner.h"
+#include "engine/store/project.h"
+#include "engine/store/run_owner.h"
 
 namespace store = variate::store;
 

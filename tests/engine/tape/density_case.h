@@ -19,11 +19,11 @@
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/autograd.h>
 
-#include <variate/core/distribution.h>
-#include <variate/core/random_variable.h>
-#include <variate/tape/log_density_ops.h>
+#include "engine/core/distribution.h"
+#include "engine/core/random_variable.h"
+#include "engine/tape/log_density_ops.h"
 
-#include "support/tape_check.h"
+#include "tests/support/tape_check.h"
 
 namespace variate::testing {
 

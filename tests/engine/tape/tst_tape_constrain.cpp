@@ -13,12 +13,12 @@
 #include <torch/csrc/autograd/autograd.h>
 #include <QtTest/QtTest>
 
-#include "support/tape_check.h"
-#include "variate/bijectors/make_bijector.h"
-#include "variate/core/argument_error.h"
-#include "variate/core/support.h"
-#include "variate/tape/constrain_ops.h"
-#include "variate/tape/unsupported.h"
+#include "tests/support/tape_check.h"
+#include "engine/bijectors/make_bijector.h"
+#include "engine/core/argument_error.h"
+#include "engine/core/support.h"
+#include "engine/tape/constrain_ops.h"
+#include "engine/tape/unsupported.h"
 
 namespace vt = variate;
 namespace tape = variate::tape;

@@ -13,12 +13,12 @@
 
 #include <QtTest/QtTest>
 
-#include "support/tape_check.h"
-#include "variate/core/checks.h"
-#include "variate/core/distribution.h"
-#include "variate/model/distribution_table.h"
-#include "variate/tape/log_density_ops.h"
-#include "variate/tape/unsupported.h"
+#include "tests/support/tape_check.h"
+#include "engine/core/checks.h"
+#include "engine/core/distribution.h"
+#include "engine/model/distribution_table.h"
+#include "engine/tape/log_density_ops.h"
+#include "engine/tape/unsupported.h"
 
 Q_DECLARE_METATYPE(std::vector<double>)
 

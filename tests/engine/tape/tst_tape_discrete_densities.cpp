@@ -13,13 +13,13 @@
 #include <set>
 
 #include "engine/tape/density_case.h"
-#include "variate/distributions/bernoulli.h"
-#include "variate/distributions/binomial.h"
-#include "variate/distributions/categorical.h"
-#include "variate/distributions/neg_binomial_2.h"
-#include "variate/distributions/poisson.h"
-#include "variate/model/distribution_table.h"
-#include "variate/tape/unsupported.h"
+#include "engine/distributions/bernoulli.h"
+#include "engine/distributions/binomial.h"
+#include "engine/distributions/categorical.h"
+#include "engine/distributions/neg_binomial_2.h"
+#include "engine/distributions/poisson.h"
+#include "engine/model/distribution_table.h"
+#include "engine/tape/unsupported.h"
 
 namespace vt = variate;
 using variate::testing::make_term;

@@ -13,13 +13,13 @@
 
 #include <QtTest/QtTest>
 
-#include "support/tape_check.h"
-#include "variate/model/ast.h"
-#include "variate/model/functions.h"
-#include "variate/model/value.h"
-#include "variate/tape/expression_ops.h"
-#include "variate/tape/gather.h"
-#include "variate/tape/unsupported.h"
+#include "tests/support/tape_check.h"
+#include "engine/model/ast.h"
+#include "engine/model/functions.h"
+#include "engine/model/value.h"
+#include "engine/tape/expression_ops.h"
+#include "engine/tape/gather.h"
+#include "engine/tape/unsupported.h"
 
 namespace vt = variate;
 using vt::Shape;

@@ -8,9 +8,9 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/tape/select_target.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/tape/select_target.h"
 
 namespace vm = variate::model;
 

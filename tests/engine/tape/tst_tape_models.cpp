@@ -11,11 +11,11 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
-#include "support/shipped_models.h"
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/tape/select_target.h"
-#include "variate/tape/model_compiler.h"
+#include "tests/support/shipped_models.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/tape/select_target.h"
+#include "engine/tape/model_compiler.h"
 
 namespace vm = variate::model;
 using json = nlohmann::json;

@@ -3,10 +3,10 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/checks.h"
-#include "variate/core/deterministic.h"
-#include "variate/target/draw_columns.h"
-#include "variate/variate.h"
+#include "engine/core/checks.h"
+#include "engine/core/deterministic.h"
+#include "engine/target/draw_columns.h"
+#include "engine/variate.h"
 
 namespace vt = variate;
 

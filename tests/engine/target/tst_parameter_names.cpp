@@ -4,8 +4,8 @@
 
 #include <ATen/ATen.h>
 
-#include "variate/core/checks.h"
-#include "variate/target/parameter_names.h"
+#include "engine/core/checks.h"
+#include "engine/target/parameter_names.h"
 
 namespace vt = variate;
 using Names = std::vector<std::string>;

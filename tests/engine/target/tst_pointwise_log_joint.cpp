@@ -4,8 +4,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/target/pointwise_log_joint.h"
-#include "variate/variate.h"
+#include "engine/target/pointwise_log_joint.h"
+#include "engine/variate.h"
 
 namespace vt = variate;
 

@@ -6,12 +6,12 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
-#include "variate/core/checks.h"
-#include "variate/core/log_joint.h"
-#include "variate/distributions/half_cauchy.h"
-#include "variate/distributions/normal.h"
-#include "variate/target/unconstrained_target.h"
-#include "variate/io/data_file.h"
+#include "engine/core/checks.h"
+#include "engine/core/log_joint.h"
+#include "engine/distributions/half_cauchy.h"
+#include "engine/distributions/normal.h"
+#include "engine/target/unconstrained_target.h"
+#include "engine/io/data_file.h"
 
 namespace vt = variate;
 using json = nlohmann::json;

@@ -6,7 +6,7 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/vi/adam.h"
+#include "engine/vi/adam.h"
 
 namespace vt = variate;
 

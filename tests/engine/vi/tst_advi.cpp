@@ -11,13 +11,13 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
-#include "variate/variate.h"
-#include "variate/vi/advi.h"
-#include "variate/vi/variational_draws.h"
-#include "variate/vi/variational_fullrank.h"
-#include "variate/vi/variational_meanfield.h"
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
+#include "engine/variate.h"
+#include "engine/vi/advi.h"
+#include "engine/vi/variational_draws.h"
+#include "engine/vi/variational_fullrank.h"
+#include "engine/vi/variational_meanfield.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
 
 namespace vt = variate;
 namespace vm = variate::model;

@@ -5,8 +5,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/vi/advi_convergence.h"
-#include "variate/core/checks.h"
+#include "engine/vi/advi_convergence.h"
+#include "engine/core/checks.h"
 
 namespace vt = variate;
 

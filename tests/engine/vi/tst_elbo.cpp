@@ -6,10 +6,10 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/variate.h"
-#include "variate/vi/elbo.h"
-#include "variate/vi/variational_draws.h"
-#include "variate/vi/variational_meanfield.h"
+#include "engine/variate.h"
+#include "engine/vi/elbo.h"
+#include "engine/vi/variational_draws.h"
+#include "engine/vi/variational_meanfield.h"
 
 namespace vt = variate;
 

@@ -8,7 +8,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <QtTest/QtTest>
 
-#include "variate/vi/elbo_trend.h"
+#include "engine/vi/elbo_trend.h"
 
 namespace vt = variate;
 

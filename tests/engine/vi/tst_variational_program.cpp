@@ -7,13 +7,13 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/variate.h"
-#include "variate/vi/elbo.h"
-#include "variate/vi/variational_draws.h"
-#include "variate/vi/variational_entropy.h"
-#include "variate/vi/variational_fullrank.h"
-#include "variate/vi/variational_meanfield.h"
-#include "variate/vi/variational_program.h"
+#include "engine/variate.h"
+#include "engine/vi/elbo.h"
+#include "engine/vi/variational_draws.h"
+#include "engine/vi/variational_entropy.h"
+#include "engine/vi/variational_fullrank.h"
+#include "engine/vi/variational_meanfield.h"
+#include "engine/vi/variational_program.h"
 
 namespace vt = variate;
 
@@ -176,12 +176,12 @@ class TestVariationalProgram : public QObject {
     const double se = (minus_log_q.std() / std::sqrt(4000.0)).item<double>();
     QVERIFY(std::abs(minus_log_q.mean().item<double>() - closed_form) < 5 * se);
     // Families without a closed form give none.
-    vt::Tape tape;
+    vt::Trace trace;
     {
-      vt::TracerScope scope(tape);
+      vt::TracerScope scope(trace);
       vt::Gamma("x", 2.0, 1.0);
     }
-    QVERIFY(!vt::analytic_entropy(tape["x"]));
+    QVERIFY(!vt::analytic_entropy(trace["x"]));
   }
 
   void snapshotAndRestore() {

@@ -7,11 +7,11 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
-#include "variate/variate.h"
-#include "variate/vi/variational_draws.h"
-#include "variate/vi/variational_fullrank.h"
-#include "variate/vi/variational_meanfield.h"
-#include "variate/vi/whitened_gaussian.h"
+#include "engine/variate.h"
+#include "engine/vi/variational_draws.h"
+#include "engine/vi/variational_fullrank.h"
+#include "engine/vi/variational_meanfield.h"
+#include "engine/vi/whitened_gaussian.h"
 
 namespace vt = variate;
 

@@ -7,10 +7,10 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/variate.h"
-#include "variate/diagnostics/ess.h"
-#include "variate/diagnostics/rhat.h"
-#include "variate/workflow/auto_stop.h"
+#include "engine/variate.h"
+#include "engine/diagnostics/ess.h"
+#include "engine/diagnostics/rhat.h"
+#include "engine/workflow/auto_stop.h"
 
 namespace vt = variate;
 namespace wf = variate::workflow;

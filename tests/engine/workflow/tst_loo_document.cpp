@@ -6,8 +6,8 @@
 
 #include <QtTest/QtTest>
 
-#include "variate/core/argument_error.h"
-#include "variate/workflow/loo_document.h"
+#include "engine/core/argument_error.h"
+#include "engine/workflow/loo_document.h"
 
 namespace vd = variate::diagnostics;
 namespace vw = variate::workflow;

@@ -9,11 +9,11 @@
 
 #include <QtTest/QtTest>
 
-#include "support/statistics.h"
-#include "variate/io/data_file.h"
-#include "variate/model/compile.h"
-#include "variate/variate.h"
-#include "variate/workflow/posterior_predictive.h"
+#include "tests/support/statistics.h"
+#include "engine/io/data_file.h"
+#include "engine/model/compile.h"
+#include "engine/variate.h"
+#include "engine/workflow/posterior_predictive.h"
 
 namespace vt = variate;
 namespace vm = variate::model;

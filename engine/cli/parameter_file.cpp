@@ -1,0 +1,43 @@
+#include "engine/cli/parameter_file.h"
+
+#include <algorithm>
+
+#include <ATen/ATen.h>
+
+#include "engine/core/checks.h"
+#include "engine/core/shape.h"
+#include "engine/io/data_file.h"
+
+namespace variate::cli {
+
+ValueMap parse_parameters(const std::string& text, const std::string& path, const ParameterLayout& layout,
+                          const std::vector<std::string>& derived_names) {
+  const Data given = io::parse_json_data(text, path);
+  for (const auto& name : given.names()) {
+    bool known = false;
+    for (const auto& p : layout.parameters()) known |= p.name == name;
+    const bool derived = std::find(derived_names.begin(), derived_names.end(), name) != derived_names.end();
+    if (!known && !derived) {
+      throw ArgumentError(path + ": '" + name + "' is not a parameter of the model");
+    }
+  }
+  ValueMap values;
+  for (const auto& p : layout.parameters()) {
+    if (!given.contains(p.name)) {
+      throw ArgumentError(path + ": no value for parameter '" + p.name + "'");
+    }
+    const at::Tensor value = given[p.name].to(at::kDouble);
+    if (value.sizes() != c10::IntArrayRef(p.shape)) {
+      throw ArgumentError(path + ": parameter '" + p.name + "' has shape " +
+                          to_string(value.sizes()) + ", expected " + to_string(p.shape));
+    }
+    if (!p.support.contains(value).all().item<bool>()) {
+      throw ArgumentError(path + ": parameter '" + p.name + "' is outside its support (" +
+                          p.support.to_string() + ")");
+    }
+    values[p.name] = value;
+  }
+  return values;
+}
+
+}  // namespace variate::cli

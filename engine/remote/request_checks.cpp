@@ -1,0 +1,105 @@
+#include "engine/remote/request_checks.h"
+
+#include <set>
+
+#include "engine/remote/content_hash.h"
+#include "engine/remote/limits.h"
+
+namespace variate::remote {
+namespace {
+
+// The options of `variate sample|fit` that a worker accepts: what shapes the run. The model
+// and data come with the request; outputs stay with the job; --rendezvous and its kin would
+// reach other hosts.
+const std::set<std::string>& allowed_options(const std::string& command) {
+  static const std::set<std::string> sample = {
+      "--chains", "--warmup", "--draws", "--seed", "--threads", "--max-depth", "--adapt-delta", "--metric",
+      "--save-warmup", "--batched-chains", "--backend", "--device", "--dtype", "--nproc", "--dist-timeout",
+      "--shard", "--row-blocks"};
+  static const std::set<std::string> fit = {
+      "--method", "--seed", "--iter", "--tol-rel-obj", "--eta", "--adapt-iter", "--grad-samples",
+      "--elbo-samples", "--eval-elbo", "--output-draws", "--backend", "--device", "--nproc", "--dist-timeout",
+      "--shard", "--row-blocks"};
+  return command == "sample" ? sample : fit;
+}
+
+bool printable(const std::string& text) {
+  for (const unsigned char c : text) {
+    if (c < 0x20 && c != '\t') return false;
+  }
+  return true;
+}
+
+std::string check_name(const std::string& what, const std::string& name) {
+  if (name.size() > static_cast<size_t>(kMaxNameBytes)) return what + " is longer than " + std::to_string(kMaxNameBytes) + " bytes";
+  if (!printable(name)) return what + " holds control characters";
+  return "";
+}
+
+}  // namespace
+
+std::string check_submit(const v1::SubmitRequest& request, int max_ranks) {
+  if (request.command() != "sample" && request.command() != "fit") {
+    return "unknown command '" + request.command().substr(0, 40) + "': expected sample or fit";
+  }
+  if (request.model_text().empty()) return "the model's text is empty";
+  if (static_cast<int64_t>(request.model_text().size()) > kMaxModelTextBytes) {
+    return "the model's text is longer than " + std::to_string(kMaxModelTextBytes) + " bytes";
+  }
+  if (request.model_text().find('\0') != std::string::npos) return "the model's text holds a NUL byte";
+  for (const auto& [what, name] : {std::pair<std::string, std::string>{"the model's name", request.model_name()},
+                                   {"the data's name", request.data_name()},
+                                   {"the client's label", request.client_label()}}) {
+    if (std::string problem = check_name(what, name); !problem.empty()) return problem;
+  }
+  if (request.arguments_size() > kMaxArguments) {
+    return "more than " + std::to_string(kMaxArguments) + " options";
+  }
+  const std::set<std::string>& allowed = allowed_options(request.command());
+  for (int i = 0; i < request.arguments_size(); ++i) {
+    const std::string& argument = request.arguments(i);
+    if (argument.size() > static_cast<size_t>(kMaxArgumentBytes)) return "an option longer than " + std::to_string(kMaxArgumentBytes) + " bytes";
+    if (!printable(argument)) return "an option holds control characters";
+    if (argument.empty() || argument[0] != '-') continue;  // a value
+    const std::string name = argument.substr(0, argument.find('='));
+    if (!allowed.count(name)) return "the option '" + name.substr(0, 60) + "' is not accepted by a worker";
+    if (name == "--nproc") {
+      const std::string value = argument.find('=') != std::string::npos ? argument.substr(argument.find('=') + 1)
+                                : i + 1 < request.arguments_size()     ? request.arguments(i + 1)
+                                                                       : "";
+      int ranks = 0;
+      try {
+        ranks = std::stoi(value);
+      } catch (const std::exception&) {
+        return "--nproc needs a number";
+      }
+      if (ranks > max_ranks) return "--nproc " + std::to_string(ranks) + ": this worker runs at most " + std::to_string(max_ranks) + " processes per job";
+    }
+  }
+  if (request.resume_size() > 0 && request.command() != "sample") return "only NUTS runs resume from chain starts";
+  for (const v1::ChainStart& start : request.resume()) {
+    if (!(start.step_size() > 0)) return "a chain start needs a positive step size";
+    if (start.position_size() == 0) return "a chain start needs a position";
+  }
+  if (request.has_data()) return check_data_ref(request.data(), INT64_MAX);
+  return "";
+}
+
+std::string check_data_ref(const v1::DataRef& ref, int64_t max_data_bytes) {
+  if (!is_sha256_hex(ref.sha256())) return "a data reference needs the SHA-256 of the data (64 lower-case hex digits)";
+  if (ref.format() != "json" && ref.format() != "csv") return "a data set is CmdStan JSON or CSV (format json or csv)";
+  if (ref.size() < 0 || ref.size() > max_data_bytes) {
+    return "a data set of " + std::to_string(ref.size()) + " bytes; this worker takes at most " + std::to_string(max_data_bytes);
+  }
+  return "";
+}
+
+std::string check_job_id(const std::string& id) {
+  if (id.size() != 16) return "no such job";
+  for (char c : id) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return "no such job";
+  }
+  return "";
+}
+
+}  // namespace variate::remote
