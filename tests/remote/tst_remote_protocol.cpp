@@ -16,7 +16,7 @@
 #include "engine/remote/auth.h"
 #include "engine/remote/limits.h"
 #include "engine/remote/remote_client.h"
-#include "loopback_worker.h"
+#include "tests/support/loopback_worker.h"
 
 using remote_test::LoopbackWorker;
 using namespace variate::remote;

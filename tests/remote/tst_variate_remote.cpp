@@ -13,7 +13,7 @@
 #include <QtTest/QtTest>
 
 #include "tests/app/run_program.h"
-#include "loopback_worker.h"
+#include "tests/support/loopback_worker.h"
 #include "engine/store/project.h"
 
 using namespace app_test;

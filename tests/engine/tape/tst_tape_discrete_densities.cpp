@@ -12,7 +12,7 @@
 
 #include <set>
 
-#include "engine/tape/density_case.h"
+#include "tests/engine/tape/density_case.h"
 #include "engine/distributions/bernoulli.h"
 #include "engine/distributions/binomial.h"
 #include "engine/distributions/categorical.h"

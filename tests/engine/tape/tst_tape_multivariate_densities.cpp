@@ -8,7 +8,7 @@
 
 #include <set>
 
-#include "engine/tape/density_case.h"
+#include "tests/engine/tape/density_case.h"
 #include "engine/distributions/cauchy.h"
 #include "engine/distributions/dirichlet.h"
 #include "engine/distributions/exponential.h"
