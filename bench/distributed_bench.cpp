@@ -34,7 +34,7 @@
 #include "engine/mcmc/hamiltonian.h"
 #include "engine/mcmc/sample.h"
 #include "engine/model/compile.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 #include "gradient_timing.h"
 #include "report.h"

@@ -14,7 +14,7 @@
 #include "engine/io/data_file.h"
 #include "engine/mcmc/sample.h"
 #include "engine/model/compile.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 #include "runtime_info.h"
 

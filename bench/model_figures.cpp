@@ -6,7 +6,7 @@
 #include <c10/util/Exception.h>
 
 #include "engine/mcmc/hamiltonian.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 #include "gradient_timing.h"
 #include "nuts_runs.h"

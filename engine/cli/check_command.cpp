@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "engine/core/shape.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 #include "engine/cli/deep_fit.h"
 #include "engine/cli/model_input.h"

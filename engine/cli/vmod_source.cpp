@@ -7,7 +7,7 @@
 #include "engine/io/data_file.h"
 #include "engine/model/invalid_argument.h"
 #include "engine/model/model_error.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 #include "engine/cli/model_input.h"
 

@@ -7,7 +7,7 @@
 #include "engine/core/argument_error.h"
 #include "engine/distributed/agreement.h"
 #include "engine/model/printer.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 namespace variate::distributed {
 namespace {

@@ -20,7 +20,7 @@
 #include "engine/distributed/communicator.h"
 #include "engine/distributed/shard_plan.h"
 #include "engine/model/compile.h"
-#include "engine/tape/backend.h"
+#include "engine/tape/compiler/backend.h"
 #include "engine/target/unconstrained_target.h"
 
 namespace variate::distributed {
@@ -31,7 +31,7 @@ struct ShardedModel {
   /// The density of the whole model, gathered from all ranks at every evaluation.
   UnconstrainedTarget target;
   ShardPlan plan;
-  /// Why a part runs on LibTorch rather than the tape (tape/select_target.h); empty if
+  /// Why a part runs on LibTorch rather than the tape (engine/tape/compiler/select_target.h); empty if
   /// none does.
   std::string fallback_reason;
 };

@@ -84,6 +84,10 @@ std::vector<Include> includesUnder(const QDir& root, const QStringList& tops) {
   return result;
 }
 
+// The engine folder of the layer table that `folder` is in: its first two components, so
+// that a layer folder's subfolders are its layer's ("engine/tape/ops" is "engine/tape").
+QString layerFolder(const QString& folder) { return folder.section('/', 0, 1); }
+
 // Engine includes that go up or sideways between layers ("engine/core/x.h includes
 // engine/store"), and engine folders no layer owns.
 QStringList layeringViolations(const std::vector<Include>& includes, const LayerTable& table) {
@@ -113,12 +117,14 @@ QStringList layeringViolations(const std::vector<Include>& includes, const Layer
       violations << include.file + " includes " + include.toFolder + ", which is above the engine";
       continue;
     }
-    if (above.count(include.fromFolder)) continue;  // a library above the layers sees them all
-    if (above.count(include.toFolder)) {
+    const QString fromFolder = layerFolder(include.fromFolder);
+    const QString toFolder = layerFolder(include.toFolder);
+    if (above.count(fromFolder)) continue;  // a library above the layers sees them all
+    if (above.count(toFolder)) {
       violations << include.file + " includes " + include.toFolder + ", which is above every layer";
       continue;
     }
-    const auto from = layerOf.find(include.fromFolder);
+    const auto from = layerOf.find(fromFolder);
     if (from == layerOf.end()) {
       violations << include.file + ": its folder is in no layer of engine/CMakeLists.txt";
       continue;
@@ -127,7 +133,7 @@ QStringList layeringViolations(const std::vector<Include>& includes, const Layer
       violations << include.file + " includes engine/variate.h, which is above every layer";
       continue;
     }
-    const auto to = layerOf.find(include.toFolder);
+    const auto to = layerOf.find(toFolder);
     if (to == layerOf.end()) {
       violations << include.file + " includes " + include.toFolder + ", which is in no layer";
     } else if (!reachable[from->second].count(to->second)) {
@@ -138,7 +144,10 @@ QStringList layeringViolations(const std::vector<Include>& includes, const Layer
   return violations;
 }
 
-// Cycles in the graph of folders, each as "a -> b -> a".
+// Cycles in the graph of folders, each as "a -> b -> a". A layer's subfolders are folders
+// of their own here, not their layer: the tape's program, ops, constrain, densities and
+// compiler then include one another in one direction, and a cycle among them is reported
+// as one between layers would be.
 QStringList folderCycles(const std::vector<Include>& includes) {
   std::map<QString, std::set<QString>> edges;
   for (const Include& include : includes) {
@@ -272,6 +281,22 @@ class TestEngineLayering : public QObject {
     const QStringList violations =
         layeringViolations(includesUnder(tree.root(), {"engine"}), readLayerTable(VARIATE_LAYER_TABLE));
     QCOMPARE(violations, QStringList{"engine/core/a.h (layer core) includes engine/store (layer store)"});
+  }
+
+  void aSubfolderIsInItsFoldersLayer() {
+    const Tree tree({{"engine/tape/ops/a.h", "#include \"engine/store/b.h\"\n#include \"engine/model/c.h\"\n"},
+                     {"engine/store/b.h", "#include <vector>\n"},
+                     {"engine/model/c.h", "#include <vector>\n"}});
+    const QStringList violations =
+        layeringViolations(includesUnder(tree.root(), {"engine"}), readLayerTable(VARIATE_LAYER_TABLE));
+    QCOMPARE(violations, QStringList{"engine/tape/ops/a.h (layer tape) includes engine/store (layer store)"});
+  }
+
+  void aCycleBetweenSubfoldersIsReported() {
+    const Tree tree({{"engine/tape/ops/a.h", "#include \"engine/tape/densities/b.h\"\n"},
+                     {"engine/tape/densities/b.h", "#include \"engine/tape/ops/a.h\"\n"}});
+    const QStringList cycles = folderCycles(includesUnder(tree.root(), {"engine"}));
+    QCOMPARE(cycles, QStringList{"engine/tape/densities -> engine/tape/ops -> engine/tape/densities"});
   }
 
   void anEngineFileIncludingTheCliIsReported() {

@@ -17,7 +17,7 @@
 
 #include <ATen/ATen.h>
 
-#include "engine/tape/builder.h"
+#include "engine/tape/program/builder.h"
 
 namespace variate::testing {
 

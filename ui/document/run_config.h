@@ -16,7 +16,7 @@
 #include <QString>
 
 #include "engine/mcmc/nuts_options.h"
-#include "engine/tape/backend.h"
+#include "engine/tape/compiler/backend.h"
 #include "engine/vi/advi_options.h"
 #include "engine/workflow/auto_stop_rule.h"
 

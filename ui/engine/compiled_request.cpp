@@ -7,7 +7,7 @@
 #include "engine/core/checks.h"
 #include "engine/core/shape.h"
 #include "engine/io/data_file.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 namespace variate::ui {
 

@@ -14,7 +14,7 @@
 #include "engine/mcmc/step_size_adaptation.h"
 #include "engine/mcmc/windowed_adaptation.h"
 #include "engine/model/compile.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 namespace {
 

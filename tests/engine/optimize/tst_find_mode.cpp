@@ -15,7 +15,7 @@
 #include "engine/optimize/hessian.h"
 #include "engine/optimize/laplace.h"
 #include "engine/optimize/maximum_likelihood.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 #include "engine/variate.h"
 
 namespace vt = variate;

@@ -21,7 +21,7 @@
 
 #include "engine/core/distribution.h"
 #include "engine/core/random_variable.h"
-#include "engine/tape/log_density_ops.h"
+#include "engine/tape/densities/log_density_ops.h"
 
 #include "tests/support/tape_check.h"
 

@@ -17,8 +17,8 @@
 #include "engine/bijectors/make_bijector.h"
 #include "engine/core/argument_error.h"
 #include "engine/core/support.h"
-#include "engine/tape/constrain_ops.h"
-#include "engine/tape/unsupported.h"
+#include "engine/tape/constrain/constrain_ops.h"
+#include "engine/tape/program/unsupported.h"
 
 namespace vt = variate;
 namespace tape = variate::tape;

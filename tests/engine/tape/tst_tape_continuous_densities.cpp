@@ -17,8 +17,8 @@
 #include "engine/core/checks.h"
 #include "engine/core/distribution.h"
 #include "engine/model/distribution_table.h"
-#include "engine/tape/log_density_ops.h"
-#include "engine/tape/unsupported.h"
+#include "engine/tape/densities/log_density_ops.h"
+#include "engine/tape/program/unsupported.h"
 
 Q_DECLARE_METATYPE(std::vector<double>)
 

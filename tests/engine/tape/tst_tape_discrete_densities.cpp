@@ -19,7 +19,7 @@
 #include "engine/distributions/neg_binomial_2.h"
 #include "engine/distributions/poisson.h"
 #include "engine/model/distribution_table.h"
-#include "engine/tape/unsupported.h"
+#include "engine/tape/program/unsupported.h"
 
 namespace vt = variate;
 using variate::testing::make_term;

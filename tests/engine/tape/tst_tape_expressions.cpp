@@ -17,9 +17,9 @@
 #include "engine/model/ast.h"
 #include "engine/model/functions.h"
 #include "engine/model/value.h"
-#include "engine/tape/expression_ops.h"
-#include "engine/tape/gather.h"
-#include "engine/tape/unsupported.h"
+#include "engine/tape/ops/expression_ops.h"
+#include "engine/tape/ops/gather.h"
+#include "engine/tape/program/unsupported.h"
 
 namespace vt = variate;
 using vt::Shape;

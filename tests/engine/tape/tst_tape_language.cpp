@@ -10,7 +10,7 @@
 
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
-#include "engine/tape/select_target.h"
+#include "engine/tape/compiler/select_target.h"
 
 namespace vm = variate::model;
 

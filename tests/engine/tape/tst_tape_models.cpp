@@ -14,8 +14,8 @@
 #include "tests/support/shipped_models.h"
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
-#include "engine/tape/select_target.h"
-#include "engine/tape/model_compiler.h"
+#include "engine/tape/compiler/model_compiler.h"
+#include "engine/tape/compiler/select_target.h"
 
 namespace vm = variate::model;
 using json = nlohmann::json;

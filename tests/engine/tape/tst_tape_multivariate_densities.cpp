@@ -23,7 +23,7 @@
 #include "engine/distributions/poisson.h"
 #include "engine/distributions/student_t.h"
 #include "engine/model/distribution_table.h"
-#include "engine/tape/unsupported.h"
+#include "engine/tape/program/unsupported.h"
 
 namespace vt = variate;
 using variate::testing::make_term;

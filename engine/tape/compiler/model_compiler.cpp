@@ -1,0 +1,301 @@
+#include "engine/tape/compiler/model_compiler.h"
+
+#include <map>
+#include <optional>
+
+#include <ATen/ATen.h>
+
+#include "engine/model/distribution_table.h"
+#include "engine/model/functions.h"
+#include "engine/model/model_error.h"
+#include "engine/model/printer.h"
+#include "engine/tape/constrain/constrain_ops.h"
+#include "engine/tape/densities/glm_log_density.h"
+#include "engine/tape/densities/log_density_ops.h"
+#include "engine/tape/ops/expression_ops.h"
+#include "engine/tape/ops/gather.h"
+#include "engine/tape/ops/stack.h"
+#include "engine/tape/program/builder.h"
+#include "engine/tape/program/unsupported.h"
+
+namespace variate::tape {
+namespace {
+
+using model::Expr;
+using model::ExprKind;
+
+std::vector<double> doubles(const at::Tensor& t) {
+  const at::Tensor c = t.to(at::kDouble).contiguous();
+  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+}
+
+Shape shape_of(const at::Tensor& t) { return Shape(t.sizes().begin(), t.sizes().end()); }
+
+class Compiler {
+ public:
+  explicit Compiler(const model::CompiledModel& model)
+      : model_(model), checked_(model.checked()), builder_(model.layout().dimension()) {}
+
+  Program run() && {
+    parameters();
+    for (size_t s : checked_.evaluation_order) {
+      const model::Statement& statement = checked_.program.statements[s];
+      try {
+        statement_(s, statement);
+      } catch (const Unsupported& e) {
+        throw Unsupported("'" + statement.name() + "': " + e.what());
+      }
+    }
+    return std::move(builder_).finish();
+  }
+
+ private:
+  void parameters() {
+    for (const auto& p : model_.layout().parameters()) {
+      const Slot unconstrained = builder_.parameters(p.offset, p.unconstrained_shape);
+      environment_[p.name] = emit_constrain(builder_, p.support, unconstrained, p.shape);
+    }
+  }
+
+  void statement_(size_t s, const model::Statement& statement) {
+    const model::Node& node = *checked_.find(statement.name());
+    if (const auto* assignment = statement.as<model::Deterministic>()) {
+      if (node.is_data_valued() || !model_.scored_nodes().count(assignment->name)) return;
+      environment_[assignment->name] = expression(assignment->value);
+    } else if (const auto* element = statement.as<model::ElementDefinition>()) {
+      // The step compiles the whole recurrence, its initial elements included; one of data
+      // only was computed when the data was bound.
+      if (!element->loop || node.is_data_valued() || !model_.scored_nodes().count(element->name)) return;
+      environment_[element->name] = recurrence(checked_.elements_of(element->name));
+    } else if (const auto* increment = statement.as<model::TargetIncrement>()) {
+      if (model_.scores(s)) emit_target_increment(builder_, expression(increment->value));
+    } else if (const auto* random = statement.as<model::RandomStmt>()) {
+      if (!model_.scores(s)) return;  // another part of a split model adds it
+      if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
+      DensityTerm term = density_term(random->distribution, model_.shape(random->name));
+      term.value = node.kind == model::NodeKind::observed ? data(random->name) : environment_.at(random->name);
+      emit_log_density(builder_, term);
+      if (const auto& truncation = random->truncation) {
+        const auto bound = [&](const std::optional<Expr>& e) { return e ? std::optional<Slot>(expression(*e)) : std::nullopt; };
+        emit_truncation(builder_, term, bound(truncation->lo), bound(truncation->hi));
+      }
+    }
+  }
+
+  // A likelihood the compiler recognised as a GLM, on the same fused kernel as LibTorch's
+  // path.
+  void glm(const model::FusedLikelihood& fused) {
+    std::optional<Slot> alpha;
+    for (const Expr* term : fused.intercept_terms) {
+      const Slot t = expression(*term);
+      alpha = alpha ? emit_arithmetic(builder_, model::BinaryOp::add, *alpha, t) : t;
+    }
+    std::vector<Slot> coefficients;
+    for (const auto& coefficient : fused.coefficients) coefficients.push_back(expression(*coefficient.expr));
+    std::optional<Slot> sigma;
+    if (fused.sigma) sigma = expression(*fused.sigma);
+    emit_glm_log_density(builder_, fused.data, alpha, coefficients, sigma);
+  }
+
+  // The family and arguments of a distribution call; arguments of families of event rank
+  // 0 broadcast to `shape` (the variable's, or with a Mixture's component axis).
+  DensityTerm density_term(const Expr& call, const Shape& shape) {
+    const model::DistributionSignature& signature = *model::find_distribution(call.name);
+    const model::BoundArguments bound = *model::bind_arguments(signature, call);
+    const auto& parameters = signature.parameterizations[bound.parameterization];
+    DensityTerm term;
+    term.family = call.name;
+    term.parameterization = bound.parameterization;
+    for (size_t p = 0; p < parameters.size(); ++p) {
+      const Expr& argument = call.arguments[bound.argument_of_parameter[p]].value;
+      if (parameters[p].is_distribution) continue;
+      term.arguments.push_back(expression(argument));
+    }
+    for (size_t p = 0; p < parameters.size(); ++p) {
+      if (!parameters[p].is_distribution) continue;
+      // A Mixture's weights end in the component axis, which its component's arguments
+      // gain.
+      Shape component_shape = shape;
+      component_shape.push_back(term.arguments.at(0).shape.back());
+      const Expr& component = call.arguments[bound.argument_of_parameter[p]].value;
+      term.component = std::make_shared<DensityTerm>(density_term(component, component_shape));
+    }
+    if (signature.event_rank == 0 && call.name != "Mixture") {
+      for (Slot& argument : term.arguments) {
+        if (argument.size != 1) argument = broadcast_to(builder_, argument, shape);
+      }
+    }
+    return term;
+  }
+
+  // A recurrence unrolled: element t's expression compiled with t bound, reading the
+  // slots of the elements before it; then the elements stacked into the node's value.
+  Slot recurrence(const std::vector<const model::ElementDefinition*>& statements) {
+    recurrence_.emplace();
+    recurrence_->name = &statements.front()->name;
+    for (const model::ElementDefinition* element : statements) {
+      if (!element->loop) {
+        recurrence_->elements.push_back(expression(element->value));
+        continue;
+      }
+      const int64_t lo = static_cast<int64_t>(recurrence_->elements.size()) + 1;
+      const int64_t hi = model_.evaluate(element->loop->hi).tensor.item<int64_t>();
+      recurrence_->variable = &element->loop->variable;
+      for (recurrence_->t = lo; recurrence_->t <= hi; ++recurrence_->t) {
+        recurrence_->elements.push_back(expression(element->value));
+      }
+    }
+    const std::vector<Slot> elements = std::move(recurrence_->elements);
+    recurrence_.reset();
+    return emit_stack(builder_, elements);
+  }
+
+  // The step's variable as the evaluator binds it, while a step is compiled.
+  std::map<std::string, model::Value> step_binding() const {
+    if (!recurrence_ || !recurrence_->variable) return {};
+    return {{*recurrence_->variable, model::Value{at::scalar_tensor(recurrence_->t, at::kLong), false, true}}};
+  }
+
+  bool is_step_variable(const std::string& name) const {
+    return recurrence_ && recurrence_->variable && name == *recurrence_->variable;
+  }
+
+  bool mentions_step_variable(const Expr& expr) const {
+    if (expr.kind == ExprKind::name) return is_step_variable(expr.name);
+    for (const auto& operand : expr.operands) {
+      if (mentions_step_variable(operand)) return true;
+    }
+    for (const auto& argument : expr.arguments) {
+      if (mentions_step_variable(argument.value)) return true;
+    }
+    return false;
+  }
+
+  Slot expression(const Expr& expr) {
+    if (data_only(expr)) return constant(expr);
+    switch (expr.kind) {
+      case ExprKind::name:
+        return environment_.at(expr.name);
+      case ExprKind::negate:
+        return emit_negate(builder_, expression(expr.operands[0]));
+      case ExprKind::binary: {
+        const Slot a = expression(expr.operands[0]);
+        const Slot b = expression(expr.operands[1]);
+        if (expr.op == model::BinaryOp::matmul) return emit_matmul(builder_, a, b);
+        return emit_arithmetic(builder_, expr.op, a, b);
+      }
+      case ExprKind::call: {
+        std::vector<Slot> arguments;
+        for (const auto& argument : expr.arguments) arguments.push_back(expression(argument.value));
+        return emit_call(builder_, expr.name, arguments);
+      }
+      case ExprKind::index:
+        return index(expr);
+      case ExprKind::logical_not:
+        return emit_arithmetic(builder_, model::BinaryOp::equal, expression(expr.operands[0]), builder_.scalar(0));
+      case ExprKind::conditional:
+        return emit_conditional(builder_, expression(expr.operands[0]), expression(expr.operands[1]),
+                                expression(expr.operands[2]));
+      case ExprKind::vector: {
+        std::vector<Slot> items;
+        for (const auto& item : expr.operands) items.push_back(expression(item));
+        return emit_stack(builder_, items);
+      }
+      default:
+        throw Unsupported("the tape has no kernel for '" + model::to_string(expr) + "'");
+    }
+  }
+
+  // An indexed value as a gather: the same indexing applied to the positions of the base's
+  // elements gives the map.
+  Slot index(const Expr& expr) {
+    const Expr& base = expr.operands[0];
+    if (recurrence_ && base.kind == ExprKind::name && base.name == *recurrence_->name) return element_read(expr);
+    return gather(expr, expression(base));
+  }
+
+  // NAME[i, ...] inside NAME's recurrence: element i's slot, then the other items on it.
+  Slot element_read(const Expr& expr) {
+    const int64_t i = model_.evaluate(expr.operands[1], step_binding()).tensor.item<int64_t>();
+    const Slot element = recurrence_->elements.at(static_cast<size_t>(i - 1));
+    if (expr.operands.size() == 2) return element;
+    model::Expr rest = expr;
+    rest.operands.erase(rest.operands.begin() + 1);
+    return gather(rest, element);
+  }
+
+  // `expr`, an indexing of `expr.operands[0]` whose value is x: the base replaced by a
+  // name no model can spell, bound to x's positions.
+  Slot gather(const Expr& expr, const Slot& x) {
+    const std::string base = " indexed";
+    model::Expr positions_expr = expr;
+    positions_expr.operands[0] = model::Expr::identifier(base, expr.operands[0].span);
+    const at::Tensor positions = at::arange(x.size, at::kLong).reshape(x.shape);
+    std::map<std::string, model::Value> bindings = step_binding();
+    bindings[base] = model::Value{positions, false, true};
+    const model::Value map = model_.evaluate(positions_expr, bindings);
+    const at::Tensor flat = map.tensor.contiguous();
+    const std::vector<int64_t> offsets(flat.data_ptr<int64_t>(), flat.data_ptr<int64_t>() + flat.numel());
+    return emit_gather(builder_, x, offsets, shape_of(map.tensor));
+  }
+
+  bool data_only(const Expr& expr) const {
+    if (expr.kind == ExprKind::name) {
+      if (is_step_variable(expr.name)) return true;
+      const model::Node* node = checked_.find(expr.name);
+      return node && node->is_data_valued();
+    }
+    for (const auto& operand : expr.operands) {
+      if (!data_only(operand)) return false;
+    }
+    for (const auto& argument : expr.arguments) {
+      if (!data_only(argument.value)) return false;
+    }
+    return true;
+  }
+
+  Slot constant(const Expr& expr) {
+    if (mentions_step_variable(expr)) {
+      // A new value for each t, so not cached.
+      const at::Tensor value = model_.evaluate(expr, step_binding()).tensor;
+      return builder_.constant(shape_of(value), doubles(value));
+    }
+    if (expr.kind == ExprKind::name) return data(expr.name);
+    const auto it = constants_.find(&expr);
+    if (it != constants_.end()) return it->second;
+    const at::Tensor value = model_.evaluate(expr).tensor;
+    return constants_[&expr] = builder_.constant(shape_of(value), doubles(value));
+  }
+
+  Slot data(const std::string& name) {
+    const auto it = data_.find(name);
+    if (it != data_.end()) return it->second;
+    const at::Tensor& value = model_.data_values().at(name).tensor;
+    return data_[name] = builder_.constant(shape_of(value), doubles(value));
+  }
+
+  const model::CompiledModel& model_;
+  const model::CheckedModel& checked_;
+  ProgramBuilder builder_;
+  std::map<std::string, Slot> environment_;  // parameters and deterministic nodes
+  std::map<std::string, Slot> data_;
+  std::map<const Expr*, Slot> constants_;
+  // The recurrence being compiled: its elements so far, and while its step is compiled
+  // the step's variable and its value t.
+  struct Recurrence {
+    const std::string* name = nullptr;
+    std::vector<Slot> elements;
+    const std::string* variable = nullptr;
+    int64_t t = 0;
+  };
+  std::optional<Recurrence> recurrence_;
+};
+
+}  // namespace
+
+Program compile_model(const model::CompiledModel& model) {
+  if (model.options().dtype != at::kDouble) throw Unsupported("the tape computes in float64 only");
+  return Compiler(model).run();
+}
+
+}  // namespace variate::tape

@@ -1,0 +1,38 @@
+#include "engine/tape/densities/density_sink.h"
+
+#include "engine/tape/program/unsupported.h"
+
+namespace variate::tape {
+
+Instruction density_sink(const DensityTerm& term, size_t arity, const char* name) {
+  if (term.parameterization != 0) {
+    throw Unsupported("the tape has no kernel for " + term.family + " parameterization " +
+                      std::to_string(term.parameterization));
+  }
+  if (term.arguments.size() != arity) {
+    throw Unsupported("the tape's " + term.family + " takes " + std::to_string(arity) +
+                      " arguments, got " + std::to_string(term.arguments.size()));
+  }
+  const int64_t n = term.value.size;
+  Instruction op;
+  op.sink = true;
+  op.name = name;
+  op.n = n;
+  op.in[0] = term.value.offset;
+  op.stride[0] = 1;
+  op.varying[0] = term.value.varying;
+  for (size_t k = 0; k < arity; ++k) {
+    const Slot& argument = term.arguments[k];
+    if (argument.size != 1 && argument.size != n) {
+      throw Unsupported("the tape's " + term.family + " needs argument " + std::to_string(k) +
+                        " of size 1 or " + std::to_string(n) + ", got " +
+                        std::to_string(argument.size));
+    }
+    op.in[1 + k] = argument.offset;
+    op.stride[1 + k] = argument.size == 1 ? 0 : 1;
+    op.varying[1 + k] = argument.varying;
+  }
+  return op;
+}
+
+}  // namespace variate::tape
