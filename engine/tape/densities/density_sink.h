@@ -4,26 +4,19 @@
 /// one value and 1 for the value's shape), a sum in a fixed order with four partial sums,
 /// and the element loop of the families without a kernel of their own.
 ///
-/// A family for family_sink is a struct with
-///   using Arguments = std::tuple<Kind...>;       // one per argument, in order
-///   static Element at(double x, const Kind&...);  // one element's log density, partials
-/// and, when some work depends on several arguments (Beta's lgamma(a + b)), a `Joint`
-/// with `void load(bool varying, const Kind&...)`, passed to `at` last. A Kind holds an
-/// argument's value and what is derived from it alone (Positive: log and reciprocal);
-/// family_sink loads a stride-0 argument and the Joint of stride-0 arguments once, outside
-/// the element loop.
+/// A family for family_sink is a pointwise family (pointwise_family.h): its Arguments and
+/// `at`, and, when some work depends on several arguments (Beta's lgamma(a + b)), a `Joint`
+/// with `void load(bool varying, const Kind&...)`, passed to `at` last. family_sink loads a
+/// stride-0 argument and the Joint of stride-0 arguments once, outside the element loop.
 
 #include <array>
-#include <cmath>
 #include <cstddef>
-#include <limits>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
-#include <ATen/native/Math.h>
-
 #include "engine/tape/densities/log_density_ops.h"
+#include "engine/tape/densities/pointwise_family.h"
 
 namespace variate::tape {
 
@@ -52,47 +45,6 @@ std::array<double, K> sum_in_four(int64_t n, Body&& body) {
     total[k] = (lanes[0][k] + lanes[1][k]) + (lanes[2][k] + lanes[3][k]);
   return total;
 }
-
-/// One element's log density and its partials in the value (dx) and the arguments (da).
-struct Element {
-  double lp = 0;
-  double dx = 0;
-  std::array<double, 3> da{};
-};
-
-/// Where the density is -inf (its partials are never read).
-inline Element outside_support() { return {-std::numeric_limits<double>::infinity(), 0, {}}; }
-
-/// An argument used as it is (a location).
-struct Plain {
-  double value = 0;
-  void load(double v, bool /*varying*/) { value = v; }
-};
-
-/// A positive argument (a scale, a rate): its log and reciprocal.
-struct Positive {
-  double value = 0;
-  double log = 0;
-  double inverse = 0;
-  void load(double v, bool /*varying*/) {
-    value = v;
-    log = std::log(v);
-    inverse = 1.0 / v;
-  }
-};
-
-/// A shape argument of the gamma function (Gamma's, Beta's): lgamma and, when it varies,
-/// digamma (LibTorch's own calc_digamma, which at::digamma and lgamma's gradient call).
-struct GammaShape {
-  double value = 0;
-  double lgamma = 0;
-  double digamma = 0;
-  void load(double v, bool varying) {
-    value = v;
-    lgamma = std::lgamma(v);
-    digamma = varying ? calc_digamma(v) : 0.0;
-  }
-};
 
 namespace detail {
 

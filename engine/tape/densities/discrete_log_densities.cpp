@@ -14,6 +14,7 @@
 
 #include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/densities/log_density_ops.h"
+#include "engine/tape/densities/poisson_family.h"
 #include "engine/tape/program/unsupported.h"
 
 namespace variate::tape {
@@ -21,8 +22,6 @@ namespace {
 
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
 constexpr double kHalfLog2Pi = 0.91893853320467274178;
-
-bool is_count(double k) { return k >= 0 && std::isfinite(k) && k == std::floor(k); }
 
 double summed(const at::Tensor& t) { return t.sum().item<double>(); }
 
@@ -45,7 +44,8 @@ double softplus_derivative(double x) {
 // The log mass of one element (k successes and f failures, or k events; count = 1), or
 // of all elements at once through their totals (count = n), at one parameter value
 // theta; d receives its partial in theta. Each follows its family's log_prob, less the
-// terms of the data alone.
+// terms of the data alone. Poisson's are poisson_family.h's, which a Mixture's component
+// shares.
 struct BinomialProbability {  // Bernoulli(p) too: N = 1
   static double term(double k, double f, double, double theta, double& d) {
     // k log theta is 0 where k = 0, even at theta = 0, and so is its gradient.
@@ -67,21 +67,6 @@ struct BernoulliLogit {  // y eta - softplus(eta), Stan's bernoulli_logit
   static double term(double k, double, double count, double eta, double& d) {
     d = k - count * softplus_derivative(eta);
     return k * eta - count * softplus(eta);
-  }
-};
-
-struct PoissonRate {
-  static double term(double k, double, double count, double lambda, double& d) {
-    d = (k > 0 ? k / lambda : 0.0) - count;
-    return (k > 0 ? k * std::log(lambda) : 0.0) - count * lambda;
-  }
-};
-
-struct PoissonLogRate {
-  static double term(double k, double, double count, double alpha, double& d) {
-    const double rate = std::exp(alpha);
-    d = k - count * rate;
-    return k * alpha - count * rate;
   }
 };
 
@@ -200,9 +185,9 @@ void emit_poisson(ProgramBuilder& builder, const DensityTerm& term) {
   const std::vector<double> k = observed_values(builder, term.value, term.family);
   const double folded = minus_log_factorials(k);
   if (term.parameterization == 0) {
-    emit_counts<PoissonRate>(builder, "Poisson", term, term.arguments[0], k, k, folded);
+    emit_counts<families::PoissonRateMass>(builder, "Poisson", term, term.arguments[0], k, k, folded);
   } else {
-    emit_counts<PoissonLogRate>(builder, "Poisson", term, term.arguments[0], k, k, folded);
+    emit_counts<families::PoissonLogRateMass>(builder, "Poisson", term, term.arguments[0], k, k, folded);
   }
 }
 

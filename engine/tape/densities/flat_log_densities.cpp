@@ -12,7 +12,6 @@ namespace variate::tape {
 namespace {
 
 bool finite(double x) { return std::isfinite(x); }
-bool positive_finite(double x) { return x > 0 && std::isfinite(x); }
 
 template <bool (*kInside)(double)>
 void improper_sink(const Instruction& op, Sweep& s) {

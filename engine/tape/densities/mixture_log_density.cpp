@@ -3,25 +3,68 @@
 // log weights); the partials are the components' weighted by their responsibilities
 // exp(lp_c + log w_c - lp). The component's arguments carry a trailing component axis
 // (C, or 1 for one value for all components) after rows that broadcast onto the value's.
+// A component's log density and partials are its family's own pointwise `at`, the one its
+// sink evaluates (pointwise_family.h).
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <new>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "engine/tape/densities/density_arguments.h"
-#include "engine/tape/densities/mixture_components.h"
+#include "engine/tape/densities/location_scale_families.h"
 #include "engine/tape/densities/multivariate_sinks.h"
+#include "engine/tape/densities/normal_family.h"
+#include "engine/tape/densities/poisson_family.h"
+#include "engine/tape/densities/positive_families.h"
 #include "engine/tape/program/unsupported.h"
 
 namespace variate::tape {
 namespace {
+
+template <class Family>
+constexpr int kArity = static_cast<int>(std::tuple_size_v<typename Family::Arguments>);
+
+// Loads argument k of `arguments` from a[k]; its derivatives only where it varies.
+template <class Arguments, size_t... K>
+void load_arguments(Arguments& arguments, const double* a, const bool* varies, std::index_sequence<K...>) {
+  (std::get<K>(arguments).load(a[K], varies[K]), ...);
+}
+
+template <class Family>
+Element component_at(double x, const typename Family::Arguments& arguments) {
+  return std::apply([x](const auto&... a) { return Family::at(x, a...); }, arguments);
+}
+
+// When all elements share the components' arguments, each component's are loaded once per
+// evaluation, into objects made in the sink's scratch doubles: kArgumentWords of them per
+// component (an argument kind holds doubles alone, so nothing needs destroying).
+template <class Family>
+constexpr int64_t kArgumentWords =
+    static_cast<int64_t>((sizeof(typename Family::Arguments) + sizeof(double) - 1) / sizeof(double));
+
+template <class Family>
+typename Family::Arguments* make_shared_arguments(double* storage, int64_t c) {
+  using Arguments = typename Family::Arguments;
+  static_assert(std::is_trivially_destructible_v<Arguments> && alignof(Arguments) <= alignof(double));
+  return new (storage + c * kArgumentWords<Family>) Arguments();
+}
+
+template <class Family>
+const typename Family::Arguments& shared_arguments(const double* storage, int64_t c) {
+  return *std::launder(reinterpret_cast<const typename Family::Arguments*>(storage + c * kArgumentWords<Family>));
+}
 
 // Operands: 0 the weights [weight rows, C], 1 the value [n], 2.. the component's
 // arguments, 5 scratch. indices: for the weights, then each argument, its row period and
 // component stride. dims: n, C.
 template <class Family, bool kSharedArguments>
 void mixture_sink(const Instruction& op, Sweep& s) {
-  constexpr int kArguments = Family::kArguments;
+  using Arguments = typename Family::Arguments;
+  constexpr int kArguments = kArity<Family>;
   const int64_t n = op.dims[0];
   const int64_t C = op.dims[1];
   const int64_t* layout = s.indices + op.index;
@@ -52,10 +95,10 @@ void mixture_sink(const Instruction& op, Sweep& s) {
 
   double* log_weights = s.values + op.in[5];
   double* weight_responsibility = log_weights + weight_rows * C;
-  double* shared_cache = weight_responsibility + weight_rows * C;
-  double* component_lp = shared_cache + (kSharedArguments ? C * Family::kCache : 0);
+  double* component_lp = weight_responsibility + weight_rows * C;
   double* component_d_x = component_lp + C;
   double* component_d_a = component_d_x + C;
+  double* shared = component_d_a + C * kArguments;  // C components' arguments, when shared
 
   for (int64_t e = 0; e < weight_rows * C; ++e) {
     log_weights[e] = std::log(weights[e]);
@@ -65,7 +108,8 @@ void mixture_sink(const Instruction& op, Sweep& s) {
     for (int64_t c = 0; c < C; ++c) {
       double a[kArguments];
       for (int k = 0; k < kArguments; ++k) a[k] = arguments[k][c * component_stride[k]];
-      Family::prepare(a, shared_cache + c * Family::kCache);
+      load_arguments(*make_shared_arguments<Family>(shared, c), a, argument_varies,
+                     std::make_index_sequence<kArguments>{});
     }
   }
 
@@ -75,20 +119,22 @@ void mixture_sink(const Instruction& op, Sweep& s) {
   for (int64_t i = 0; i < n; ++i) {
     double max = -std::numeric_limits<double>::infinity();
     for (int64_t c = 0; c < C; ++c) {
-      double a[kArguments];
-      for (int k = 0; k < kArguments; ++k) {
-        a[k] = arguments[k][row[k] * width[k] + c * component_stride[k]];
+      Element e;
+      if constexpr (kSharedArguments) {
+        e = component_at<Family>(x[i], shared_arguments<Family>(shared, c));
+      } else {
+        double a[kArguments];
+        for (int k = 0; k < kArguments; ++k) {
+          a[k] = arguments[k][row[k] * width[k] + c * component_stride[k]];
+        }
+        Arguments own;
+        load_arguments(own, a, argument_varies, std::make_index_sequence<kArguments>{});
+        e = component_at<Family>(x[i], own);
       }
-      double own_cache[Family::kCache];
-      const double* cache = shared_cache + c * Family::kCache;
-      if constexpr (!kSharedArguments) {
-        Family::prepare(a, own_cache);
-        cache = own_cache;
-      }
-      const double lp =
-          Family::lpdf(x[i], a, cache, component_d_x[c], component_d_a + c * kArguments) +
-          log_weights[weight_row * C + c];
+      const double lp = e.lp + log_weights[weight_row * C + c];
       component_lp[c] = lp;
+      component_d_x[c] = e.dx;
+      for (int k = 0; k < kArguments; ++k) component_d_a[c * kArguments + k] = e.da[static_cast<size_t>(k)];
       if (!(lp <= max)) max = lp;
     }
     // at::logsumexp: an infinite max is not subtracted.
@@ -142,7 +188,7 @@ void emit_mixture_of(ProgramBuilder& builder, const DensityTerm& term, bool disc
   if (discrete) observed_values(builder, term.value, "Mixture of " + component.family);
   const Slot& weights = term.arguments[0];
   if (weights.shape.empty() ||
-      static_cast<int64_t>(component.arguments.size()) != Family::kArguments) {
+      static_cast<int64_t>(component.arguments.size()) != kArity<Family>) {
     throw Unsupported("the tape has no kernel for Mixture of " + component.family +
                       " with weights of shape " + to_string(weights.shape));
   }
@@ -163,11 +209,11 @@ void emit_mixture_of(ProgramBuilder& builder, const DensityTerm& term, bool disc
                        term.value.size);
   set_operand(op, 0, weights);
   set_operand(op, 1, term.value);
-  for (int k = 0; k < Family::kArguments; ++k) {
+  for (int k = 0; k < kArity<Family>; ++k) {
     set_operand(op, 2 + k, component.arguments[static_cast<size_t>(k)]);
   }
-  const int64_t scratch =
-      2 * weight_rows * C + (shared ? C * Family::kCache : 0) + C * (2 + Family::kArguments);
+  const int64_t shared_words = shared ? C * kArgumentWords<Family> : 0;
+  const int64_t scratch = 2 * weight_rows * C + C * (2 + kArity<Family>) + shared_words;
   set_operand(op, 5, builder.varying({scratch}));
   op.index = builder.indices(layout);
   op.dims = {term.value.size, C, 0, 0};
@@ -182,16 +228,16 @@ struct ComponentKernel {
 };
 
 constexpr ComponentKernel kComponents[] = {
-    {"Normal", 0, emit_mixture_of<mixture::Normal>, false},
-    {"LogNormal", 0, emit_mixture_of<mixture::LogNormal>, false},
-    {"StudentT", 0, emit_mixture_of<mixture::StudentT>, false},
-    {"Cauchy", 0, emit_mixture_of<mixture::Cauchy>, false},
-    {"Laplace", 0, emit_mixture_of<mixture::Laplace>, false},
-    {"Logistic", 0, emit_mixture_of<mixture::Logistic>, false},
-    {"Exponential", 0, emit_mixture_of<mixture::Exponential>, false},
-    {"Gamma", 0, emit_mixture_of<mixture::Gamma>, false},
-    {"Poisson", 0, emit_mixture_of<mixture::PoissonRate>, true},
-    {"Poisson", 1, emit_mixture_of<mixture::PoissonLogRate>, true},
+    {"Normal", 0, emit_mixture_of<families::Normal>, false},
+    {"LogNormal", 0, emit_mixture_of<families::LogNormal>, false},
+    {"StudentT", 0, emit_mixture_of<families::StudentT>, false},
+    {"Cauchy", 0, emit_mixture_of<families::Cauchy>, false},
+    {"Laplace", 0, emit_mixture_of<families::Laplace>, false},
+    {"Logistic", 0, emit_mixture_of<families::Logistic>, false},
+    {"Exponential", 0, emit_mixture_of<families::Exponential>, false},
+    {"Gamma", 0, emit_mixture_of<families::Gamma>, false},
+    {"Poisson", 0, emit_mixture_of<families::PoissonRate>, true},
+    {"Poisson", 1, emit_mixture_of<families::PoissonLogRate>, true},
 };
 
 }  // namespace

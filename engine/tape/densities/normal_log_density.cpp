@@ -1,8 +1,6 @@
 // Normal(mu, sigma): the hottest sink (y ~ Normal(X beta, sigma) over thousands of rows), so
-// one kernel per combination of which operands vary and which arguments are vectors.
-// log p = -z^2 / 2 - log(sigma) - log(2 pi) / 2 with z = (x - mu) / sigma, as
-// distributions/normal.cpp; d/dx = -z / sigma, d/dmu = z / sigma,
-// d/dsigma = (z^2 - 1) / sigma.
+// one kernel per combination of which operands vary and which arguments are vectors, each
+// summing the pieces of families::Normal (normal_family.h) over the elements.
 
 #include <array>
 #include <cmath>
@@ -11,11 +9,13 @@
 #include "engine/distributions/parameters.h"
 #include "engine/tape/densities/continuous_families.h"
 #include "engine/tape/densities/density_sink.h"
+#include "engine/tape/densities/normal_family.h"
 
 namespace variate::tape {
 namespace {
 
 using distributions::kHalfLog2Pi;
+using families::Normal;
 
 // A scalar sigma: log(sigma) and 1 / sigma once, and the element loop only sums z^2 (and z
 // for a scalar mu), from which the value and the scalar partials follow.
@@ -31,16 +31,16 @@ void normal_scalar_sigma(const Instruction& op, Sweep& s) {
   const double log_sigma = std::log(sigma);
   // sums[0] = sum z^2, sums[1] = sum z (only for a scalar mu that varies).
   const auto sums = sum_in_four<2>(n, [&](int64_t i, double* sum) {
-    const double z = (x[i] - mu[kMuVector ? i : 0]) * inverse;
+    const double z = Normal::standardized(x[i], mu[kMuVector ? i : 0], inverse);
     sum[0] += z * z;
     if constexpr (kMuVaries && !kMuVector) sum[1] += z;
-    if constexpr (kXVaries) x_adjoint[i] -= z * inverse;
-    if constexpr (kMuVaries && kMuVector) mu_adjoint[i] += z * inverse;
+    if constexpr (kXVaries) x_adjoint[i] -= Normal::location_partial(z, inverse);
+    if constexpr (kMuVaries && kMuVector) mu_adjoint[i] += Normal::location_partial(z, inverse);
   });
   const auto count = static_cast<double>(n);
-  s.lp += -0.5 * sums[0] - count * (log_sigma + kHalfLog2Pi);
-  if constexpr (kMuVaries && !kMuVector) mu_adjoint[0] += sums[1] * inverse;
-  if constexpr (kSigmaVaries) s.adjoints[op.in[2]] += (sums[0] - count) * inverse;
+  s.lp += Normal::kernel(sums[0]) - count * (log_sigma + kHalfLog2Pi);
+  if constexpr (kMuVaries && !kMuVector) mu_adjoint[0] += Normal::location_partial(sums[1], inverse);
+  if constexpr (kSigmaVaries) s.adjoints[op.in[2]] += Normal::scale_partial(sums[0], count, inverse);
 }
 
 // A sigma per element.
@@ -56,13 +56,13 @@ void normal_vector_sigma(const Instruction& op, Sweep& s) {
   // sums[0] = sum (-z^2 / 2 - log sigma), sums[1] = sum z / sigma (for a scalar mu).
   const auto sums = sum_in_four<2>(n, [&](int64_t i, double* sum) {
     const double inverse = 1.0 / sigma[i];
-    const double z = (x[i] - mu[kMuVector ? i : 0]) * inverse;
-    const double g = z * inverse;
-    sum[0] += -0.5 * z * z - std::log(sigma[i]);
+    const double z = Normal::standardized(x[i], mu[kMuVector ? i : 0], inverse);
+    const double g = Normal::location_partial(z, inverse);
+    sum[0] += Normal::kernel(z * z) - std::log(sigma[i]);
     if constexpr (kMuVaries && !kMuVector) sum[1] += g;
     if constexpr (kXVaries) x_adjoint[i] -= g;
     if constexpr (kMuVaries && kMuVector) mu_adjoint[i] += g;
-    if constexpr (kSigmaVaries) sigma_adjoint[i] += (z * z - 1.0) * inverse;
+    if constexpr (kSigmaVaries) sigma_adjoint[i] += Normal::scale_partial(z * z, 1.0, inverse);
   });
   s.lp += sums[0] - static_cast<double>(n) * kHalfLog2Pi;
   if constexpr (kMuVaries && !kMuVector) mu_adjoint[0] += sums[1];
