@@ -11,6 +11,7 @@
 #include "engine/core/checks.h"
 #include "engine/core/distribution.h"
 #include "engine/core/random_stream.h"
+#include "engine/deep/normal_kl.h"
 #include "engine/model/data_binding.h"
 #include "engine/model/distribution_table.h"
 #include "engine/model/evaluator.h"
@@ -352,10 +353,7 @@ at::Tensor AmortizedModel::State::run(const RowData& data, const at::Tensor& row
         const auto& [loc, scale] = guide_params.at(random.name);
         const at::Tensor& prior_loc = call.tensors[0];
         const at::Tensor& prior_scale = call.tensors[1];
-        // KL(N(m, s) || N(m0, s0)) = log(s0 / s) + (s^2 + (m - m0)^2) / (2 s0^2) - 1/2.
-        const at::Tensor kl = at::log(prior_scale) - at::log(scale) +
-                              (scale.square() + (loc - prior_loc).square()) / (2 * prior_scale.square()) - 0.5;
-        elbo = elbo - row_sum(kl.expand_as(z));
+        elbo = elbo - row_sum(normal_kl(loc, scale, prior_loc, prior_scale).expand_as(z));
       } else {
         elbo = elbo + row_sum(build(random.distribution, call)->log_prob(z).expand_as(z));
       }

@@ -8,6 +8,7 @@
 #include "engine/core/checks.h"
 #include "engine/core/distribution.h"
 #include "engine/core/tracing.h"
+#include "engine/deep/normal_kl.h"
 #include "engine/distributions/normal.h"
 
 namespace variate::deep {
@@ -112,9 +113,7 @@ class ModelTracer : public Tracer {
     }
     used.insert(spec.name);
     if (const auto* prior = dynamic_cast<const distributions::Normal*>(spec.distribution.get())) {
-      // KL(N(m, s) || N(m0, s0)) = log(s0 / s) + (s^2 + (m - m0)^2) / (2 s0^2) - 1/2.
-      const at::Tensor kl = at::log(prior->sigma()) - at::log(q.scale) +
-                            (q.scale.square() + (q.loc - prior->mu()).square()) / (2 * prior->sigma().square()) - 0.5;
+      const at::Tensor kl = normal_kl(q.loc, q.scale, prior->mu(), prior->sigma());
       total = total - row_sum(kl.expand_as(q.value), spec.name, b).to(total.scalar_type());
     } else {
       total = total + (row_sum(spec.distribution->log_prob(q.value), spec.name, b) -
