@@ -19,6 +19,7 @@
 #include <QTimer>
 #include <QtTest/QtTest>
 
+#include "engine/services/setting_table.h"
 #include "ui/docks/autocorrelation_panel.h"
 #include "ui/docks/density_panel.h"
 #include "ui/docks/energy_panel.h"
@@ -104,8 +105,8 @@ int main(int argc, char** argv) {
   RunData data;
   data.id = 1;
   data.name = "bench";
-  data.config.method = InferenceMethod::Nuts;
-  data.config.chains = kChains;
+  data.config.method = variate::services::Method::nuts;
+  data.config.settings.set(variate::services::setting::chains, kChains);
   for (int p = 0; p < kParameters; ++p) data.columnNames << QString("theta[%1]").arg(p + 1);
   data.parameterColumns = kParameters;
   data.drawsLoaded = true;

@@ -1,20 +1,21 @@
 // variate-bench-first-draw: how long the studio's edit -> first draw takes on each model
-// the project ships, with the tape: parse and check the text, bind the data, compile the
-// model and its tape, find an initial point and step size, and make the first warmup
-// transition (as ui/engine does for a run). Prints the first (cold) time and the median of
+// the project ships: the NUTS service every front end calls parses and checks the text,
+// binds the data, compiles the model and its tape, finds an initial point and step size,
+// and makes the first warmup transition. Prints the first (cold) time and the median of
 // the next five, per model.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/io/data_file.h"
-#include "engine/mcmc/sample.h"
-#include "engine/model/compile.h"
-#include "engine/tape/compiler/select_target.h"
+#include "engine/services/sample.h"
+#include "engine/services/setting_table.h"
+#include "engine/services/vmod_source.h"
 
 #include "runtime_info.h"
 
@@ -46,13 +47,15 @@ std::vector<ModelFiles> shipped_models(const fs::path& root) {
 // Seconds from the model's text to its first warmup draw.
 double first_draw_seconds(const ModelFiles& files, std::string& backend) {
   const auto start = std::chrono::steady_clock::now();
-  const std::string text = variate::io::read_text_file(files.model);
-  const auto data = variate::io::read_data_file(files.data);
-  const auto compiled = variate::model::compile_model(variate::model::Source(files.model, text), &data);
-  if (!compiled.ok()) throw std::runtime_error(compiled.report());
-  const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::automatic);
-  backend = selected.target.backend();
-  variate::sample_nuts(selected.target, variate::NutsOptions().chains(1).warmup(1).draws(0).seed(1));
+  namespace services = variate::services;
+  services::RunSpec spec;
+  spec.model = std::make_shared<services::VmodSource>(variate::io::read_text_file(files.model), files.model);
+  spec.data = services::DataInput::file(files.data);
+  spec.settings.set(services::setting::chains, 1);
+  spec.settings.set(services::setting::warmup, 1);
+  spec.settings.set(services::setting::draws, 0);
+  spec.settings.set(services::setting::seed, 1);
+  backend = services::run_sample(spec, {}).facts.backend;
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

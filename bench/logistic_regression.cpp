@@ -123,6 +123,70 @@ void print_header(const BenchOptions& options, const LogisticData& data, double 
   std::fflush(stdout);
 }
 
+// Stan on the same data, or a note of why not.
+std::optional<StanResult> run_stan_or_note(const BenchOptions& options, const LogisticData& data,
+                                           const at::Tensor& theta,
+                                           std::vector<std::pair<std::string, std::string>>& notes) {
+  StanOptions stan_options;
+  stan_options.warmup = options.nuts_warmup;
+  stan_options.draws = options.nuts_draws;
+  stan_options.max_tree_depth = options.max_tree_depth;
+  stan_options.seed = options.seed;
+  stan_options.gradient = options.timing;
+  stan_options.cache_dir = options.stan_cache;
+  try {
+    return run_stan(data, theta, stan_options);
+  } catch (const std::exception& e) {
+    notes.push_back({"Stan", e.what()});
+    return std::nullopt;
+  }
+}
+
+// Milliseconds per gradient of each variant (float64, float32) and their ratios.
+void print_gradient_table(const std::vector<Variant>& v, bool with_stan, double stan_ms) {
+  std::printf("ms per gradient (log density + gradient)%*s%11s%11s\n", 13, "", "float64", "float32");
+  for (size_t k = 0; k < v.size(); k += 2) row(v[k].label, {number(v[k].measured.ms), number(v[k + 1].measured.ms)});
+  if (with_stan) row("Stan 2.21 bernoulli_logit_glm (rstan, 1 thread)", {number(stan_ms), "-"});
+  const auto pair_ratio = [&](size_t k, size_t reference_k) {
+    row(v[k].label.substr(0, v[k].label.find(' ')) + "/" + v[reference_k].label.substr(0, v[reference_k].label.find(' ')),
+        {ratio(v[k].measured.ms, v[reference_k].measured.ms), ratio(v[k + 1].measured.ms, v[reference_k + 1].measured.ms)});
+  };
+  pair_ratio(0, 6);
+  pair_ratio(2, 6);
+  pair_ratio(4, 6);
+  if (with_stan) {
+    for (size_t k : {0, 2, 6}) {
+      row(v[k].label.substr(0, v[k].label.find(' ')) + "/Stan", {ratio(v[k].measured.ms, stan_ms), ratio(v[k + 1].measured.ms, stan_ms)});
+    }
+  }
+
+}
+
+// Whether the variants' gradients agree with the hand-written float64 one, and what the
+// log densities and the fused kernels were.
+void print_gradient_agreement(const std::vector<Variant>& v, const std::optional<StanResult>& stan,
+                              const model::CompiledModel& fused64) {
+  const at::Tensor reference_gradient = v[6].measured.gradient;
+  std::printf("\nsame gradient? max|g - g(c, float64)| / max|g(c, float64)|%*s%11s%11s\n", 0, "", "float64", "float32");
+  for (size_t k = 0; k < v.size(); k += 2) {
+    row(v[k].label, {scientific(gradient_error(v[k].measured.gradient, reference_gradient)),
+                     scientific(gradient_error(v[k + 1].measured.gradient, reference_gradient))});
+  }
+  if (stan) {
+    row("Stan (its log density drops constants; the gradient does not)",
+        {scientific(gradient_error(at::tensor(stan->gradient, at::kDouble), reference_gradient))});
+  }
+  std::printf("  log density at beta_true, float64: (a) %.10g, (a') %.10g, (b) %.10g, (c) %.10g\n",
+              v[0].measured.log_density, v[2].measured.log_density, v[4].measured.log_density,
+              v[6].measured.log_density);
+  std::printf("  fused likelihoods in (a): ");
+  for (const auto& f : fused64.fused_likelihoods()) {
+    std::printf("%s ~ %s, %lld x %lld%s ", f.name.c_str(), f.family.c_str(), static_cast<long long>(f.rows),
+                static_cast<long long>(f.columns), f.intercept ? " + intercept" : "");
+  }
+  std::printf("(%ld kernel evaluations so far)\n", fused64.fused_evaluations());
+}
+
 int run(const BenchOptions& options) {
   const int threads = options.threads > 0 ? options.threads
                                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -164,61 +228,14 @@ int run(const BenchOptions& options) {
   };
   measure(v, options.timing);
 
-  std::optional<StanResult> stan;
   std::vector<std::pair<std::string, std::string>> notes;
   const bool stan_ready = options.stan && stan_available();
   if (options.stan && !stan_ready) notes.push_back({"Stan", "Rscript -e 'library(rstan)' failed: install r-cran-rstan"});
-  if (stan_ready) {
-    StanOptions stan_options;
-    stan_options.warmup = options.nuts_warmup;
-    stan_options.draws = options.nuts_draws;
-    stan_options.max_tree_depth = options.max_tree_depth;
-    stan_options.seed = options.seed;
-    stan_options.gradient = options.timing;
-    stan_options.cache_dir = options.stan_cache;
-    try {
-      stan = run_stan(data, theta, stan_options);
-    } catch (const std::exception& e) {
-      notes.push_back({"Stan", e.what()});
-    }
-  }
+  const std::optional<StanResult> stan = stan_ready ? run_stan_or_note(options, data, theta, notes) : std::nullopt;
   const double stan_ms = stan ? stan->gradient_ms : kNotAvailable;
 
-  std::printf("ms per gradient (log density + gradient)%*s%11s%11s\n", 13, "", "float64", "float32");
-  for (size_t k = 0; k < v.size(); k += 2) row(v[k].label, {number(v[k].measured.ms), number(v[k + 1].measured.ms)});
-  if (options.stan) row("Stan 2.21 bernoulli_logit_glm (rstan, 1 thread)", {number(stan_ms), "-"});
-  const auto pair_ratio = [&](size_t k, size_t reference_k) {
-    row(v[k].label.substr(0, v[k].label.find(' ')) + "/" + v[reference_k].label.substr(0, v[reference_k].label.find(' ')),
-        {ratio(v[k].measured.ms, v[reference_k].measured.ms), ratio(v[k + 1].measured.ms, v[reference_k + 1].measured.ms)});
-  };
-  pair_ratio(0, 6);
-  pair_ratio(2, 6);
-  pair_ratio(4, 6);
-  if (options.stan) {
-    for (size_t k : {0, 2, 6}) {
-      row(v[k].label.substr(0, v[k].label.find(' ')) + "/Stan", {ratio(v[k].measured.ms, stan_ms), ratio(v[k + 1].measured.ms, stan_ms)});
-    }
-  }
-
-  const at::Tensor reference_gradient = v[6].measured.gradient;
-  std::printf("\nsame gradient? max|g - g(c, float64)| / max|g(c, float64)|%*s%11s%11s\n", 0, "", "float64", "float32");
-  for (size_t k = 0; k < v.size(); k += 2) {
-    row(v[k].label, {scientific(gradient_error(v[k].measured.gradient, reference_gradient)),
-                     scientific(gradient_error(v[k + 1].measured.gradient, reference_gradient))});
-  }
-  if (stan) {
-    row("Stan (its log density drops constants; the gradient does not)",
-        {scientific(gradient_error(at::tensor(stan->gradient, at::kDouble), reference_gradient))});
-  }
-  std::printf("  log density at beta_true, float64: (a) %.10g, (a') %.10g, (b) %.10g, (c) %.10g\n",
-              v[0].measured.log_density, v[2].measured.log_density, v[4].measured.log_density,
-              v[6].measured.log_density);
-  std::printf("  fused likelihoods in (a): ");
-  for (const auto& f : fused64.fused_likelihoods()) {
-    std::printf("%s ~ %s, %lld x %lld%s ", f.name.c_str(), f.family.c_str(), static_cast<long long>(f.rows),
-                static_cast<long long>(f.columns), f.intercept ? " + intercept" : "");
-  }
-  std::printf("(%ld kernel evaluations so far)\n", fused64.fused_evaluations());
+  print_gradient_table(v, options.stan, stan_ms);
+  print_gradient_agreement(v, stan, fused64);
   std::printf("\none-time costs: .vmod compile + data binding %.2f s", compile_s);
   if (stan) std::printf("; Stan model %s %.1f s", stan->compiled_fresh ? "compile" : "load from cache", stan->compile_s);
   std::printf("\n");

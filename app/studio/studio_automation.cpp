@@ -1,5 +1,6 @@
 #include "app/studio/studio_automation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -9,10 +10,14 @@
 #include <QScreen>
 #include <QTimer>
 
+#include "engine/core/argument_error.h"
+#include "engine/services/setting_table.h"
+#include "engine/services/settings.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/known_workers.h"
 #include "ui/docks/workers_panel.h"
+#include "ui/document/model_check.h"
 #include "ui/document/project_document.h"
 
 namespace variate::studio {
@@ -28,22 +33,7 @@ void StudioAutomation::start() {
   ui::ProjectDocument* document = window_->document();
   if (!document) return;
   ui::RunConfig config = document->runConfig();
-  if (!options_.method.isEmpty()) {
-    const QString method = options_.method.toLower();
-    config.method = method == "advi"         ? ui::InferenceMethod::Advi
-                    : method == "optimize"   ? ui::InferenceMethod::Optimize
-                    : method == "pathfinder" ? ui::InferenceMethod::Pathfinder
-                                             : ui::InferenceMethod::Nuts;
-  }
-  if (options_.chains > 0) config.chains = options_.chains;
-  if (options_.warmup >= 0) config.warmup = options_.warmup;
-  if (options_.draws >= 0) config.draws = options_.draws;
-  if (options_.iterations > 0) config.iterations = options_.iterations;
-  if (options_.threads >= 0) config.threads = options_.threads;
-  if (options_.processes > 0) config.processes = options_.processes;
-  if (options_.seed >= 0) config.seed = static_cast<quint64>(options_.seed);
-  if (options_.epochs > 0) config.epochs = options_.epochs;
-  if (options_.batchSize > 0) config.batchSize = options_.batchSize;
+  if (!applySettings(document, config)) return;
   if (!options_.runOn.isEmpty() && !chooseWorker(config)) return;
   document->applyRunConfig(config);  // command-line settings are not an edit to undo
 
@@ -60,17 +50,70 @@ void StudioAutomation::start() {
   }
 }
 
+QList<QCommandLineOption> addSettingOptions(QCommandLineParser& parser, const QList<QCommandLineOption>& studioOptions) {
+  QList<QCommandLineOption> settings;
+  const auto taken = [&](const QString& name) {
+    const auto has = [&](const QCommandLineOption& o) { return o.names().contains(name); };
+    // Several methods' settings of one name: the session's method decides which it is.
+    return std::any_of(studioOptions.begin(), studioOptions.end(), has) || std::any_of(settings.begin(), settings.end(), has);
+  };
+  for (const services::SettingDescriptor* setting : services::all_settings()) {
+    if (!setting->has(services::kInRunPanel)) continue;
+    const bool flag = setting->kind == services::SettingKind::flag || setting->kind == services::SettingKind::tristate;
+    QStringList names{QString::fromStdString(setting->flag()).mid(2)};
+    if (flag) names << QString::fromStdString(setting->negative_flag()).mid(2);
+    for (const QString& name : names) {
+      if (taken(name)) continue;
+      settings << QCommandLineOption(name, QString::fromStdString(setting->full_help()), flag ? QString() : "value");
+      parser.addOption(settings.back());
+    }
+  }
+  return settings;
+}
+
+QList<QPair<QString, QString>> givenSettings(const QCommandLineParser& parser, const QList<QCommandLineOption>& options) {
+  QList<QPair<QString, QString>> given;
+  for (const QCommandLineOption& setting : options) {
+    if (parser.isSet(setting)) given << qMakePair("--" + setting.names().front(), parser.value(setting));
+  }
+  return given;
+}
+
+bool StudioAutomation::applySettings(const ui::ProjectDocument* document, ui::RunConfig& config) {
+  try {
+    if (!options_.method.isEmpty()) config.method = store::run_method_from_string(options_.method.toLower().toStdString());
+    // A deep model is trained whatever method the session names: its settings are the training's.
+    const services::Method method = ui::isDeepModel(document->modelText()) ? services::Method::amortized : config.method;
+    for (const auto& [flag, value] : options_.settings) {
+      const services::SettingDescriptor* setting = services::find_setting(method, flag.toStdString());
+      if (!setting) throw ArgumentError(flag.toStdString() + " is no setting of " + services::method_label(method));
+      if (setting->kind == services::SettingKind::flag && value.isEmpty()) {
+        config.settings.put(*setting, flag.toStdString() == setting->flag());
+      } else if (setting->kind == services::SettingKind::tristate && value.isEmpty()) {
+        config.settings.put(*setting, std::string(flag.toStdString() == setting->flag() ? "on" : "off"));
+      } else {
+        config.settings.put_text(*setting, value.toStdString());
+      }
+    }
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [] { QApplication::exit(1); });
+    return false;
+  }
+}
+
 bool StudioAutomation::chooseWorker(ui::RunConfig& config) {
   QString error;
   if (!options_.workerTokenFile.isEmpty() &&
-      !window_->docks().workers->addWorker({options_.runOn, options_.workerTokenFile, {}, {}, {}}, &error)) {
+      !window_->docks().workers->addWorker({options_.runOn, options_.workerTokenFile, {}}, &error)) {
     std::fprintf(stderr, "error: %s\n", qPrintable(error));
     if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [] { QApplication::exit(1); });
     return false;
   }
   for (const ui::WorkerRef& worker : ui::knownWorkers()) {
     if (worker.address == options_.runOn) {
-      config.worker = worker;
+      config.setWorker(worker);
       return true;
     }
   }
@@ -90,7 +133,7 @@ void StudioAutomation::onDraws() {
   }
   if (options_.progress) std::fflush(stdout);
   if (!shot_ && !options_.screenshot.isEmpty() && options_.screenshotAfter >= 0 && least >= options_.screenshotAfter &&
-      static_cast<int>(run->chains.size()) >= run->config.chains) {
+      static_cast<int>(run->chains.size()) >= run->config.settings.get(services::setting::chains)) {
     shot_ = true;
     QTimer::singleShot(400, this, &StudioAutomation::takeScreenshot);  // lets the plots and table catch up
   }
@@ -98,7 +141,7 @@ void StudioAutomation::onDraws() {
 
 void StudioAutomation::onSteps() {
   const ui::RunPtr run = window_->document()->runs()->current();
-  if (!run || run->config.method != ui::InferenceMethod::Amortized || run->elbo.points.empty()) return;
+  if (!run || run->config.method != services::Method::amortized || run->elbo.points.empty()) return;
   const int steps = run->elbo.points.back().iteration;
   if (options_.progress) {
     std::printf("progress 0 %d\n", steps);

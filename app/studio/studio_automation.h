@@ -3,11 +3,16 @@
 // configuration, start a run as soon as the project opens, report progress on stdout
 // (for the crash-recovery test and benchmarks), grab screenshots, and quit when done.
 
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QList>
 #include <QObject>
+#include <QPair>
 #include <QStringList>
 
 namespace variate::ui {
 class MainWindow;
+class ProjectDocument;
 struct RunConfig;
 }
 
@@ -17,10 +22,10 @@ struct AutomationOptions {
   bool runOnOpen = false;
   bool progress = false;       // "progress CHAIN ITERATIONS" per batch, "ended STATUS ID" at the end
   bool quitWhenDone = false;
-  QString method;              // "nuts" or "advi"; empty: as configured
-  int chains = -1, warmup = -1, draws = -1, iterations = -1, threads = -1, processes = -1;  // -1: as configured
-  int epochs = -1, batchSize = -1;  // a deep model's training; -1: as configured
-  qint64 seed = -1;
+  QString method;              // "nuts", "advi", "optimize" or "pathfinder"; empty: as configured
+  /// Settings as `variate`'s flags give them ("--draws", "500"; a flag's value empty), for
+  /// the session's method (a deep model's: its training's).
+  QList<QPair<QString, QString>> settings;
   QString screenshot;          // PNG of the window
   int screenshotAfter = -1;    // ... once every chain made this many iterations (a training: steps); -1: at the end
   QStringList raise;           // docks to bring to the front (object names, e.g. elboDock)
@@ -28,6 +33,14 @@ struct AutomationOptions {
   QString workerTokenFile;     // adds runOn to the Workers panel with this token file
   bool floatAllPanels = false; // every panel floats in a window of its own, all visible at once
 };
+
+/// Every setting of the Run panel as `variate`'s flag (engine/services/setting_table.cpp),
+/// added to `parser` for the session's method (--draws 500, --max-depth 5, --no-newton),
+/// but for names of the studio's own options (its --method; ADVI's family is the Run
+/// panel's).
+QList<QCommandLineOption> addSettingOptions(QCommandLineParser& parser, const QList<QCommandLineOption>& studioOptions);
+/// The settings `parser` found, as AutomationOptions::settings holds them.
+QList<QPair<QString, QString>> givenSettings(const QCommandLineParser& parser, const QList<QCommandLineOption>& options);
 
 class StudioAutomation : public QObject {
   Q_OBJECT
@@ -38,7 +51,10 @@ class StudioAutomation : public QObject {
   void start();
 
  private:
-  /// Sets config.worker to options_.runOn (added first with its token file, if given);
+  /// The session's method and settings into `config`; false with a message on stderr for a
+  /// setting the method does not take or a value it does not.
+  bool applySettings(const ui::ProjectDocument* document, ui::RunConfig& config);
+  /// Sets config's worker to options_.runOn (added first with its token file, if given);
   /// false with a message on stderr when there is no such worker.
   bool chooseWorker(ui::RunConfig& config);
   void onDraws();

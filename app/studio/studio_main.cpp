@@ -1,5 +1,6 @@
 // variate-studio [PROJECT.variate | MODEL.vmod]: the desktop workbench.
 
+#include <algorithm>
 #include <cstdio>
 
 #ifdef __GLIBC__
@@ -14,6 +15,7 @@
 #include "app/studio/studio_monitor.h"
 #include "ui/app/main_window.h"
 #include "engine/core/version.h"
+#include "engine/services/settings.h"
 
 int main(int argc, char** argv) {
 #ifdef __GLIBC__
@@ -43,15 +45,6 @@ int main(int argc, char** argv) {
                                "[PROJECT.variate | MODEL.vmod]");
   const QCommandLineOption runOnOpen("run-on-open", "Start a run as soon as the project is open.");
   const QCommandLineOption method("method", "Inference method for this session: nuts, advi, optimize or pathfinder.", "method");
-  const QCommandLineOption chains("chains", "Chains (NUTS).", "n");
-  const QCommandLineOption warmup("warmup", "Warmup iterations per chain (NUTS).", "n");
-  const QCommandLineOption draws("draws", "Draws per chain (NUTS).", "n");
-  const QCommandLineOption iterations("iterations", "Most iterations (ADVI).", "n");
-  const QCommandLineOption epochs("epochs", "Epochs (a model with networks).", "n");
-  const QCommandLineOption batchSize("batch-size", "Rows per step (a model with networks).", "n");
-  const QCommandLineOption seed("seed", "Random seed.", "n");
-  const QCommandLineOption threads("threads", "Threads for the chains (0: one per chain).", "n");
-  const QCommandLineOption processes("processes", "Processes that split the likelihood's rows (NUTS).", "n");
   const QCommandLineOption progress("progress", "Print the run's progress on standard output.");
   const QCommandLineOption quit("quit-when-done", "Quit when the run ends.");
   const QCommandLineOption screenshot("screenshot", "Save a PNG of the window while or after the run.", "file");
@@ -65,8 +58,10 @@ int main(int argc, char** argv) {
                                    "Write once a second: seconds, resident MiB, the longest UI-thread stall (ms) and the "
                                    "run's iterations per chain.",
                                    "file");
-  parser.addOptions({runOnOpen, method, chains, warmup, draws, iterations, epochs, batchSize, seed, threads, processes,
-                     progress, quit, screenshot, screenshotAfter, raise, runOn, workerToken, floatPanels, monitor});
+  const QList<QCommandLineOption> studioOptions = {runOnOpen, method, progress,    quit,        screenshot, screenshotAfter,
+                                                   raise,     runOn,  workerToken, floatPanels, monitor};
+  parser.addOptions(studioOptions);
+  const QList<QCommandLineOption> settings = variate::studio::addSettingOptions(parser, studioOptions);
   parser.process(app);
 
   variate::ui::MainWindow window;
@@ -85,20 +80,9 @@ int main(int argc, char** argv) {
   options.progress = parser.isSet(progress);
   options.quitWhenDone = parser.isSet(quit);
   options.method = parser.value(method);
-  const auto number = [&](const QCommandLineOption& option, int fallback) {
-    return parser.isSet(option) ? parser.value(option).toInt() : fallback;
-  };
-  options.chains = number(chains, -1);
-  options.warmup = number(warmup, -1);
-  options.draws = number(draws, -1);
-  options.iterations = number(iterations, -1);
-  options.epochs = number(epochs, -1);
-  options.batchSize = number(batchSize, -1);
-  options.threads = number(threads, -1);
-  options.processes = number(processes, -1);
-  options.seed = parser.isSet(seed) ? parser.value(seed).toLongLong() : -1;
+  options.settings = variate::studio::givenSettings(parser, settings);
   options.screenshot = parser.value(screenshot);
-  options.screenshotAfter = number(screenshotAfter, -1);
+  options.screenshotAfter = parser.isSet(screenshotAfter) ? parser.value(screenshotAfter).toInt() : -1;
   options.raise = parser.values(raise);
   options.runOn = parser.value(runOn);
   options.workerTokenFile = parser.value(workerToken);

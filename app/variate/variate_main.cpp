@@ -1,6 +1,10 @@
 // `variate`: the command-line interface to the engine, on .vmod files. The commands are
-// the library variate::cli (engine/cli), which exported programs run too.
+// the library variate::cli (engine/cli), which exported programs run too; with gRPC, the
+// commands of remote workers (worker, jobs, attach, cancel) and `--worker` runs.
 
+#include <unistd.h>
+
+#include <climits>
 #include <memory>
 #include <string>
 
@@ -8,49 +12,60 @@
 
 #include "engine/cli/check_command.h"
 #include "engine/cli/command_line.h"
+#include "engine/cli/command_run.h"
 #include "engine/cli/export_command.h"
 #include "engine/cli/fit_command.h"
 #include "engine/cli/logp_command.h"
 #include "engine/cli/loo_command.h"
+#include "engine/cli/model_argument.h"
 #include "engine/cli/optimize_command.h"
 #include "engine/cli/pathfinder_command.h"
 #include "engine/cli/predict_command.h"
 #include "engine/cli/sample_command.h"
 #include "engine/cli/summary_command.h"
-#include "engine/cli/vmod_source.h"
-
 #include "engine/core/version.h"
 
 #ifdef VARIATE_WITH_REMOTE
-#include "engine/remote/remote_commands.h"
-#include "engine/remote/worker_command.h"
+#include "app/variate/job_commands.h"
+#include "app/variate/worker_command.h"
 #include "engine/remote/worker_inference.h"
 #endif
+
+namespace {
+
+// This program's own file: the other ranks of a run on several processes run it.
+std::string this_program() {
+  char path[PATH_MAX];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  return length > 0 ? std::string(path, static_cast<size_t>(length)) : std::string();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   namespace cli = variate::cli;
   CLI::App app{"Variate: Bayesian modeling with random variables on LibTorch", "variate"};
-  app.set_version_flag("--version",
-                       std::string("variate ") + variate::version() + " (LibTorch " +
-                           TORCH_VERSION + ")");
+  app.set_version_flag("--version", std::string("variate ") + variate::version() + " (LibTorch " + TORCH_VERSION + ")");
   int exit_code = 0;
-  std::shared_ptr<cli::RemoteInference> remote;  // sample and fit --worker
+  std::shared_ptr<variate::services::RemoteRunner> remote;  // sample and fit --worker
 #ifdef VARIATE_WITH_REMOTE
   remote = std::make_shared<variate::remote::WorkerInference>();
 #endif
+  const cli::Program program{remote.get(), this_program()};
+  const auto model = [] { return std::make_shared<cli::VmodArgument>(); };
   cli::add_check_command(app, exit_code);
-  cli::add_logp_command(app, exit_code, std::make_shared<cli::VmodSource>());
-  cli::add_sample_command(app, exit_code, std::make_shared<cli::VmodSource>(), remote);
-  cli::add_fit_command(app, exit_code, std::make_shared<cli::VmodSource>(), remote);
-  cli::add_optimize_command(app, exit_code, std::make_shared<cli::VmodSource>());
-  cli::add_pathfinder_command(app, exit_code, std::make_shared<cli::VmodSource>());
+  cli::add_logp_command(app, exit_code, model());
+  cli::add_sample_command(app, exit_code, model(), program);
+  cli::add_fit_command(app, exit_code, model(), program);
+  cli::add_optimize_command(app, exit_code, model(), program);
+  cli::add_pathfinder_command(app, exit_code, model(), program);
   cli::add_summary_command(app, exit_code);
   cli::add_predict_command(app, exit_code);
   cli::add_loo_commands(app, exit_code);
   cli::add_export_command(app, exit_code);
 #ifdef VARIATE_WITH_REMOTE
-  variate::remote::add_worker_command(app, exit_code);
-  variate::remote::add_job_commands(app, exit_code, remote);
+  variate::app::add_worker_command(app, exit_code);
+  variate::app::add_job_commands(app, exit_code, remote);
 #endif
   return cli::run_command_line(app, argc, argv, exit_code);
 }

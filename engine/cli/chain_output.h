@@ -1,19 +1,16 @@
 #pragma once
 // Streams a NUTS run to CmdStan-style CSV files (one per chain) while it samples, and
-// keeps every chain's output rows for the summary.
+// prints its progress lines.
 
-#include <iostream>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
-#include "engine/io/chains_summary.h"
-#include "engine/mcmc/sample.h"
 #include "engine/io/stan_csv_writer.h"
-#include "engine/target/draw_columns.h"
-#include "engine/workflow/posterior_predictive.h"
+#include "engine/services/run_observers.h"
 
 namespace variate::cli {
 
@@ -21,17 +18,17 @@ struct ChainOutputOptions {
   std::optional<std::string> directory;  // CSV files go here when set
   io::SampleCsvInfo info;
   bool progress = true;  // "Chain 1 Iteration: 200 / 2000 [ 10%] (Warmup)"
-  std::ostream* progress_stream = &std::cerr;
-  /// With `sample --predict`: each draw's NAME_rep and log_lik columns follow the draw
-  /// columns (CmdStan's generated quantities), chain c's from chain_generator(seed, c).
-  const workflow::PosteriorPredictive* predictive = nullptr;
+  std::ostream* progress_stream = nullptr;
 };
 
-class ChainOutput : public SampleObserver {
+class ChainOutput : public services::DrawObserver {
  public:
-  ChainOutput(const DrawColumns& columns, int chains, ChainOutputOptions options);
+  ChainOutput(int chains, ChainOutputOptions options);
 
-  void on_draws(const DrawBatch& batch) override;
+  /// Opens the files once the run has started: `columns` are a row's (RunStarted::columns),
+  /// `seed` the run's.
+  void start(const std::vector<std::string>& columns, uint64_t seed);
+  void on_draws(const DrawBatch& batch, const services::Rows& rows) override;
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;
 
@@ -39,21 +36,10 @@ class ChainOutput : public SampleObserver {
   /// progress lines. Call between rounds, never while chains run.
   void extend(int draws) { total_iterations_ += draws; }
 
-  /// Sampling rows (sampler values, outputs, predictive columns) of each chain, after the run.
-  const io::ChainRows& draws() const { return draws_; }
-  /// The names of those columns (Stan CSV style).
-  const std::vector<std::string>& names() const { return names_; }
-
  private:
-  void append_predictive(const DrawBatch& batch, std::vector<std::vector<double>>& outputs);
-
-  const DrawColumns& columns_;
   ChainOutputOptions options_;
   int total_iterations_;
-  std::vector<std::string> names_;
-  std::vector<at::Generator> generators_;  // per chain, with a predictive
   std::vector<std::unique_ptr<io::StanCsvWriter>> writers_;
-  io::ChainRows draws_;
   std::mutex progress_mutex_;
 };
 

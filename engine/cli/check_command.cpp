@@ -3,11 +3,14 @@
 #include <iostream>
 #include <memory>
 
+#include "engine/cli/command_run.h"
 #include "engine/core/shape.h"
+#include "engine/deep/amortized_model.h"
+#include "engine/io/data_file.h"
+#include "engine/model/network_call.h"
+#include "engine/services/train.h"
+#include "engine/services/vmod_source.h"
 #include "engine/tape/compiler/select_target.h"
-
-#include "engine/cli/deep_fit.h"
-#include "engine/cli/model_input.h"
 
 namespace variate::cli {
 namespace {
@@ -24,12 +27,39 @@ std::string with_shape(const std::string& name, const Shape& shape) {
   return text + "]";
 }
 
-int run_check(const CheckOptions& options) {
-  if (options.data && is_deep_model_file(options.model)) {
-    return check_deep_model(options.model, *options.data, std::cout, std::cerr);
+// A deep model bound to its data (every shape checked): its rows, latent variables and
+// networks.
+void check_deep_model(const CheckOptions& options, const std::shared_ptr<const services::ModelSource>& source) {
+  services::RunSpec spec;
+  spec.model = source;
+  spec.data = services::DataInput::file(*options.data);
+  const auto bound = services::bind_deep_model(spec, 1);
+  const deep::AmortizedModel& model = *bound;
+  std::cout << options.model << ": ok\n" << model.rows() << " rows (" << model.row_axis() << ")\nlatent variables, one value per row:";
+  for (const auto& latent : model.latents()) {
+    std::cout << " " << latent.name << "[" << model.row_axis();
+    for (const int64_t size : latent.row_shape) std::cout << ", " << size;
+    std::cout << "]" << (latent.analytic_kl ? " (KL to its prior in closed form)" : "");
   }
-  const auto result = load_model(options.model, options.data, std::cerr);
-  if (!result) return 1;
+  std::cout << "\nnetworks:";
+  for (const auto& n : model.network_infos()) {
+    std::cout << " " << n.name << " (mlp " << n.spec.input_width;
+    for (const int64_t width : n.spec.widths) std::cout << "-" << width;
+    std::cout << ", " << model::activation_name(n.spec.activation) << ", " << n.spec.parameter_count() << " weights)";
+  }
+  std::cout << "\nfit with `variate fit` (amortized variational inference)\n";
+}
+
+int run_check(const CheckOptions& options) {
+  const auto source = std::make_shared<services::VmodSource>(services::VmodSource::from_file(options.model));
+  if (options.data && services::is_deep_model(*source)) {
+    check_deep_model(options, source);
+    return 0;
+  }
+  std::optional<Data> data;
+  if (options.data) data = io::read_data_file(*options.data);
+  const model::CompileResult compiled = source->compile(data ? &*data : nullptr, {});
+  const model::CompileResult* result = &compiled;
   std::cout << options.model << ": ok";
   if (!result->model) {
     std::cout << " (no data given: shapes were not checked)\n";
@@ -64,7 +94,14 @@ void add_check_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("check", "Parse and check a model (and its data)");
   command->add_option("model", options->model, "The model (.vmod)")->required();
   command->add_option("--data", options->data, "Data file (CmdStan JSON or CSV)");
-  command->callback([options, &exit_code] { exit_code = run_check(*options); });
+  command->callback([options, &exit_code] {
+    try {
+      exit_code = run_check(*options);
+    } catch (const std::exception& e) {
+      print_error(std::cerr, e);
+      exit_code = 1;
+    }
+  });
 }
 
 }  // namespace variate::cli

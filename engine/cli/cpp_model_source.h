@@ -18,7 +18,8 @@
 
 #include "engine/core/data.h"
 
-#include "engine/cli/model_source.h"
+#include "engine/cli/model_argument.h"
+#include "engine/services/model_source.h"
 
 namespace variate::cli {
 
@@ -30,20 +31,34 @@ struct CppModel {
   std::function<void(const Data&)> model;  ///< NAME: the model program
 };
 
-class CppModelSource : public ModelSource {
+/// The model's density and columns, as a hand-written program would make them.
+class CppModelSource : public services::ModelSource {
  public:
   explicit CppModelSource(CppModel model);
 
-  /// No argument names the model; `sample --help` says which options are left out.
-  void add_arguments(CLI::App& command, ModelCommand which) override;
   /// "eight_schools (exported from model.vmod)".
   std::string name() const override;
-  std::optional<std::string> model_file() const override { return std::nullopt; }
-  std::optional<BoundModel> bind(const std::optional<std::string>& data_path,
-                                 std::ostream& errors) const override;
+  /// Compiled as C++: the backend, dtype and device settings do not apply.
+  services::BoundModel bind(const services::DataInput& data, const services::CompileChoice& choice) const override;
 
  private:
   CppModel model_;
+};
+
+/// The model an exported program was compiled with: no argument names it, and the
+/// settings that compile a model's text are left out (the help's footer says so).
+class CppModelArgument : public ModelArgument {
+ public:
+  explicit CppModelArgument(CppModel model) : source_(std::make_shared<CppModelSource>(std::move(model))) {}
+  void add_to(CLI::App& command) override;
+  std::shared_ptr<const services::ModelSource> source() const override { return source_; }
+  bool has_text() const override { return false; }
+  std::set<std::string> settings_left_out() const override {
+    return {"backend", "dtype", "device", "nproc", "dist_timeout", "shard", "row_blocks"};
+  }
+
+ private:
+  std::shared_ptr<const CppModelSource> source_;
 };
 
 }  // namespace variate::cli

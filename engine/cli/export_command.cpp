@@ -6,7 +6,9 @@
 #include "engine/codegen/cpp_program.h"
 #include "engine/model/model_error.h"
 
-#include "engine/cli/model_input.h"
+#include "engine/cli/command_run.h"
+#include "engine/io/data_file.h"
+#include "engine/services/vmod_source.h"
 
 namespace variate::cli {
 namespace {
@@ -20,10 +22,12 @@ struct ExportOptions {
 
 int run_export(const ExportOptions& options) {
   // With --data the model is also bound to it, so shape errors show before any C++ does.
-  const auto result = load_model(options.model, options.data, std::cerr);
-  if (!result) return 1;
-  const std::string name = options.name.value_or(codegen::program_name(options.model));
+  std::optional<model::CompileResult> result;
   try {
+    std::optional<Data> data;
+    if (options.data) data = io::read_data_file(*options.data);
+    result = services::VmodSource::from_file(options.model).compile(data ? &*data : nullptr, {});
+    const std::string name = options.name.value_or(codegen::program_name(options.model));
     const codegen::CppProgram program =
         codegen::export_cpp_program(*result->checked, *result->source, name);
     codegen::write_cpp_program(program, options.directory);
@@ -39,7 +43,7 @@ int run_export(const ExportOptions& options) {
     std::cerr << diagnostics.format(*result->source) << "1 error in " << options.model << "\n";
     return 1;
   } catch (const ArgumentError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(std::cerr, e);
     return 1;
   }
 }

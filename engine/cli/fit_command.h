@@ -1,21 +1,23 @@
 #pragma once
-// `fit [MODEL.vmod] --data D.json --method meanfield|fullrank [--seed N --output DIR
-// --summary-json S.json --iter --tol-rel-obj --eta --grad-samples --output-draws 1000]`:
-// ADVI, with CmdStan's variational output, on the model of `source`.
+// `fit MODEL.vmod --data D.json [--method meanfield|fullrank --seed N --output DIR
+// --summary-json S.json --iter --tol-rel-obj --eta --output-draws 1000 ...]`: ADVI
+// (services/fit.h), with CmdStan's variational output; or, for a model with networks and
+// guides, its training by amortized VI (services/train.h).
 
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
-#include "engine/cli/model_source.h"
-#include "engine/cli/remote_inference.h"
-#include "engine/cli/run_hooks.h"
+#include "engine/cli/command_run.h"
+#include "engine/cli/model_argument.h"
 
 namespace variate::cli {
 
-/// With `remote`, `--worker` runs it there (a model with text only); `hooks` are for a
-/// program that runs the command in-process (a worker's jobs).
-void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source,
-                     std::shared_ptr<RemoteInference> remote = nullptr, RunHooks hooks = {});
+/// Runs `spec` (ADVI) and reports it as `variate fit` does, with `run`'s outputs;
+/// returns the exit code.
+/// @throws what services::run_fit throws.
+int fit_and_report(const services::RunSpec& spec, const CommandRun& run);
+
+void add_fit_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgument> model, const Program& program);
 
 }  // namespace variate::cli

@@ -10,7 +10,10 @@
 #include "engine/core/checks.h"
 #include "engine/io/data_file.h"
 
+#include "engine/cli/command_run.h"
 #include "engine/cli/parameter_file.h"
+#include "engine/cli/setting_options.h"
+#include "engine/services/setting_table.h"
 #include "engine/cli/tensor_json.h"
 
 namespace variate::cli {
@@ -20,13 +23,15 @@ struct LogpOptions {
   std::optional<std::string> data;
   std::string params;
   bool jacobian = false;
+  services::Settings settings;  // the backend
 };
 
-int run_logp(const LogpOptions& options, const ModelSource& source) {
-  const std::optional<BoundModel> model = source.bind(options.data, std::cerr);
-  if (!model) return 1;
-  const ParameterLayout& layout = model->target.layout();
+int run_logp(const LogpOptions& options, const ModelArgument& argument) {
   try {
+    const services::DataInput data = options.data ? services::DataInput::file(*options.data) : services::DataInput::none();
+    const std::optional<services::BoundModel> model =
+        argument.source()->bind(data, {options.settings.get(services::setting::backend), "float64", "cpu"});
+    const ParameterLayout& layout = model->target.layout();
     const ValueMap values =
         parse_parameters(io::read_text_file(options.params), options.params, layout, model->derived_names);
     nlohmann::ordered_json output;
@@ -60,24 +65,27 @@ int run_logp(const LogpOptions& options, const ModelSource& source) {
     std::cout << output.dump(2) << "\n";
     return 0;
   } catch (const ArgumentError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(std::cerr, e);
     return 1;
   }
 }
 
 }  // namespace
 
-void add_logp_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source) {
+void add_logp_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgument> model) {
   auto options = std::make_shared<LogpOptions>();
   CLI::App* command = app.add_subcommand(
       "logp", "Log density and gradient at given (constrained) parameter values, as JSON");
-  source->add_arguments(*command, ModelCommand::logp);
+  model->add_to(*command);
+  if (model->settings_left_out().count("backend") == 0) {
+    add_setting_option(*command, services::setting::backend.descriptor(), options->settings);
+  }
   command->add_option("--data", options->data, "Data file (CmdStan JSON or CSV)");
   command->add_option("--params", options->params, "Parameter values by name (JSON)")->required();
   command->add_flag("--jacobian", options->jacobian,
                     "Add the log-Jacobian of the unconstraining transform; the gradient is "
                     "then with respect to the unconstrained parameters");
-  command->callback([options, source, &exit_code] { exit_code = run_logp(*options, *source); });
+  command->callback([options, model, &exit_code] { exit_code = run_logp(*options, *model); });
 }
 
 }  // namespace variate::cli

@@ -4,7 +4,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -15,10 +14,10 @@
 #include "engine/workflow/loo_document.h"
 #include "engine/workflow/posterior_predictive.h"
 
-#include "engine/cli/independent_draws.h"
-#include "engine/cli/predictive_draws.h"
-#include "engine/cli/stored_run.h"
+#include "engine/cli/approximation_report.h"
+#include "engine/cli/command_run.h"
 #include "engine/cli/summary_file.h"
+#include "engine/services/loo.h"
 
 namespace variate::cli {
 namespace {
@@ -94,21 +93,6 @@ nlohmann::ordered_json loo_json(const diagnostics::LooResult& loo, size_t draws)
   return nlohmann::ordered_json::parse(workflow::loo_document(loo, draws));
 }
 
-// PSIS-LOO of a stored run from the log likelihood of its draws after warmup (computed
-// again from its model and data set), stored with the run.
-std::pair<diagnostics::LooResult, size_t> stored_run_loo(store::Project& project, const std::string& run_name) {
-  const std::optional<StoredRun> run = load_stored_run(project, run_name, std::cerr);
-  if (!run) throw ArgumentError("the model of run '" + run_name + "' in " + project.path() + " does not compile");
-  const workflow::PosteriorPredictive predictive = make_predictive(run->model);
-  const std::vector<ChainTable> chains = sampling_tables(*run);
-  size_t draws = 0;
-  for (const auto& chain : chains) draws += chain.rows.size();
-  const auto predicted = predict_chains(predictive, parameter_names(run->model), chains, run->info.seed);
-  const diagnostics::LooResult loo = diagnostics::psis_loo(log_lik_by_observation(predicted));
-  project.set_loo(run->info.id, workflow::loo_document(loo, draws));
-  return {loo, draws};
-}
-
 struct LooOptions {
   std::vector<std::string> files;
   std::optional<std::string> project;
@@ -133,7 +117,9 @@ int run_loo(const LooOptions& o) {
     size_t draws = 0;
     if (o.project) {
       store::Project project(*o.project);
-      std::tie(loo, draws) = stored_run_loo(project, *o.run);
+      const services::LooOutcome outcome = services::run_loo(project, *o.run);
+      loo = outcome.loo;
+      draws = outcome.draws;
     } else {
       const LooInput input = read_log_lik(o.files);
       loo = diagnostics::psis_loo(input.log_lik);
@@ -144,15 +130,9 @@ int run_loo(const LooOptions& o) {
     if (o.summary_json) write_summary_file(*o.summary_json, loo_json(loo, draws));
     return 0;
   } catch (const ArgumentError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(std::cerr, e);
     return 1;
   }
-}
-
-// A stored run's LOO: the one stored with it, else computed now (and stored).
-diagnostics::LooResult run_loo_of(store::Project& project, const std::string& run) {
-  if (const auto stored = project.loo_json(find_run(project, run).id)) return workflow::loo_from_document(*stored);
-  return stored_run_loo(project, run).first;
 }
 
 int run_compare(const CompareOptions& o) {
@@ -164,7 +144,7 @@ int run_compare(const CompareOptions& o) {
     for (const auto& model : o.models) {
       if (project) {
         names.push_back(model);
-        fits.push_back(run_loo_of(*project, model));
+        fits.push_back(services::run_loo(*project, model).loo);
         continue;
       }
       const size_t equals = model.find('=');

@@ -8,10 +8,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/cli/model_source.h"
+#include "engine/cli/command_run.h"
+#include "engine/cli/model_argument.h"
 
 namespace variate::cli {
 
-void add_optimize_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source);
+void add_optimize_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgument> model, const Program& program);
 
 }  // namespace variate::cli

@@ -1,162 +1,107 @@
 #include "engine/cli/pathfinder_command.h"
 
-#include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <random>
 
-#include <ATen/ATen.h>
-#include <nlohmann/json.hpp>
-
-#include "engine/diagnostics/psis.h"
-#include "engine/io/method_csv_writer.h"
-#include "engine/pathfinder/pathfinder.h"
-
-#include "engine/cli/independent_draws.h"
+#include "engine/cli/approximation_report.h"
+#include "engine/cli/interrupt.h"
 #include "engine/cli/summary_file.h"
-#include "engine/core/version.h"
+#include "engine/io/method_csv_writer.h"
+#include "engine/services/pathfinder.h"
+#include "engine/services/setting_table.h"
 
 namespace variate::cli {
 namespace {
 
-struct PathfinderCommandOptions {
-  std::optional<std::string> data;
-  std::optional<uint64_t> seed;
-  int num_paths = 4;
-  int draws = 1000;
-  int psis_draws = 1000;
-  bool psis_resample = true;
-  int elbo_draws = 25;
-  int iter = 1000;
-  int history_size = 5;
-  std::optional<std::string> output;
-  std::optional<std::string> summary_json;
-  bool quiet = false;
-};
+namespace setting = services::setting;
 
-std::vector<std::string> method_lines(const PathfinderCommandOptions& o) {
+std::vector<std::string> method_lines(const services::Settings& s) {
+  const auto line = [&s](const auto& key, const std::string& name) {
+    const std::string text = key.descriptor().format(*s.value_of(key.descriptor()));
+    return io::config_line(4, name, text, !s.given(key.descriptor()));
+  };
   return {io::config_line(0, "method", "pathfinder", false),
           "  pathfinder",
-          io::config_line(4, "history_size", std::to_string(o.history_size), o.history_size == 5),
-          io::config_line(4, "num_psis_draws", std::to_string(o.psis_draws), o.psis_draws == 1000),
-          io::config_line(4, "num_paths", std::to_string(o.num_paths), o.num_paths == 4),
-          io::config_line(4, "psis_resample", o.psis_resample ? "1" : "0", o.psis_resample),
-          io::config_line(4, "max_lbfgs_iters", std::to_string(o.iter), o.iter == 1000),
-          io::config_line(4, "num_draws", std::to_string(o.draws), o.draws == 1000),
-          io::config_line(4, "num_elbo_draws", std::to_string(o.elbo_draws), o.elbo_draws == 25)};
+          line(setting::history_size, "history_size"),
+          line(setting::psis_draws, "num_psis_draws"),
+          line(setting::num_paths, "num_paths"),
+          io::config_line(4, "psis_resample", s.get(setting::psis_resample) ? "1" : "0", s.get(setting::psis_resample)),
+          line(setting::path_iter, "max_lbfgs_iters"),
+          line(setting::path_draws, "num_draws"),
+          line(setting::elbo_draws, "num_elbo_draws")};
 }
 
-int run_pathfinder(const PathfinderCommandOptions& o, const ModelSource& source, std::ostream& out,
-                   std::ostream& err) {
-  const std::optional<BoundModel> model = source.bind(o.data, err);
-  if (!model) return 1;
-  const uint64_t seed = o.seed ? *o.seed : std::random_device{}();
-  PathfinderOptions options = PathfinderOptions()
-                                  .seed(seed)
-                                  .num_paths(o.num_paths)
-                                  .num_draws(o.draws)
-                                  .num_psis_draws(o.psis_draws)
-                                  .psis_resample(o.psis_resample)
-                                  .num_elbo_draws(o.elbo_draws);
-  options.lbfgs().max_iterations(o.iter).history_size(o.history_size);
-  try {
-    const PathfinderResult fit = pathfinder(model->target, options);
-    for (const PathResult& path : fit.paths) {
-      if (o.quiet) break;
-      err << "Path [" << path.path + 1 << "] :";
-      if (!path.failure.empty()) {
-        err << "failed: " << path.failure << "\n";
-        continue;
-      }
-      err << "Best Iter: [" << path.best_iteration << "] ELBO (" << number("%.6g", path.best_elbo)
-          << ") evaluations: (" << path.gradient_evaluations << "); L-BFGS: " << describe(path.lbfgs_status)
-          << " after " << path.iterations << " iterations\n";
-    }
-    const auto rows = model->columns.rows(tensor_rows(fit.draws));
-    const auto names = model->columns.names(NameStyle::Bracketed);
-    const auto summary = summarize_draws(rows, names);
-    const int64_t kept = fit.draws.size(0);
-    out << "Inference for " << source.name() << ": Pathfinder, " << fit.paths.size() << " path"
-        << (fit.paths.size() == 1 ? "" : "s") << ", " << kept << " draws"
-        << (o.num_paths > 1 && o.psis_resample ? " resampled by Pareto smoothed importance weights" : "")
-        << "; seed " << seed << "\n"
-        << fit.gradient_evaluations << " evaluations of the log density, " << number("%.3g", fit.seconds_paths)
-        << " s\n\n"
-        << format_table(summary)
-        << "\nDraws are approximate draws (independent given the paths): R-hat and ESS do not apply.\n";
-    print_k_hat(out, fit.pareto_k,
-                "Use the draws as starting points (`variate sample --init pathfinder`) rather than as the posterior, "
-                "or sample with NUTS.");
+void write_csv(const std::string& folder, const services::RunSpec& spec, const services::PathfinderRunResult& r) {
+  std::filesystem::create_directories(folder);
+  io::MethodCsvWriter csv((std::filesystem::path(folder) / "pathfinder.csv").string(), csv_run_info(spec, r.facts.seed),
+                          method_lines(spec.settings), {"lp_approx__", "lp__"}, r.names);
+  for (size_t i = 0; i < r.rows.size(); ++i) csv.write_row({r.log_q[i], r.log_p[i]}, r.rows[i]);
+  csv.comment("");
+  csv.comment("Elapsed Time: " + number("%.3f", r.fit.seconds_paths) + " seconds (Pathfinders)");
+  csv.comment("              " + number("%.3f", r.fit.seconds_psis) + " seconds (PSIS)");
+  csv.comment("              " + number("%.3f", r.fit.seconds_paths + r.fit.seconds_psis) + " seconds (Total)");
+  csv.finish();
+}
 
-    if (o.output) {
-      std::filesystem::create_directories(*o.output);
-      io::CsvRunInfo run;
-      run.model = source.name();
-      run.data_file = o.data.value_or("");
-      run.seed = seed;
-      run.variate_version = variate::version();
-      io::MethodCsvWriter csv((std::filesystem::path(*o.output) / "pathfinder.csv").string(), run, method_lines(o),
-                              {"lp_approx__", "lp__"}, model->columns.names(NameStyle::StanCsv));
-      for (size_t i = 0; i < rows.size(); ++i) {
-        csv.write_row({fit.log_q[i].item<double>(), fit.log_p[i].item<double>()}, rows[i]);
-      }
-      csv.comment("");
-      csv.comment("Elapsed Time: " + number("%.3f", fit.seconds_paths) + " seconds (Pathfinders)");
-      csv.comment("              " + number("%.3f", fit.seconds_psis) + " seconds (PSIS)");
-      csv.comment("              " + number("%.3f", fit.seconds_paths + fit.seconds_psis) + " seconds (Total)");
-      csv.finish();
+void print_paths(std::ostream& err, const services::PathfinderRunResult& r) {
+  for (const PathResult& path : r.fit.paths) {
+    err << "Path [" << path.path + 1 << "] :";
+    if (!path.failure.empty()) {
+      err << "failed: " << path.failure << "\n";
+      continue;
     }
-    if (o.summary_json) {
-      auto document =
-          io::summary_document(summary, std::nullopt, model->target.backend());
-      nlohmann::ordered_json paths = nlohmann::ordered_json::array();
-      for (const PathResult& path : fit.paths) {
-        paths.push_back({{"path", path.path + 1},
-                         {"failure", path.failure},
-                         {"lbfgs", describe(path.lbfgs_status)},
-                         {"iterations", path.iterations},
-                         {"best_iteration", path.best_iteration},
-                         {"best_elbo", std::isfinite(path.best_elbo) ? nlohmann::ordered_json(path.best_elbo)
-                                                                     : nlohmann::ordered_json(nullptr)},
-                         {"gradient_evaluations", path.gradient_evaluations}});
-      }
-      document["pathfinder"] = {{"paths", paths},
-                                {"draws", kept},
-                                {"psis_resample", o.num_paths > 1 && o.psis_resample},
-                                {"pareto_k", nlohmann::ordered_json::parse(k_hat_json(fit.pareto_k))},
-                                {"pareto_k_ok", fit.pareto_k <= diagnostics::kPsisKHatThreshold},
-                                {"gradient_evaluations", fit.gradient_evaluations},
-                                {"seconds", fit.seconds_paths + fit.seconds_psis}};
-      write_summary_file(*o.summary_json, document);
+    err << "Best Iter: [" << path.best_iteration << "] ELBO (" << number("%.6g", path.best_elbo)
+        << ") evaluations: (" << path.gradient_evaluations << "); L-BFGS: " << describe(path.lbfgs_status)
+        << " after " << path.iterations << " iterations\n";
+  }
+}
+
+void print_summary(std::ostream& out, const services::RunSpec& spec, const services::PathfinderRunResult& r) {
+  out << "Inference for " << spec.model->name() << ": Pathfinder, " << r.fit.paths.size() << " path"
+      << (r.fit.paths.size() == 1 ? "" : "s") << ", " << r.rows.size() << " draws"
+      << (r.resampled ? " resampled by Pareto smoothed importance weights" : "") << "; seed " << r.facts.seed << "\n"
+      << r.fit.gradient_evaluations << " evaluations of the log density, " << number("%.3g", r.fit.seconds_paths)
+      << " s\n\n"
+      << format_table(r.summary)
+      << "\nDraws are approximate draws (independent given the paths): R-hat and ESS do not apply.\n";
+  print_k_hat(out, r.fit.pareto_k,
+              "Use the draws as starting points (`variate sample --init pathfinder`) rather than as the posterior, or "
+              "sample with NUTS.");
+}
+
+int run_pathfinder(const CommandRun& run, const ModelArgument& model, const Program& program) {
+  try {
+    const services::RunSpec spec = run_spec(run, model, program);
+    services::RunControl control;
+    InterruptStops interrupt(control, false);
+    const services::PathfinderRunResult result =
+        services::run_pathfinder(spec, terminal_observers(std::cerr, &control));
+    if (result.stopped_before_draws) {
+      std::cerr << "Stopped before any path found an approximation\n";
+      return 130;
     }
-    return 0;
-  } catch (const ArgumentError& e) {
-    err << "error: " << e.what() << "\n";
+    if (!run.quiet) print_paths(std::cerr, result);
+    print_summary(std::cout, spec, result);
+    if (run.output) write_csv(*run.output, spec, result);
+    if (run.summary_json) write_summary_file(*run.summary_json, result.document);
+    return interrupt.interrupted() ? 130 : 0;
+  } catch (const std::exception& e) {
+    print_error(std::cerr, e);
     return 1;
   }
 }
 
 }  // namespace
 
-void add_pathfinder_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelSource> source) {
-  auto o = std::make_shared<PathfinderCommandOptions>();
+void add_pathfinder_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgument> model,
+                            const Program& program) {
+  auto run = std::make_shared<CommandRun>();
+  run->method = services::Method::pathfinder;
   CLI::App* command = app.add_subcommand(
       "pathfinder", "Approximate draws by Pathfinder (quasi-Newton paths, Pareto smoothed importance resampling)");
-  source->add_arguments(*command, ModelCommand::fit);
-  command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV)");
-  command->add_option("--seed", o->seed, "Random seed (default: drawn at random and printed)");
-  command->add_option("--num-paths", o->num_paths, "Single paths from independent random starts")->capture_default_str()->check(CLI::PositiveNumber);
-  command->add_option("--draws", o->draws, "Draws per path from its best approximation")->capture_default_str()->check(CLI::PositiveNumber);
-  command->add_option("--psis-draws", o->psis_draws, "Draws kept by importance resampling of the pooled draws")->capture_default_str()->check(CLI::PositiveNumber);
-  command->add_flag("!--no-psis-resample", o->psis_resample, "Keep every path's draws instead of resampling them");
-  command->add_option("--elbo-draws", o->elbo_draws, "Monte Carlo draws per ELBO estimate along a path")->capture_default_str()->check(CLI::PositiveNumber);
-  command->add_option("--iter", o->iter, "Maximum L-BFGS iterations per path")->capture_default_str()->check(CLI::PositiveNumber);
-  command->add_option("--history-size", o->history_size, "Curvature pairs of the inverse Hessian estimate")->capture_default_str()->check(CLI::PositiveNumber);
-  command->add_option("--output", o->output, "Write pathfinder.csv (CmdStan's layout) into this folder");
-  command->add_option("--summary-json", o->summary_json, "Write the summary as JSON");
-  command->add_flag("--quiet", o->quiet, "No per-path lines");
-  command->callback([o, source, &exit_code] { exit_code = run_pathfinder(*o, *source, std::cout, std::cerr); });
+  add_run_options(*command, *run, *model,
+                  {"Write pathfinder.csv (CmdStan's layout) into this folder", true, false, "No per-path lines"});
+  command->callback([run, model, program, &exit_code] { exit_code = run_pathfinder(*run, *model, program); });
 }
 
 }  // namespace variate::cli

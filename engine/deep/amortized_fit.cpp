@@ -257,7 +257,13 @@ AmortizedFit::AmortizedFit(AmortizedObjective& model, const AmortizedFitOptions&
   }
 }
 
-AmortizedFit::~AmortizedFit() = default;
+AmortizedFit::~AmortizedFit() {
+  // Shared weights go with the segment: the networks, which outlive the training, keep
+  // their values in storage of their own.
+  if (!state_->shared) return;
+  at::NoGradGuard no_grad;
+  for (auto& p : state_->model.networks().parameters()) p.set_data(p.detach().clone());
+}
 
 void AmortizedFit::resume(const TrainingCheckpoint& checkpoint) {
   State& s = *state_;

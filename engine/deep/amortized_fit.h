@@ -25,82 +25,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/deep/amortized_fit_options.h"
 #include "engine/deep/amortized_objective.h"
+#include "engine/deep/training_observer.h"
 #include "engine/distributed/communicator.h"
 
 namespace variate::deep {
-
-struct AmortizedFitOptions {
-  int epochs = 10;
-  int64_t batch_size = 128;
-  double learning_rate = 1e-3;
-  uint64_t seed = 1;
-  /// Stop after this many steps in all (counting those before a resume).
-  std::optional<int64_t> max_steps;
-  /// Parts of each batch whose gradients are computed apart and added (0: one per rank).
-  int gradient_shards = 0;
-  /// Rows per evaluation of the held-out ELBO (memory, not the result).
-  int64_t heldout_batch = 1000;
-  /// Also hand over a checkpoint every this many steps (0: at the end of each epoch only).
-  int64_t checkpoint_every = 0;
-  /// The ranks run on one host: share the weights and gradients in memory
-  /// (shared_training_memory.h) rather than allreduce them over the communicator.
-  bool share_memory = false;
-  /// How long a rank waits for the others at a step before it gives up.
-  std::chrono::milliseconds rank_timeout{60000};
-};
-
-/// One optimization step: the mean ELBO per row of its batch (before the step).
-struct TrainingStep {
-  int64_t step = 0;  ///< 1-based, over all epochs
-  int epoch = 0;     ///< 1-based
-  double elbo = 0;
-};
-
-struct EpochReport {
-  int epoch = 0;
-  int64_t step = 0;  ///< steps done at its end
-  double train_elbo = 0;  ///< mean per row over the epoch's batches
-  std::optional<double> heldout_elbo;  ///< per held-out row, one draw each
-  double seconds = 0;  ///< training steps only
-  double rows_per_second = 0;
-};
-
-/// Where a training stands: enough to continue it exactly (the shuffles and draws come
-/// from the seed, the step and the epoch).
-struct TrainingCheckpoint {
-  int64_t step = 0;      ///< steps done
-  int epoch = 1;         ///< the epoch the next step belongs to
-  int64_t epoch_step = 0;  ///< steps of that epoch already done
-  /// The weights and Adam's state (torch::serialize archives).
-  std::string weights;
-  std::string optimizer;
-};
-
-/// Reports from the thread that trains, rank 0 only (every rank trains the same).
-class AmortizedFitObserver {
- public:
-  virtual ~AmortizedFitObserver() = default;
-  /// At least every ~100 ms and at each epoch's end.
-  virtual void on_steps(const std::vector<TrainingStep>& steps) {}
-  virtual void on_epoch(const EpochReport& report) {}
-  /// At each epoch's end, every checkpoint_every steps and when stopped.
-  virtual void on_checkpoint(const TrainingCheckpoint& checkpoint) {}
-};
-
-enum class AmortizedFitStatus { finished, stopped, max_steps };
-const char* to_string(AmortizedFitStatus status);
-
-struct AmortizedFitResult {
-  AmortizedFitStatus status = AmortizedFitStatus::finished;
-  int64_t steps = 0;
-  int epochs = 0;  ///< epochs completed
-  double train_elbo = 0;  ///< of the last epoch (or of the steps done of it)
-  std::optional<double> heldout_elbo;
-  double seconds = 0;  ///< the whole run, held-out evaluations included
-  double training_seconds = 0;  ///< the steps only
-  double rows_per_second = 0;  ///< training rows over training_seconds (all ranks together)
-};
 
 class AmortizedFit {
  public:
@@ -108,6 +38,8 @@ class AmortizedFit {
   /// positive, or shards that are not a multiple of the ranks.
   AmortizedFit(AmortizedObjective& model, const AmortizedFitOptions& options,
                std::shared_ptr<distributed::Communicator> communicator = nullptr);
+  /// The networks keep the trained weights (in storage of their own, where the ranks
+  /// shared theirs).
   ~AmortizedFit();
 
   /// Continues from `checkpoint` (its weights and Adam's state are loaded).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <ATen/ATen.h>
@@ -105,6 +106,7 @@ struct AmortizedModel::State {
   void build_networks(const RowData& data);
   at::Tensor run(const RowData& data, const at::Tensor& rows, const at::Tensor& noise, Mode mode,
                  bool checking) const;
+  class Pass;
 };
 
 void AmortizedModel::State::find_structure() {
@@ -207,178 +209,172 @@ void AmortizedModel::State::build_networks(const RowData& data) {
   run(data, rows, noise, Mode::elbo, true);
 }
 
-// One pass over the statements for `rows` of `data`. While checking, builds networks and
-// learns shapes, reporting problems at the text that causes them.
-at::Tensor AmortizedModel::State::run(const RowData& data, const at::Tensor& rows, const at::Tensor& noise,
-                                      Mode mode, bool checking) const {
-  auto& self = const_cast<State&>(*this);  // checking builds networks and learns shapes
-  const auto& model = *checked;
-  const int64_t batch = mode == Mode::prior ? noise.size(0) : rows.size(0);
-  std::map<std::string, Value> environment;
-  if (mode != Mode::prior) {
-    for (const auto& name : row_data) {
-      const Value& whole = data.bound.values.at(name);
-      environment[name] = Value{whole.tensor.index_select(0, rows), false, whole.integer};
+namespace {
+
+// `compute()`, its argument and LibTorch errors located at `at`.
+template <class Compute>
+auto located(const Expr& at, const Compute& compute) {
+  try {
+    return compute();
+  } catch (const ModelError&) {
+    throw;
+  } catch (const ArgumentError& e) {
+    throw ModelError(at.span, e.what());
+  } catch (const c10::Error& e) {
+    throw ModelError(at.span, e.what_without_backtrace());
+  }
+}
+
+}  // namespace
+
+// One pass over the statements for some rows: the values it computes by name, each row's
+// ELBO, and one step per kind of statement. While checking it builds networks and learns
+// shapes, reporting problems at the text that causes them.
+class AmortizedModel::State::Pass {
+ public:
+  Pass(State& state, const RowData& data, const at::Tensor& rows, const at::Tensor& noise, Mode mode, bool checking)
+      : state_(state), data_(data), noise_(noise), mode_(mode), checking_(checking),
+        batch_(mode == Mode::prior ? noise.size(0) : rows.size(0)),
+        evaluator_(environment_, data.bound.names, no_constants_, checking, &data.bound.values),
+        elbo_(at::zeros({batch_}, at::TensorOptions(state.options.dtype))) {
+    if (mode != Mode::prior) {
+      for (const auto& name : state.row_data) {
+        const Value& whole = data.bound.values.at(name);
+        environment_[name] = Value{whole.tensor.index_select(0, rows), false, whole.integer};
+      }
+    }
+    int64_t column = 0;
+    for (const auto& latent : state.latents) {
+      noise_columns_[latent.name] = column;
+      column += numel(latent.row_shape);
     }
   }
-  model::ConstantCache no_constants;  // batches change: nothing is cached
-  model::Evaluator evaluator(environment, data.bound.names, no_constants, checking, &data.bound.values);
-  const auto located = [&](const Expr& at, const auto& compute) {
-    try {
-      return compute();
-    } catch (const ModelError&) {
-      throw;
-    } catch (const ArgumentError& e) {
-      throw ModelError(at.span, e.what());
-    } catch (const c10::Error& e) {
-      throw ModelError(at.span, e.what_without_backtrace());
-    }
-  };
-  const auto evaluate_call = [&](const Expr& call) {
-    EvaluatedCall result;
-    result.signature = model::find_distribution(call.name);
-    const auto bound = *model::bind_arguments(*result.signature, call);
-    result.parameterization = bound.parameterization;
-    for (size_t p = 0; p < bound.argument_of_parameter.size(); ++p) {
-      result.tensors.push_back(evaluator.evaluate(call.arguments[bound.argument_of_parameter[p]].value).tensor);
-    }
-    return result;
-  };
-  const auto build = [&](const Expr& call, const EvaluatedCall& evaluated) {
-    return located(call, [&] {
-      model::DistributionArguments arguments;
-      arguments.tensors = evaluated.tensors;
-      return evaluated.signature->build(evaluated.parameterization, arguments);
-    });
-  };
-  // Densities of constants may come out float64; the ELBO stays in the model's dtype.
-  const auto row_sum = [&](const at::Tensor& t) { return (t.dim() > 1 ? t.flatten(1).sum(1) : t).to(options.dtype); };
-  const auto check_shape = [&](const Expr& at, const std::string& what, c10::IntArrayRef got, const Shape& want) {
-    if (!checking || got.equals(want)) return;
-    throw ModelError(at.span, what + " gives " + shape_text(got, row_axis) + " values, but it is " +
-                                  shape_text(want, row_axis));
-  };
 
-  at::Tensor elbo = at::zeros({batch}, at::TensorOptions(options.dtype));
-  std::map<std::string, std::pair<at::Tensor, at::Tensor>> guide_params;  // loc, scale by latent
-  int64_t noise_column = 0;
-  std::map<std::string, int64_t> noise_columns;
-  for (const auto& latent : latents) {
-    noise_columns[latent.name] = noise_column;
-    noise_column += numel(latent.row_shape);
-  }
-  const auto noise_of = [&](const LatentInfo& latent) {
-    return noise.narrow(1, noise_columns.at(latent.name), numel(latent.row_shape))
-        .reshape(concat({batch}, latent.row_shape));
-  };
-  ValidationGuard validation(checking);
-
-  for (size_t s : model.evaluation_order) {
-    const auto& statement = statements()[s];
-    const Node& node = *model.find(statement.name());
-    if (mode == Mode::prior && !generative.count(node.name) && node.kind != NodeKind::observed) continue;
-    if (const auto* assignment = statement.as<model::Deterministic>()) {
-      if (!model::is_network_call(assignment->value)) {
-        if (node.is_data_valued() && !row_data.count(node.name) && mode == Mode::prior) continue;
-        environment[node.name] = evaluator.evaluate(assignment->value);
-        continue;
-      }
-      model::Diagnostics ignored;
-      const auto call = *model::read_network_call(assignment->value, ignored);
-      const Value input = evaluator.evaluate(*call.input);
-      if (checking && (input.tensor.dim() != 2 || input.tensor.size(0) != batch)) {
-        throw ModelError(call.input->span, "a network's input is a matrix [" + row_axis + ", features], one row "
-                                           "per observation, but '" + model::to_string(*call.input) + "' is " +
-                                           shape_text(input.tensor.sizes(), input.tensor.dim() ? row_axis : ""));
-      }
-      if (checking && !modules.count(node.name)) {
-        MlpSpec spec{input.tensor.size(1), call.widths, call.activation};
-        at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(
-            RandomStream::for_chain(options.seed, static_cast<int>(self.networks.size()) + 1).next());
-        torch::nn::Sequential module = make_mlp(spec, generator);
-        module->to(options.dtype);
-        self.root->register_module(node.name, module);
-        self.modules.emplace(node.name, module);
-        self.network_index[node.name] = networks.size();
-        self.networks.push_back({node.name, spec});
-      }
-      torch::nn::Sequential module = modules.at(node.name);  // a handle
-      const int64_t width = networks[network_index.at(node.name)].spec.input_width;
-      if (input.tensor.size(1) != width) {
-        throw ModelError(call.input->span, "the network '" + node.name + "' takes " + std::to_string(width) +
-                                               " features per row, but '" + model::to_string(*call.input) +
-                                               "' has " + std::to_string(input.tensor.size(1)));
-      }
-      environment[node.name] = Value{module->forward(input.tensor.to(options.dtype)), false, false};
-      continue;
-    }
-    const auto& random = *statement.as<RandomStmt>();
-    if (random.guide) {
-      if (mode == Mode::prior) continue;
-      const LatentInfo& latent = latents[latent_index.at(random.name)];
-      const EvaluatedCall call = evaluate_call(random.distribution);
-      const at::Tensor loc = call.tensors[0], scale = call.tensors[1];
-      if (checking) {
-        const Shape shape = located(random.distribution, [&] { return broadcast_shapes(loc.sizes(), scale.sizes()); });
-        check_shape(random.distribution, "the guide of '" + random.name + "'", shape, concat({batch}, latent.row_shape));
-        build(random.distribution, call);  // validates the guide's arguments
-      }
-      const at::Tensor want_loc = loc.expand(concat({batch}, latent.row_shape));
-      const at::Tensor want_scale = scale.expand(concat({batch}, latent.row_shape));
-      if (mode == Mode::encode) return want_loc;
-      guide_params[random.name] = {want_loc, want_scale};
-      const at::Tensor z = mode == Mode::reconstruct ? want_loc : want_loc + want_scale * noise_of(latent);
-      environment[random.name] = Value{z, false, false};
-      if (mode == Mode::elbo && !latent.analytic_kl) {
-        // -log q(z | x): the entropy's single-draw estimate.
-        elbo = elbo - row_sum(build(random.distribution, call)->log_prob(z));
-      }
-      continue;
-    }
-    if (node.kind == NodeKind::latent) {
-      const LatentInfo& latent = latents[latent_index.at(random.name)];
-      const EvaluatedCall call = evaluate_call(random.distribution);
-      if (mode == Mode::prior) {
-        if (random.distribution.name != "Normal") {
-          throw ArgumentError("draws from the prior of '" + random.name + "' need a Normal prior");
-        }
-        const Shape shape = concat({batch}, latent.row_shape);
-        environment[random.name] = Value{call.tensors[0].expand(shape) + call.tensors[1].expand(shape) * noise_of(latent),
-                                         false, false};
-        continue;
-      }
-      if (mode != Mode::elbo) continue;
-      const at::Tensor& z = environment.at(random.name).tensor;
-      if (latent.analytic_kl) {
-        const auto& [loc, scale] = guide_params.at(random.name);
-        const at::Tensor& prior_loc = call.tensors[0];
-        const at::Tensor& prior_scale = call.tensors[1];
-        elbo = elbo - row_sum(normal_kl(loc, scale, prior_loc, prior_scale).expand_as(z));
+  // Each row's ELBO; or what the mode asks for, where the pass ends early.
+  at::Tensor run() {
+    ValidationGuard validation(checking_);
+    const auto& model = *state_.checked;
+    for (size_t s : model.evaluation_order) {
+      const auto& statement = state_.statements()[s];
+      const Node& node = *model.find(statement.name());
+      if (mode_ == Mode::prior && !state_.generative.count(node.name) && node.kind != NodeKind::observed) continue;
+      std::optional<at::Tensor> result;
+      if (const auto* assignment = statement.as<model::Deterministic>()) {
+        assign(node, *assignment);
+      } else if (const auto& random = *statement.as<RandomStmt>(); random.guide) {
+        result = guide(random);
+      } else if (node.kind == NodeKind::latent) {
+        latent(random);
       } else {
-        elbo = elbo + row_sum(build(random.distribution, call)->log_prob(z).expand_as(z));
+        result = observed(random);
       }
-      continue;
+      if (result) return *result;
     }
-    // An observed variable: its likelihood, or its mean.
+    return elbo_;
+  }
+
+ private:
+  void assign(const Node& node, const model::Deterministic& assignment) {
+    if (model::is_network_call(assignment.value)) return network(node, assignment);
+    if (node.is_data_valued() && !state_.row_data.count(node.name) && mode_ == Mode::prior) return;
+    environment_[node.name] = evaluator_.evaluate(assignment.value);
+  }
+
+  void network(const Node& node, const model::Deterministic& assignment) {
+    model::Diagnostics ignored;
+    const auto call = *model::read_network_call(assignment.value, ignored);
+    const Value input = evaluator_.evaluate(*call.input);
+    if (checking_ && (input.tensor.dim() != 2 || input.tensor.size(0) != batch_)) {
+      throw ModelError(call.input->span, "a network's input is a matrix [" + state_.row_axis + ", features], one "
+                                         "row per observation, but '" + model::to_string(*call.input) + "' is " +
+                                         shape_text(input.tensor.sizes(), input.tensor.dim() ? state_.row_axis : ""));
+    }
+    if (checking_ && !state_.modules.count(node.name)) add_network(node.name, {input.tensor.size(1), call.widths,
+                                                                               call.activation});
+    torch::nn::Sequential module = state_.modules.at(node.name);  // a handle
+    const int64_t width = state_.networks[state_.network_index.at(node.name)].spec.input_width;
+    if (input.tensor.size(1) != width) {
+      throw ModelError(call.input->span, "the network '" + node.name + "' takes " + std::to_string(width) +
+                                             " features per row, but '" + model::to_string(*call.input) +
+                                             "' has " + std::to_string(input.tensor.size(1)));
+    }
+    environment_[node.name] = Value{module->forward(input.tensor.to(state_.options.dtype)), false, false};
+  }
+
+  // A network made when the checking pass first sees its input's width, its weights drawn
+  // from the seed and its place among the networks.
+  void add_network(const std::string& name, const MlpSpec& spec) {
+    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(
+        RandomStream::for_chain(state_.options.seed, static_cast<int>(state_.networks.size()) + 1).next());
+    torch::nn::Sequential module = make_mlp(spec, generator);
+    module->to(state_.options.dtype);
+    state_.root->register_module(name, module);
+    state_.modules.emplace(name, module);
+    state_.network_index[name] = state_.networks.size();
+    state_.networks.push_back({name, spec});
+  }
+
+  // A guide: the latent's reparameterized draw (its mean when reconstructing), and the
+  // entropy's single-draw estimate where the KL is not in closed form.
+  std::optional<at::Tensor> guide(const RandomStmt& random) {
+    if (mode_ == Mode::prior) return std::nullopt;
+    const LatentInfo& latent = state_.latents[state_.latent_index.at(random.name)];
     const EvaluatedCall call = evaluate_call(random.distribution);
-    const at::Tensor& x = environment.count(random.name) ? environment.at(random.name).tensor
-                                                         : data.bound.values.at(random.name).tensor;
-    if (checking && mode == Mode::elbo) {
-      Shape parameters_shape;
-      for (const auto& t : call.tensors) {
-        parameters_shape = located(random.distribution, [&] { return broadcast_shapes(parameters_shape, t.sizes()); });
-      }
-      check_shape(random.distribution, random.distribution.name + "(...) for '" + random.name + "'",
-                  parameters_shape, x.sizes().vec());
-      for (auto& o : self.observed) {
-        if (o.name == random.name) o.row_shape = Shape(x.sizes().begin() + 1, x.sizes().end());
-      }
+    const at::Tensor loc = call.tensors[0], scale = call.tensors[1];
+    const Shape shape = concat({batch_}, latent.row_shape);
+    if (checking_) {
+      const Shape given = located(random.distribution, [&] { return broadcast_shapes(loc.sizes(), scale.sizes()); });
+      check_shape(random.distribution, "the guide of '" + random.name + "'", given, shape);
+      build(random.distribution, call);  // validates the guide's arguments
     }
-    if (mode == Mode::elbo) {
-      elbo = elbo + row_sum(build(random.distribution, call)->log_prob(x.to(options.dtype)));
-      continue;
+    const at::Tensor want_loc = loc.expand(shape);
+    const at::Tensor want_scale = scale.expand(shape);
+    if (mode_ == Mode::encode) return want_loc;
+    guide_params_[random.name] = {want_loc, want_scale};
+    const at::Tensor z = mode_ == Mode::reconstruct ? want_loc : want_loc + want_scale * noise_of(latent);
+    environment_[random.name] = Value{z, false, false};
+    if (mode_ == Mode::elbo && !latent.analytic_kl) {
+      elbo_ = elbo_ - row_sum(build(random.distribution, call)->log_prob(z));  // -log q(z | x)
     }
-    if (random.name != observed.front().name) continue;
+    return std::nullopt;
+  }
+
+  // A latent's prior: a draw from it, or its term of the ELBO (the KL from its guide in
+  // closed form for a Normal pair).
+  void latent(const RandomStmt& random) {
+    const LatentInfo& latent = state_.latents[state_.latent_index.at(random.name)];
+    const EvaluatedCall call = evaluate_call(random.distribution);
+    if (mode_ == Mode::prior) {
+      if (random.distribution.name != "Normal") {
+        throw ArgumentError("draws from the prior of '" + random.name + "' need a Normal prior");
+      }
+      const Shape shape = concat({batch_}, latent.row_shape);
+      environment_[random.name] =
+          Value{call.tensors[0].expand(shape) + call.tensors[1].expand(shape) * noise_of(latent), false, false};
+      return;
+    }
+    if (mode_ != Mode::elbo) return;
+    const at::Tensor& z = environment_.at(random.name).tensor;
+    if (latent.analytic_kl) {
+      const auto& [loc, scale] = guide_params_.at(random.name);
+      elbo_ = elbo_ - row_sum(normal_kl(loc, scale, call.tensors[0], call.tensors[1]).expand_as(z));
+    } else {
+      elbo_ = elbo_ + row_sum(build(random.distribution, call)->log_prob(z).expand_as(z));
+    }
+  }
+
+  // An observed variable: its likelihood's term of the ELBO, or (for the first) its mean,
+  // which ends a reconstruction or a draw from the prior.
+  std::optional<at::Tensor> observed(const RandomStmt& random) {
+    const EvaluatedCall call = evaluate_call(random.distribution);
+    const at::Tensor& x = environment_.count(random.name) ? environment_.at(random.name).tensor
+                                                          : data_.bound.values.at(random.name).tensor;
+    if (checking_ && mode_ == Mode::elbo) learn_observed_shape(random, call, x);
+    if (mode_ == Mode::elbo) {
+      elbo_ = elbo_ + row_sum(build(random.distribution, call)->log_prob(x.to(state_.options.dtype)));
+      return std::nullopt;
+    }
+    if (random.name != state_.observed.front().name) return std::nullopt;
     const bool logits = random.distribution.name == "Bernoulli" && call.parameterization == 1;
     if (random.distribution.name != "Bernoulli" && random.distribution.name != "Normal") {
       throw ArgumentError("reconstructions are drawn for Bernoulli and Normal likelihoods, not " +
@@ -386,7 +382,72 @@ at::Tensor AmortizedModel::State::run(const RowData& data, const at::Tensor& row
     }
     return logits ? at::sigmoid(call.tensors[0]) : call.tensors[0].expand(x.sizes());
   }
-  return elbo;
+
+  void learn_observed_shape(const RandomStmt& random, const EvaluatedCall& call, const at::Tensor& x) {
+    Shape parameters_shape;
+    for (const auto& t : call.tensors) {
+      parameters_shape = located(random.distribution, [&] { return broadcast_shapes(parameters_shape, t.sizes()); });
+    }
+    check_shape(random.distribution, random.distribution.name + "(...) for '" + random.name + "'",
+                parameters_shape, x.sizes().vec());
+    for (auto& o : state_.observed) {
+      if (o.name == random.name) o.row_shape = Shape(x.sizes().begin() + 1, x.sizes().end());
+    }
+  }
+
+  EvaluatedCall evaluate_call(const Expr& call) {
+    EvaluatedCall result;
+    result.signature = model::find_distribution(call.name);
+    const auto bound = *model::bind_arguments(*result.signature, call);
+    result.parameterization = bound.parameterization;
+    for (size_t p = 0; p < bound.argument_of_parameter.size(); ++p) {
+      result.tensors.push_back(evaluator_.evaluate(call.arguments[bound.argument_of_parameter[p]].value).tensor);
+    }
+    return result;
+  }
+
+  DistributionPtr build(const Expr& call, const EvaluatedCall& evaluated) const {
+    return located(call, [&] {
+      model::DistributionArguments arguments;
+      arguments.tensors = evaluated.tensors;
+      return evaluated.signature->build(evaluated.parameterization, arguments);
+    });
+  }
+
+  // Densities of constants may come out float64; the ELBO stays in the model's dtype.
+  at::Tensor row_sum(const at::Tensor& t) const {
+    return (t.dim() > 1 ? t.flatten(1).sum(1) : t).to(state_.options.dtype);
+  }
+
+  void check_shape(const Expr& at, const std::string& what, c10::IntArrayRef got, const Shape& want) const {
+    if (!checking_ || got.equals(want)) return;
+    throw ModelError(at.span, what + " gives " + shape_text(got, state_.row_axis) + " values, but it is " +
+                                  shape_text(want, state_.row_axis));
+  }
+
+  at::Tensor noise_of(const LatentInfo& latent) const {
+    return noise_.narrow(1, noise_columns_.at(latent.name), numel(latent.row_shape))
+        .reshape(concat({batch_}, latent.row_shape));
+  }
+
+  State& state_;
+  const RowData& data_;
+  const at::Tensor& noise_;
+  const Mode mode_;
+  const bool checking_;
+  const int64_t batch_;
+  std::map<std::string, Value> environment_;
+  model::ConstantCache no_constants_;  // batches change: nothing is cached
+  model::Evaluator evaluator_;         // reads environment_
+  at::Tensor elbo_;
+  std::map<std::string, std::pair<at::Tensor, at::Tensor>> guide_params_;  // loc, scale by latent
+  std::map<std::string, int64_t> noise_columns_;
+};
+
+at::Tensor AmortizedModel::State::run(const RowData& data, const at::Tensor& rows, const at::Tensor& noise,
+                                      Mode mode, bool checking) const {
+  auto& self = const_cast<State&>(*this);  // checking builds networks and learns shapes
+  return Pass(self, data, rows, noise, mode, checking).run();
 }
 
 AmortizedModel::AmortizedModel(std::shared_ptr<const model::CheckedModel> checked, const Data& data,

@@ -17,13 +17,23 @@ inline constexpr double kMaxRhat = 1.01;
 /// Bulk and tail ESS must be at least this, per chain.
 inline constexpr double kMinEssPerChain = 100;
 
-/// The least acceptable ESS of `chains` chains (counted as one when fewer).
+/// The rule's bounds: the published ones unless a user asks for others (auto-stop's
+/// --until-rhat and --until-ess).
+struct ConvergenceRule {
+  double max_rhat = kMaxRhat;
+  double min_ess_per_chain = kMinEssPerChain;
+
+  /// The least acceptable ESS of `chains` chains (counted as one when fewer).
+  double min_ess(int64_t chains) const;
+};
+
+/// The least acceptable ESS of `chains` chains under the published rule.
 double min_ess(int64_t chains);
 
 /// Whether one statistic fails the rule. NaN (a constant quantity, too few draws) is not
 /// flagged: it says nothing either way.
-bool rhat_flagged(double r_hat);
-bool ess_flagged(double ess, int64_t chains);
+bool rhat_flagged(double r_hat, const ConvergenceRule& rule = {});
+bool ess_flagged(double ess, int64_t chains, const ConvergenceRule& rule = {});
 
 /// What the rule says of one quantity.
 struct ConvergenceVerdict {
@@ -32,7 +42,7 @@ struct ConvergenceVerdict {
   bool converged() const { return !rhat_high && !ess_low; }
 };
 
-ConvergenceVerdict convergence_verdict(double r_hat, double ess_bulk, double ess_tail,
-                                       int64_t chains);
+ConvergenceVerdict convergence_verdict(double r_hat, double ess_bulk, double ess_tail, int64_t chains,
+                                       const ConvergenceRule& rule = {});
 
 }  // namespace variate::diagnostics

@@ -61,7 +61,7 @@ SamplerChecks sampler_checks(const ChainRows& rows, int64_t max_depth) {
     for (const auto& row : chain) {
       ++checks.transitions;
       checks.divergences += row[divergent] != 0;
-      checks.max_treedepth_hits += row[treedepth] >= static_cast<double>(max_depth);
+      checks.max_treedepth_hits += reached_max_depth(row[treedepth], static_cast<int>(max_depth));
       energy.push_back(row[energy_column]);
     }
     if (energy.size() >= 2) checks.ebfmi.push_back(diagnostics::ebfmi(energy));

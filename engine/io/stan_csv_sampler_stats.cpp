@@ -48,11 +48,11 @@ Counts count(const StanCsv& chain) {
   const size_t divergent = required_column(chain, sampler_column_name(SamplerColumn::divergent));
   const size_t treedepth = required_column(chain, sampler_column_name(SamplerColumn::treedepth));
   const size_t leapfrog = required_column(chain, sampler_column_name(SamplerColumn::n_leapfrog));
-  const auto depth = static_cast<double>(max_depth(chain));
+  const auto depth = static_cast<int>(max_depth(chain));
   Counts counts;
   for (const auto& row : chain.draws) {
     counts.divergences += row[divergent] != 0 ? 1 : 0;
-    counts.treedepth_hits += row[treedepth] >= depth ? 1 : 0;
+    counts.treedepth_hits += reached_max_depth(row[treedepth], depth) ? 1 : 0;
     counts.leapfrog_steps += leapfrog_steps(chain, row[leapfrog]);
   }
   for (const auto& row : chain.warmup_draws) counts.leapfrog_steps += leapfrog_steps(chain, row[leapfrog]);

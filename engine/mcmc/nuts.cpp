@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "engine/core/checks.h"
+#include "engine/mcmc/sampler_columns.h"
 
 namespace variate {
 namespace {
@@ -143,7 +144,7 @@ NutsResult Nuts::one_step(PhasePoint& point, double step_size, RandomStream& ran
   result.tree_depth = depth;
   result.leapfrog_steps = t.leapfrog_steps;
   result.has_divergence = t.divergent;
-  result.reached_max_depth = depth >= max_tree_depth_;
+  result.reached_max_depth = variate::reached_max_depth(depth, max_tree_depth_);
   result.accept_stat = t.leapfrog_steps > 0 ? t.sum_metropolis / t.leapfrog_steps : 0;
   point = sample;
   result.log_density = point.log_density;

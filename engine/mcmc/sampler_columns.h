@@ -30,6 +30,11 @@ inline const std::vector<std::string>& sampler_column_names() {
 }
 const std::string& sampler_column_name(SamplerColumn column);
 
+/// Whether a transition of tree depth `depth` reached the limit `max_tree_depth`: the one
+/// rule the sampler, the summaries, the warnings and the studio's Sampler panel count
+/// tree-depth hits by.
+constexpr bool reached_max_depth(double depth, int max_tree_depth) { return depth >= max_tree_depth; }
+
 /// Whether `columns` begins with the sampler columns (a NUTS run's header).
 bool starts_with_sampler_columns(const std::vector<std::string>& columns);
 

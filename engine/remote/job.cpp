@@ -3,30 +3,31 @@
 #include <fstream>
 #include <stdexcept>
 
-#include <CLI/CLI.hpp>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
-#include "engine/cli/in_process_run.h"
 #include "engine/io/data_file.h"
-
 #include "engine/remote/event_codec.h"
-#include "engine/remote/line_stream.h"
+#include "engine/services/fit.h"
+#include "engine/services/sample.h"
+#include "engine/services/setting_table.h"
+#include "engine/services/vmod_source.h"
 
 namespace variate::remote {
 
 // What the run's observers see, as events in the job's log. Called on the chains' threads:
-// the log serializes them; the pause holds the chain here.
-class Job::Events : public SampleObserver, public AdviObserver {
+// the log serializes them; the run's control holds the chains while the job is paused.
+class Job::Events : public services::DrawObserver, public AdviObserver {
  public:
   explicit Events(Job& job) : job_(job) {}
 
-  void on_draws(const DrawBatch& batch) override {
+  void on_draws(const DrawBatch& batch, const services::Rows&) override {
     for (v1::DrawBatch& message : encode_draws(batch)) {
       v1::RunEvent event;
       event.mutable_draws()->Swap(&message);
       job_.log_.append(std::move(event));
     }
-    job_.wait_while_paused();
   }
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override {
     v1::RunEvent event;
@@ -59,7 +60,6 @@ class Job::Events : public SampleObserver, public AdviObserver {
     event.mutable_elbo_iterations()->set_first_iteration(batch.first_iteration);
     event.mutable_elbo_iterations()->mutable_elbo()->Add(batch.elbo.begin(), batch.elbo.end());
     job_.log_.append(std::move(event));
-    job_.wait_while_paused();
   }
   void on_evaluation(const ElboEvaluation& evaluation) override {
     v1::RunEvent event;
@@ -81,15 +81,6 @@ void write_file(const std::filesystem::path& path, const std::string& bytes) {
 
 }  // namespace
 
-std::string chain_starts_json(const google::protobuf::RepeatedPtrField<v1::ChainStart>& starts) {
-  nlohmann::json chains = nlohmann::json::array();
-  for (const v1::ChainStart& start : starts) {
-    chains.push_back({{"position", std::vector<double>(start.position().begin(), start.position().end())},
-                      {"step_size", start.step_size()},
-                      {"inverse_metric", std::vector<double>(start.inverse_metric().begin(), start.inverse_metric().end())}});
-  }
-  return chains.dump();
-}
 
 namespace {
 
@@ -165,12 +156,7 @@ void Job::start(std::function<void()> ended) {
 }
 
 void Job::cancel() {
-  stop_ = true;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    paused_ = false;
-  }
-  resumed_.notify_all();
+  control_.request_stop();
   if (state() == v1::QUEUED) finish(v1::STOPPED, 0, "");
 }
 
@@ -183,8 +169,8 @@ std::string Job::pause() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (is_end(info_.state())) return "the job has ended";
   if (ranks_ > 1) return "a job on several processes cannot pause (its ranks would time out waiting)";
-  if (!paused_) {
-    paused_ = true;
+  if (!control_.paused()) {
+    control_.set_paused(true);
     info_.set_state(v1::PAUSED);
     v1::RunEvent event;
     event.mutable_pause()->set_paused(true);
@@ -194,21 +180,13 @@ std::string Job::pause() {
 }
 
 void Job::resume() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!paused_) return;
-    paused_ = false;
-    info_.set_state(v1::RUNNING);
-    v1::RunEvent event;
-    event.mutable_pause()->set_paused(false);
-    log_.append(std::move(event));
-  }
-  resumed_.notify_all();
-}
-
-void Job::wait_while_paused() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  resumed_.wait(lock, [this] { return !paused_ || stop_; });
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!control_.paused()) return;
+  control_.set_paused(false);
+  info_.set_state(v1::RUNNING);
+  v1::RunEvent event;
+  event.mutable_pause()->set_paused(false);
+  log_.append(std::move(event));
 }
 
 void Job::finish(v1::JobState state, int exit_code, const std::string& message) {
@@ -228,78 +206,79 @@ void Job::finish(v1::JobState state, int exit_code, const std::string& message) 
   log_.close();
 }
 
-// The run, as `variate sample|fit` would make it with the job's files; its messages become
-// log events.
-void Job::run() {
-  v1::JobInfo info = this->info(true);
-  std::vector<std::string> arguments = {"variate", info.command(), (folder_ / "model.vmod").string(),
-                                        "--model-name", info.model_name()};
-  if (!data_path_.empty()) arguments.insert(arguments.end(), {"--data", data_path_, "--data-name", info.data_name()});
-  arguments.insert(arguments.end(), info.arguments().begin(), info.arguments().end());
-  // The client writes the outputs from the events; the job keeps its draws in the project
-  // file (NUTS) and the event log, and its cores for the chains.
-  arguments.push_back("--quiet");
-  if (info.command() == "sample") arguments.insert(arguments.end(), {"--project", (folder_ / "job.variate").string()});
-  if (info.resume_size() > 0) {
-    const std::filesystem::path starts = folder_ / "resume.json";
-    write_file(starts, chain_starts_json(info.resume()));
-    arguments.insert(arguments.end(), {"--resume-from", starts.string()});
+// The run's spec: the job's model and data files, its options read by the settings'
+// descriptions (the ones a worker accepts), and for NUTS a project that keeps its draws.
+services::RunSpec Job::spec(const v1::JobInfo& info) const {
+  services::RunSpec spec;
+  spec.method = info.command() == "sample" ? services::Method::nuts : services::Method::advi;
+  spec.model = std::make_shared<services::VmodSource>(info.model_text(), info.model_name(),
+                                                      (folder_ / "model.vmod").string());
+  if (!data_path_.empty()) {  // a request need not name its data: the job's file names it then
+    spec.data = {data_path_, std::nullopt, info.data_name().empty() ? data_path_ : info.data_name()};
   }
+  const std::vector<std::string> arguments(info.arguments().begin(), info.arguments().end());
+  if (const std::string problem = spec.settings.read_arguments(spec.method, services::kAcceptedByWorker, arguments);
+      !problem.empty()) {
+    throw ArgumentError(problem);
+  }
+  for (const v1::ChainStart& start : info.resume()) {
+    spec.resume.push_back({std::vector<double>(start.position().begin(), start.position().end()), start.step_size(),
+                           std::vector<double>(start.inverse_metric().begin(), start.inverse_metric().end())});
+  }
+  if (spec.method == services::Method::nuts) spec.record.project = (folder_ / "job.variate").string();
+  return spec;
+}
 
+// The run the job's spec asks for; its messages become log events.
+void Job::run() {
+  const v1::JobInfo info = this->info(true);
   std::string last_error;
-  LineStream errors([this, &last_error](const std::string& line) {
-    if (line.rfind("error: ", 0) == 0) last_error = line.substr(7);
+  const auto log = [this](const std::string& line) {
     v1::RunEvent event;
     event.mutable_log()->set_text(line);
     log_.append(std::move(event));
-  });
+  };
   Events events(*this);
-  cli::RunHooks hooks;
-  hooks.out = &errors;  // nothing: the job writes no summary
-  hooks.writes_outputs = false;
-  hooks.err = &errors;
-  hooks.sample_observer = &events;
-  hooks.advi_observer = &events;
-  hooks.stop = &stop_;
-  hooks.rank_arguments = arguments;
-  hooks.started = [this](const cli::RunFacts& facts) {
+  services::RunObservers observers;
+  observers.note = [log](const std::string& text) { log("note: " + text); };
+  observers.info = log;
+  observers.draws = &events;
+  observers.elbo = &events;
+  observers.control = &control_;
+  observers.started = [this](const services::RunStarted& started) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      ranks_ = facts.ranks;
+      ranks_ = started.facts.ranks;
     }
     v1::RunEvent event;
-    v1::RunStarted& started = *event.mutable_started();
-    started.set_backend(facts.backend);
-    started.set_ranks(facts.ranks);
-    started.set_seed(facts.seed);
-    started.set_device(facts.device);
+    v1::RunStarted& message = *event.mutable_started();
+    message.set_backend(started.facts.backend);
+    message.set_ranks(started.facts.ranks);
+    message.set_seed(started.facts.seed);
+    message.set_device(started.facts.device);
     log_.append(std::move(event));
   };
-  const std::string method = [&] {
-    for (int i = 0; i + 1 < info.arguments_size(); ++i) {
-      if (info.arguments(i) == "--method") return info.arguments(i + 1);
-    }
-    return std::string("meanfield");
-  }();
-  hooks.fitted = [this, method](const AdviFit& fit) {
-    v1::RunEvent event;
-    *event.mutable_fit_finished() = encode_fit(fit, method);
-    log_.append(std::move(event));
-  };
-
   int exit_code = 1;
   try {
-    exit_code = cli::run_in_process(arguments, nullptr, hooks);
-  } catch (const CLI::ParseError& e) {
-    errors << "error: " << e.what() << "\n";
+    const services::RunSpec spec = this->spec(info);
+    if (spec.method == services::Method::nuts) {
+      services::run_sample(spec, observers);
+    } else {
+      const services::FitResult fit = services::run_fit(spec, observers);
+      v1::RunEvent event;
+      *event.mutable_fit_finished() = encode_fit(fit.fit, spec.settings.get(services::setting::family));
+      log_.append(std::move(event));
+    }
+    exit_code = 0;
   } catch (const std::exception& e) {
-    errors << "error: " << e.what() << "\n";
+    last_error = e.what();
+    std::istringstream lines(last_error);
+    for (std::string line; std::getline(lines, line);) log("error: " + line);
   }
-  errors.flush();
-  const v1::JobState state = interrupted_ ? v1::INTERRUPTED
-                             : stop_      ? v1::STOPPED
-                             : exit_code == 0 ? v1::FINISHED
-                                              : v1::FAILED;
+  const v1::JobState state = interrupted_             ? v1::INTERRUPTED
+                             : control_.stop_requested() ? v1::STOPPED
+                             : exit_code == 0         ? v1::FINISHED
+                                                      : v1::FAILED;
   finish(state, exit_code, state == v1::FAILED ? last_error : "");
 }
 

@@ -1,13 +1,13 @@
 #pragma once
-/// One job of a worker: a `variate sample|fit` run made in-process on its own thread, into
-/// its folder (the model, job.pb, the event log, and for NUTS a project file with every
-/// draw); its clients write the run's outputs from the events. It runs whatever happens to the clients that follow it; pause holds its chains,
-/// cancel stops them keeping their draws.
+/// One job of a worker: a NUTS or ADVI run (services/sample.h, fit.h) made on its own
+/// thread, into its folder (the model, job.pb, the event log, and for NUTS a project file
+/// with every draw); its clients write the run's outputs from the events. It runs whatever
+/// happens to the clients that follow it; pause holds its chains, cancel stops them
+/// keeping their draws.
 ///
 ///   jobs-dir/<job>/model.vmod  job.pb  events.log  job.variate
 
 #include <atomic>
-#include <condition_variable>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -16,12 +16,11 @@
 #include <thread>
 
 #include "engine/remote/job_log.h"
+#include "engine/services/run_control.h"
+#include "engine/services/run_spec.h"
 #include "variate_worker.pb.h"
 
 namespace variate::remote {
-
-/// Chain starts as `variate sample --resume-from` reads them (doubles written exactly).
-std::string chain_starts_json(const google::protobuf::RepeatedPtrField<v1::ChainStart>& starts);
 
 class Job {
  public:
@@ -57,23 +56,20 @@ class Job {
  private:
   class Events;
   Job(std::filesystem::path folder, v1::JobInfo info, std::string data_path, bool loaded);
+  services::RunSpec spec(const v1::JobInfo& info) const;
   void run();
   void finish(v1::JobState state, int exit_code, const std::string& message);
   void set_state(v1::JobState state);
   void save_info() const;
-  /// Blocks the run's thread while paused (returns at once when stopping).
-  void wait_while_paused();
 
   std::filesystem::path folder_;
   std::string id_;
   std::string data_path_;
   JobLog log_;
   mutable std::mutex mutex_;
-  std::condition_variable resumed_;
   v1::JobInfo info_;
-  bool paused_ = false;
+  services::RunControl control_;  // pause and cancel, honoured by the run
   int ranks_ = 1;
-  std::atomic<bool> stop_{false};
   std::atomic<bool> interrupted_{false};
   std::thread thread_;
 };

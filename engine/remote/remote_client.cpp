@@ -1,5 +1,6 @@
 #include "engine/remote/remote_client.h"
 
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -190,107 +191,142 @@ void RemoteClient::cancel(const std::string& id) const { job_call(&v1::Worker::S
 void RemoteClient::pause(const std::string& id) const { job_call(&v1::Worker::Stub::Pause, id, "pause"); }
 void RemoteClient::resume(const std::string& id) const { job_call(&v1::Worker::Stub::Resume, id, "resume"); }
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Where a follow stands across its streams: the next event it wants, when the worker last
+// said anything, the pause before the next try, and the link as the UI was told it.
+struct Following {
+  const FollowOptions& options;
+  uint64_t next = 0;
+  std::chrono::milliseconds patience{0};
+  Clock::time_point last_word = Clock::now();
+  std::chrono::milliseconds pause{100};
+  LinkState link = LinkState::reconnecting;
+
+  void set_link(LinkState state) {
+    if (state == link) return;
+    link = state;
+    if (options.link) options.link(state);
+  }
+  bool detach_requested() const { return options.detach && options.detach->load(); }
+  bool silent_too_long() const { return Clock::now() - last_word > patience; }
+};
+
+struct StreamEnd {
+  bool finished = false;  // the job's last event came
+  bool detached = false;
+  bool silent = false;  // the watchdog ended a silent stream
+  grpc::Status status;
+};
+
+// One Attach stream, read until the job's last event, a detach, the worker silent past the
+// patience (a watchdog ends the read) or the stream's end.
+StreamEnd read_stream(v1::Worker::Stub& stub, const std::string& token, const std::string& id, Following& f,
+                      const std::function<void(const v1::RunEvent&)>& on_event) {
+  grpc::ClientContext context;
+  add_token(context, token);
+  v1::AttachRequest request;
+  request.set_job_id(id);
+  request.set_from_seq(f.next);
+  std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub.Attach(&context, request);
+  std::atomic<bool> reading{true};
+  std::atomic<int64_t> last_ms{0};
+  const auto since_start = [start = Clock::now()] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+  };
+  StreamEnd end;
+  std::atomic<bool> silent{false}, detached{false};
+  std::thread watchdog([&] {
+    while (reading) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (f.detach_requested()) {
+        detached = true;
+        context.TryCancel();
+        return;
+      }
+      if (since_start() - last_ms.load() > f.patience.count() && f.silent_too_long()) {
+        silent = true;
+        context.TryCancel();
+        return;
+      }
+    }
+  });
+  v1::RunEvent event;
+  try {
+    while (reader->Read(&event)) {
+      last_ms = since_start();
+      f.last_word = Clock::now();
+      f.set_link(LinkState::connected);
+      f.pause = std::chrono::milliseconds(100);
+      if (event.has_heartbeat()) continue;
+      if (event.seq() != f.next) continue;  // already delivered
+      ++f.next;
+      on_event(event);
+      if (event.has_finished()) {
+        end.finished = true;
+        context.TryCancel();
+        break;
+      }
+    }
+  } catch (...) {
+    reading = false;
+    context.TryCancel();
+    watchdog.join();
+    throw;
+  }
+  reading = false;
+  watchdog.join();
+  end.status = reader->Finish();
+  end.silent = silent;
+  end.detached = detached;
+  return end;
+}
+
+bool is_final(const grpc::Status& status) {
+  const grpc::StatusCode code = status.error_code();
+  return code == grpc::StatusCode::UNAUTHENTICATED || code == grpc::StatusCode::NOT_FOUND ||
+         code == grpc::StatusCode::INVALID_ARGUMENT || code == grpc::StatusCode::OUT_OF_RANGE;
+}
+
+}  // namespace
+
 bool RemoteClient::follow(const std::string& id, uint64_t from_seq,
                           const std::function<void(const v1::RunEvent&)>& on_event,
                           const FollowOptions& options) const {
-  using Clock = std::chrono::steady_clock;
   double timeout = options.heartbeat_timeout;
   try {  // a worker with slow heartbeats gets three of them
     timeout = std::max(timeout, 3 * hello(std::chrono::seconds(5)).heartbeat_seconds());
   } catch (const RemoteError&) {
     // unreachable now: the loop below retries until the timeout
   }
-  const auto patience = std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
-  uint64_t next = from_seq;
-  Clock::time_point last_word = Clock::now();
-  std::chrono::milliseconds pause{100};
-  LinkState link = LinkState::reconnecting;
-  const auto set_link = [&](LinkState state) {
-    if (state == link) return;
-    link = state;
-    if (options.link) options.link(state);
-  };
+  Following f{options};
+  f.next = from_seq;
+  f.patience = std::chrono::milliseconds(static_cast<int64_t>(timeout * 1000));
   std::string last_problem = "no answer";
   while (true) {
-    if (options.detach && options.detach->load()) return false;
-    grpc::ClientContext context;
-    add_token(context, endpoint_.token);
-    v1::AttachRequest request;
-    request.set_job_id(id);
-    request.set_from_seq(next);
-    std::unique_ptr<grpc::ClientReader<v1::RunEvent>> reader = stub_->Attach(&context, request);
-    // A watchdog ends a read that waits too long: the worker is silent, or we detach.
-    std::atomic<bool> reading{true};
-    std::atomic<int64_t> last_ms{0};
-    const auto since_start = [start = Clock::now()] {
-      return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
-    };
-    std::atomic<bool> silent{false}, detached{false};
-    std::thread watchdog([&] {
-      while (reading) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (options.detach && options.detach->load()) {
-          detached = true;
-          context.TryCancel();
-          return;
-        }
-        if (since_start() - last_ms.load() > patience.count() && Clock::now() - last_word > patience) {
-          silent = true;
-          context.TryCancel();
-          return;
-        }
-      }
-    });
-    v1::RunEvent event;
-    bool ended = false;
-    try {
-      while (reader->Read(&event)) {
-        last_ms = since_start();
-        last_word = Clock::now();
-        set_link(LinkState::connected);
-        pause = std::chrono::milliseconds(100);
-        if (event.has_heartbeat()) continue;
-        if (event.seq() != next) continue;  // already delivered
-        ++next;
-        on_event(event);
-        if (event.has_finished()) {
-          ended = true;
-          context.TryCancel();
-          break;
-        }
-      }
-    } catch (...) {
-      reading = false;
-      context.TryCancel();
-      watchdog.join();
-      throw;
+    if (f.detach_requested()) return false;
+    const StreamEnd end = read_stream(*stub_, endpoint_.token, id, f, on_event);
+    if (end.finished) return true;
+    if (end.detached) return false;
+    if (is_final(end.status)) fail(end.status, "follow job " + id);
+    if (!end.silent) {
+      // A stream ended without the job's last event: the worker is stopping, or the link broke.
+      last_problem = end.status.ok() ? "the worker closed the stream" : end.status.error_message();
     }
-    reading = false;
-    watchdog.join();
-    const grpc::Status status = reader->Finish();
-    if (ended) return true;
-    if (detached) return false;
-    if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED || status.error_code() == grpc::StatusCode::NOT_FOUND ||
-        status.error_code() == grpc::StatusCode::INVALID_ARGUMENT || status.error_code() == grpc::StatusCode::OUT_OF_RANGE) {
-      fail(status, "follow job " + id);
-    }
-    if (status.ok() && !silent) {
-      // The worker ended the stream without the job's last event: it is stopping.
-      last_problem = "the worker closed the stream";
-    } else if (!status.ok() && !silent) {
-      last_problem = status.error_message();
-    }
-    set_link(LinkState::reconnecting);
-    if (Clock::now() - last_word > patience) {
-      set_link(LinkState::gone);
+    f.set_link(LinkState::reconnecting);
+    if (f.silent_too_long()) {
+      f.set_link(LinkState::gone);
       throw RemoteError("the worker " + endpoint_.address + " is gone: no word from it for " +
                         std::to_string(static_cast<int>(timeout)) + " s (" + last_problem +
-                        "); job " + id + " may still run there; " + std::to_string(next) + " events received");
+                        "); job " + id + " may still run there; " + std::to_string(f.next) + " events received");
     }
     // Growing pauses between tries, but none past the moment the worker counts as gone.
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(last_word + patience - Clock::now());
-    std::this_thread::sleep_for(std::max(std::chrono::milliseconds(10), std::min(pause, left + std::chrono::milliseconds(10))));
-    pause = std::min(pause * 2, std::chrono::milliseconds(2000));
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(f.last_word + f.patience - Clock::now());
+    std::this_thread::sleep_for(
+        std::max(std::chrono::milliseconds(10), std::min(f.pause, left + std::chrono::milliseconds(10))));
+    f.pause = std::min(f.pause * 2, std::chrono::milliseconds(2000));
   }
 }
 

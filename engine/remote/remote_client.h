@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/cli/remote_inference.h"
+#include "engine/services/remote_runner.h"
 
 #include "variate_worker.grpc.pb.h"
 
 namespace variate::remote {
 
-using cli::RemoteError;
+using services::RemoteError;
 
 struct WorkerEndpoint {
   std::string address;  // HOST:PORT

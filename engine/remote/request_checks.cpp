@@ -1,27 +1,12 @@
 #include "engine/remote/request_checks.h"
 
-#include <set>
 
 #include "engine/remote/content_hash.h"
 #include "engine/remote/limits.h"
+#include "engine/services/settings.h"
 
 namespace variate::remote {
 namespace {
-
-// The options of `variate sample|fit` that a worker accepts: what shapes the run. The model
-// and data come with the request; outputs stay with the job; --rendezvous and its kin would
-// reach other hosts.
-const std::set<std::string>& allowed_options(const std::string& command) {
-  static const std::set<std::string> sample = {
-      "--chains", "--warmup", "--draws", "--seed", "--threads", "--max-depth", "--adapt-delta", "--metric",
-      "--save-warmup", "--batched-chains", "--backend", "--device", "--dtype", "--nproc", "--dist-timeout",
-      "--shard", "--row-blocks"};
-  static const std::set<std::string> fit = {
-      "--method", "--seed", "--iter", "--tol-rel-obj", "--eta", "--adapt-iter", "--grad-samples",
-      "--elbo-samples", "--eval-elbo", "--output-draws", "--backend", "--device", "--nproc", "--dist-timeout",
-      "--shard", "--row-blocks"};
-  return command == "sample" ? sample : fit;
-}
 
 bool printable(const std::string& text) {
   for (const unsigned char c : text) {
@@ -55,14 +40,19 @@ std::string check_submit(const v1::SubmitRequest& request, int max_ranks) {
   if (request.arguments_size() > kMaxArguments) {
     return "more than " + std::to_string(kMaxArguments) + " options";
   }
-  const std::set<std::string>& allowed = allowed_options(request.command());
+  // The options a worker accepts are the settings described so (kAcceptedByWorker): what
+  // shapes the run. The model and data come with the request; outputs stay with the job.
+  const services::Method method = request.command() == "sample" ? services::Method::nuts : services::Method::advi;
   for (int i = 0; i < request.arguments_size(); ++i) {
     const std::string& argument = request.arguments(i);
     if (argument.size() > static_cast<size_t>(kMaxArgumentBytes)) return "an option longer than " + std::to_string(kMaxArgumentBytes) + " bytes";
     if (!printable(argument)) return "an option holds control characters";
     if (argument.empty() || argument[0] != '-') continue;  // a value
     const std::string name = argument.substr(0, argument.find('='));
-    if (!allowed.count(name)) return "the option '" + name.substr(0, 60) + "' is not accepted by a worker";
+    const services::SettingDescriptor* setting = services::find_setting(method, name);
+    if (!setting || !setting->has(services::kAcceptedByWorker)) {
+      return "the option '" + name.substr(0, 60) + "' is not accepted by a worker";
+    }
     if (name == "--nproc") {
       const std::string value = argument.find('=') != std::string::npos ? argument.substr(argument.find('=') + 1)
                                 : i + 1 < request.arguments_size()     ? request.arguments(i + 1)

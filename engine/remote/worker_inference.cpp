@@ -1,10 +1,11 @@
 #include "engine/remote/worker_inference.h"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <map>
+#include <chrono>
+#include <exception>
+#include <thread>
 
 #include "engine/remote/event_codec.h"
 #include "engine/remote/remote_client.h"
@@ -12,151 +13,211 @@
 namespace variate::remote {
 namespace {
 
-std::atomic<bool> interrupted{false};
+RemoteClient client_for(const services::WorkerAddress& worker) {
+  return RemoteClient(WorkerEndpoint::from_files(worker.address, worker.token_file, worker.tls_ca));
+}
 
-// Ctrl-C while following a job detaches from it instead of killing the client mid-write.
-class DetachOnInterrupt {
- public:
-  DetachOnInterrupt() {
-    interrupted = false;
-    struct sigaction action {};
-    action.sa_handler = [](int) { interrupted = true; };
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &previous_);
+services::RunFacts facts_of(const v1::RunStarted& started) {
+  return services::RunFacts{started.backend(), started.ranks(), started.seed(), started.device()};
+}
+
+const char* link_name(LinkState state) {
+  switch (state) {
+    case LinkState::connected: return "connected";
+    case LinkState::reconnecting: return "reconnecting";
+    case LinkState::gone: return "worker gone";
   }
-  ~DetachOnInterrupt() { sigaction(SIGINT, &previous_, nullptr); }
+  return "";
+}
+
+// One job's events handed to the run's observers, each in turn on the stream's thread.
+class EventReplay {
+ public:
+  EventReplay(const services::JobEvents& events, const services::RunObservers& observers)
+      : events_(events), observers_(observers) {}
+
+  void apply(const v1::RunEvent& event) {
+    if (event.has_log()) observers_.tell(event.log().text());
+    if (event.has_finished()) finished_ = event.finished();
+    if (event.has_started()) {
+      if (events_.started) events_.started(facts_of(event.started()));
+      began_ = true;
+    }
+    if (!began_) return;  // a failure before the run began
+    if (event.has_fit_finished() && events_.layout) {
+      try {
+        fit_ = decode_fit(event.fit_finished(), *events_.layout);
+      } catch (const std::runtime_error& e) {
+        throw RemoteError(std::string("the worker's fit does not fit this model: ") + e.what());
+      }
+    }
+    if (SampleObserver* draws = events_.draws) apply_draws(event, *draws);
+    if (AdviObserver* elbo = events_.elbo) apply_elbo(event, *elbo);
+  }
+
+  services::JobEnd end(bool followed_to_end) {
+    services::JobEnd end;
+    end.fit = std::move(fit_);
+    end.message = finished_.message();
+    switch (finished_.state()) {
+      case v1::FINISHED: end.state = services::JobEnd::State::finished; break;
+      case v1::STOPPED: end.state = services::JobEnd::State::stopped; break;
+      case v1::INTERRUPTED: end.state = services::JobEnd::State::interrupted; break;
+      default: end.state = services::JobEnd::State::failed; break;
+    }
+    if (!followed_to_end) end.state = services::JobEnd::State::detached;
+    return end;
+  }
 
  private:
-  struct sigaction previous_ {};
+  static void apply_draws(const v1::RunEvent& event, SampleObserver& draws) {
+    if (event.has_draws()) draws.on_draws(decode_draws(event.draws()));
+    if (event.has_adapted()) {
+      const v1::Adapted& a = event.adapted();
+      draws.on_adapted(a.chain(), a.step_size(), {a.inverse_metric().begin(), a.inverse_metric().end()});
+    }
+    if (event.has_chain_finished()) draws.on_chain_finished(decode_chain_end(event.chain_finished()));
+  }
+  static void apply_elbo(const v1::RunEvent& event, AdviObserver& elbo) {
+    if (event.has_eta_trial()) elbo.on_eta_trial({event.eta_trial().eta(), event.eta_trial().elbo()});
+    if (event.has_eta_chosen()) elbo.on_eta_chosen(event.eta_chosen().eta(), event.eta_chosen().adapted());
+    if (event.has_elbo_iterations()) {
+      const v1::ElboIterations& m = event.elbo_iterations();
+      elbo.on_iterations({m.first_iteration(), {m.elbo().begin(), m.elbo().end()}});
+    }
+    if (event.has_elbo_evaluation()) elbo.on_evaluation(decode_evaluation(event.elbo_evaluation()));
+  }
+
+  const services::JobEvents& events_;
+  const services::RunObservers& observers_;
+  bool began_ = false;
+  v1::RunFinished finished_;
+  std::optional<AdviFit> fit_;
 };
 
-std::string reattach_hint(const cli::RemoteOptions& options, const std::string& job) {
-  std::string hint = "variate attach " + job + " --worker " + *options.worker + " --token-file " + *options.token_file;
-  if (options.tls_ca) hint += " --tls-ca " + *options.tls_ca;
-  return hint;
-}
-
-RemoteClient client_for(const cli::RemoteOptions& options) {
-  return RemoteClient(WorkerEndpoint::from_files(*options.worker, *options.token_file, options.tls_ca));
-}
-
-cli::RunFacts facts_of(const v1::RunStarted& started) {
-  return cli::RunFacts{started.backend(), started.ranks(), started.seed(), started.device()};
-}
-
-// Follows `job` to its end, handing each event to `apply`; messages go to `log`.
-// @throws RemoteError when it cannot, on detach, and when the job failed.
-void follow_job(const RemoteClient& client, const cli::RemoteOptions& options, const std::string& job,
-                std::ostream& log, const std::function<void(const v1::RunEvent&)>& apply) {
-  DetachOnInterrupt detach_on_interrupt;
-  FollowOptions follow;
-  follow.heartbeat_timeout = options.heartbeat_timeout;
-  follow.detach = &interrupted;
-  follow.link = [&log](LinkState state) {
-    if (state == LinkState::reconnecting) log << "connection to the worker lost; reconnecting\n" << std::flush;
-  };
-  v1::RunFinished finished;
-  const bool ended = client.follow(
-      job, 0,
-      [&](const v1::RunEvent& event) {
-        if (event.has_log()) log << event.log().text() << "\n" << std::flush;
-        if (event.has_finished()) finished = event.finished();
-        apply(event);
-      },
-      follow);
-  if (!ended) throw RemoteError("detached from job " + job + "; it goes on: " + reattach_hint(options, job));
-  if (finished.state() == v1::FAILED) throw RemoteError("job " + job + " failed on the worker");
-  if (finished.state() == v1::INTERRUPTED) {
-    throw RemoteError("job " + job + " was interrupted: the worker stopped while it ran");
+// The run's control as calls to the worker, made on this thread while the stream is read
+// on another: a detach ends following, a stop cancels the job, a pause holds it there.
+void relay_control(const RemoteClient& client, const std::string& job, const services::RunControl& control,
+                   std::atomic<bool>& detach, const std::atomic<bool>& done, bool paused,
+                   const services::RunObservers& observers) {
+  bool cancelled = false;
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    try {
+      // A detach is asked before the stop that comes with it: read the stop first, so a
+      // stop seen here that belongs to a detach sees the detach too.
+      const bool stop = control.stop_requested();
+      if (control.detach_requested()) {
+        detach = true;
+      } else if (stop && !cancelled) {
+        cancelled = true;
+        client.cancel(job);
+      } else if (!stop && control.paused() != paused) {
+        paused = !paused;
+        if (paused) client.pause(job); else client.resume(job);
+      }
+    } catch (const RemoteError& e) {
+      observers.tell(std::string("the worker did not take it: ") + e.what());
+    }
   }
 }
 
 }  // namespace
 
-std::string WorkerInference::submit(const cli::RemoteOptions& options, const cli::RemoteSubmission& submission,
-                                    std::ostream& log) {
-  const RemoteClient client = client_for(options);
+std::string WorkerInference::submit(const services::WorkerAddress& worker, const services::JobSubmission& job) {
+  const RemoteClient client = client_for(worker);
   client.hello();
   v1::SubmitRequest request;
-  request.set_command(submission.command);
-  request.set_model_text(submission.model_text);
-  request.set_model_name(submission.model_name);
-  if (submission.data_path) {
-    *request.mutable_data() = client.put_data(*submission.data_path);
-    request.set_data_name(*submission.data_path);
+  request.set_command(services::method_command(job.method));
+  request.set_model_text(job.model_text);
+  request.set_model_name(job.model_name);
+  if (job.data.given()) {
+    std::string path = job.data.path.value_or("");
+    if (!job.data.path) {  // put_data uploads a file
+      char name[] = "/tmp/variate-data-XXXXXX";
+      const int fd = mkstemp(name);
+      if (fd < 0) throw RemoteError("cannot write the data set for the worker");
+      const std::string text = *job.data.json;
+      const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+      ::close(fd);
+      path = name;
+      if (!written) throw RemoteError("cannot write the data set for the worker");
+    }
+    *request.mutable_data() = client.put_data(path);
+    request.set_data_name(job.data.name);
+    if (!job.data.path) std::remove(path.c_str());
   }
-  for (const std::string& argument : submission.arguments) request.add_arguments(argument);
+  for (const std::string& argument : job.arguments) request.add_arguments(argument);
+  for (const ChainStart& chain : job.resume) {
+    v1::ChainStart* start = request.add_resume();
+    *start->mutable_position() = {chain.position.begin(), chain.position.end()};
+    start->set_step_size(chain.step_size);
+    *start->mutable_inverse_metric() = {chain.inverse_metric.begin(), chain.inverse_metric.end()};
+  }
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   request.set_client_label(std::string(getenv("USER") ? getenv("USER") : "someone") + "@" + host);
-  const std::string job = client.submit(request);
-  log << "job " << job << " on " << *options.worker << " (reattach: " << reattach_hint(options, job) << ")\n"
-      << std::flush;
-  return job;
+  return client.submit(request);
 }
 
-void WorkerInference::cancel(const cli::RemoteOptions& options) noexcept {
+std::string WorkerInference::reattach_hint(const services::WorkerAddress& worker, const std::string& job) const {
+  std::string hint = "variate attach " + job + " --worker " + worker.address + " --token-file " + worker.token_file;
+  if (worker.tls_ca) hint += " --tls-ca " + *worker.tls_ca;
+  return hint;
+}
+
+void WorkerInference::cancel(const services::WorkerAddress& worker, const std::string& job) noexcept {
   try {
-    if (options.job) client_for(options).cancel(*options.job);
+    client_for(worker).cancel(job);
   } catch (const std::exception&) {
     // the job ends on its own (it fails as the local binding did)
   }
 }
 
-std::vector<ChainResult> WorkerInference::sample(const cli::RemoteOptions& options, std::ostream& log,
-                                                 const std::function<SampleObserver&(const cli::RunFacts&)>& started) {
-  const RemoteClient client = client_for(options);
-  const std::string job = *options.job;
-  SampleObserver* observer = nullptr;
-  std::map<int, ChainResult> chains;
-  follow_job(client, options, job, log, [&](const v1::RunEvent& event) {
-    if (event.has_started()) observer = &started(facts_of(event.started()));
-    if (!observer) return;  // a failure before the run began
-    if (event.has_draws()) {
-      const DrawBatch batch = decode_draws(event.draws());
-      observer->on_draws(batch);
-      ChainResult& chain = chains[batch.chain];
-      chain.stats.insert(chain.stats.end(), batch.stats.begin(), batch.stats.end());
-    } else if (event.has_adapted()) {
-      const v1::Adapted& a = event.adapted();
-      observer->on_adapted(a.chain(), a.step_size(), {a.inverse_metric().begin(), a.inverse_metric().end()});
-    } else if (event.has_chain_finished()) {
-      ChainResult end = decode_chain_end(event.chain_finished());
-      end.stats = std::move(chains[end.chain].stats);
-      observer->on_chain_finished(end);
-      chains[end.chain] = std::move(end);
-    }
-  });
-  std::vector<ChainResult> results;
-  for (auto& [chain, result] : chains) results.push_back(std::move(result));
-  return results;
+bool WorkerInference::paused(const services::WorkerAddress& worker, const std::string& job) {
+  return client_for(worker).job(job).state() == v1::PAUSED;
 }
 
-AdviFit WorkerInference::fit(const cli::RemoteOptions& options, std::ostream& log, const UnconstrainedTarget& target,
-                             AdviObserver* observer, cli::RunFacts& facts) {
-  const RemoteClient client = client_for(options);
-  const std::string job = *options.job;
-  std::optional<AdviFit> fit;
-  follow_job(client, options, job, log, [&](const v1::RunEvent& event) {
-    if (event.has_started()) facts = facts_of(event.started());
-    if (event.has_fit_finished()) {
+services::JobEnd WorkerInference::follow(const services::WorkerAddress& worker, const std::string& job,
+                                         const services::JobEvents& events, const services::RunObservers& observers) {
+  const RemoteClient client = client_for(worker);
+  EventReplay replay(events, observers);
+  std::atomic<bool> detach{false}, done{false};
+  FollowOptions options;
+  options.heartbeat_timeout = worker.heartbeat_timeout;
+  options.detach = &detach;
+  options.link = [&observers](LinkState state) {
+    if (observers.link) observers.link(link_name(state));
+    if (state == LinkState::reconnecting) observers.tell("connection to the worker lost; reconnecting");
+  };
+  if (observers.link) observers.link("connected");
+  std::exception_ptr failure;
+  bool ended = false;
+  std::thread reader([&] {
+    try {
+      ended = client.follow(job, 0, [&replay](const v1::RunEvent& event) { replay.apply(event); }, options);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    done = true;
+  });
+  if (observers.control) {
+    const bool paused = observers.control->paused();
+    relay_control(client, job, *observers.control, detach, done, paused, observers);
+  }
+  reader.join();
+  if (failure) {
+    if (observers.link) {
       try {
-        fit = decode_fit(event.fit_finished(), target.layout());
-      } catch (const std::runtime_error& e) {
-        throw RemoteError(std::string("the worker's fit does not fit this model: ") + e.what());
+        std::rethrow_exception(failure);
+      } catch (const RemoteError&) {
+        observers.link("worker gone");
+      } catch (...) {
       }
     }
-    if (!observer) return;
-    if (event.has_eta_trial()) observer->on_eta_trial({event.eta_trial().eta(), event.eta_trial().elbo()});
-    if (event.has_eta_chosen()) observer->on_eta_chosen(event.eta_chosen().eta(), event.eta_chosen().adapted());
-    if (event.has_elbo_iterations()) {
-      const v1::ElboIterations& m = event.elbo_iterations();
-      observer->on_iterations({m.first_iteration(), {m.elbo().begin(), m.elbo().end()}});
-    }
-    if (event.has_elbo_evaluation()) observer->on_evaluation(decode_evaluation(event.elbo_evaluation()));
-  });
-  if (!fit) throw RemoteError("job " + job + " ended without a fit");
-  return *fit;
+    std::rethrow_exception(failure);
+  }
+  return replay.end(ended);
 }
 
 }  // namespace variate::remote

@@ -1,22 +1,23 @@
 #pragma once
-/// `sample|fit --worker`: the command-line library's RemoteInference over a RemoteClient.
-/// Submits the run (uploading its data unless the worker holds it), prints the job id and
-/// how to reattach, then replays the job's events into the command's observers. Ctrl-C
-/// detaches: the job goes on.
+/// The services' client of remote workers (services::RemoteRunner) over a RemoteClient:
+/// submits a run (uploading its data unless the worker holds it) and replays its job's
+/// events, in order, into the observers a local run feeds; the run's control becomes calls
+/// (a stop cancels the job, a pause holds it, a detach ends following while it goes on).
+/// This is the one replay of a job's events: `variate sample|fit --worker`, `variate
+/// attach` and the studio's runs on workers all come through it.
 
-#include "engine/cli/remote_inference.h"
+#include "engine/services/remote_runner.h"
 
 namespace variate::remote {
 
-class WorkerInference : public cli::RemoteInference {
+class WorkerInference : public services::RemoteRunner {
  public:
-  std::string submit(const cli::RemoteOptions& options, const cli::RemoteSubmission& submission,
-                     std::ostream& log) override;
-  void cancel(const cli::RemoteOptions& options) noexcept override;
-  std::vector<ChainResult> sample(const cli::RemoteOptions& options, std::ostream& log,
-                                  const std::function<SampleObserver&(const cli::RunFacts&)>& started) override;
-  AdviFit fit(const cli::RemoteOptions& options, std::ostream& log, const UnconstrainedTarget& target,
-              AdviObserver* observer, cli::RunFacts& facts) override;
+  std::string submit(const services::WorkerAddress& worker, const services::JobSubmission& job) override;
+  std::string reattach_hint(const services::WorkerAddress& worker, const std::string& job) const override;
+  void cancel(const services::WorkerAddress& worker, const std::string& job) noexcept override;
+  bool paused(const services::WorkerAddress& worker, const std::string& job) override;
+  services::JobEnd follow(const services::WorkerAddress& worker, const std::string& job,
+                          const services::JobEvents& events, const services::RunObservers& observers) override;
 };
 
 }  // namespace variate::remote

@@ -68,12 +68,16 @@ RunRecorder::~RunRecorder() {
 }
 
 void RunRecorder::on_draws(const DrawBatch& batch) {
+  if (batch.positions.empty()) return record(batch, {});
+  // The model's outputs are computed here, on the chain's own thread, in parallel.
+  record(batch, rows_(batch.positions));
+}
+
+void RunRecorder::record(const DrawBatch& batch, const std::vector<std::vector<double>>& outputs) {
   if (failed_.load(std::memory_order_acquire)) {
     throw ProjectError(*failure() + "; the run stopped (the draws committed before are kept)");
   }
   if (batch.positions.empty()) return;
-  // The model's outputs are computed here, on the chain's own thread, in parallel.
-  const auto outputs = rows_(batch.positions);
   const size_t n = batch.positions.size();
   if (outputs.size() != n) throw ProjectError("RunRecorder: the output rows do not match the positions");
   DrawBlock block;
@@ -83,14 +87,16 @@ void RunRecorder::on_draws(const DrawBatch& batch) {
   block.columns = static_cast<int>(width_);
   block.values.reserve(n * width_);
   for (size_t i = 0; i < n; ++i) {
-    if (outputs[i].size() + kSamplerColumnCount != width_) {
+    // A row may carry more than the run records (a run's predictive columns follow its own).
+    if (outputs[i].size() + kSamplerColumnCount < width_) {
       throw ProjectError("RunRecorder: a draw has " + std::to_string(outputs[i].size()) +
                          " output values, the run's columns name " +
                          std::to_string(width_ - kSamplerColumnCount));
     }
     const std::vector<double> sampler = sampler_values(batch.stats[i]);
     block.values.insert(block.values.end(), sampler.begin(), sampler.end());
-    block.values.insert(block.values.end(), outputs[i].begin(), outputs[i].end());
+    block.values.insert(block.values.end(), outputs[i].begin(),
+                        outputs[i].begin() + static_cast<std::ptrdiff_t>(width_ - kSamplerColumnCount));
   }
   const ChainRecord* base = base_of(batch.chain);
   if (base) block.first_iteration += static_cast<int>(base->rows);  // appended after the stored rows

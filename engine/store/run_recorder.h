@@ -65,6 +65,9 @@ class RunRecorder : public SampleObserver {
   /// @throws ProjectError if the project cannot be opened or the run not created.
   RunRecorder(const std::string& project_path, const RunSpec& spec, OutputRows rows,
               RunRecorderOptions options = {});
+  /// A recorder handed its rows by record() alone.
+  RunRecorder(const std::string& project_path, const RunSpec& spec, RunRecorderOptions options = {})
+      : RunRecorder(project_path, spec, OutputRows(), std::move(options)) {}
   /// Continues `run`, an ended NUTS run of the project, with more draws ("run more
   /// draws": sample with NutsOptions::resume_from built from Project::chains(run)). Each
   /// chain's draws are appended after its stored rows; its warmup length stays, its
@@ -72,6 +75,9 @@ class RunRecorder : public SampleObserver {
   /// @throws ProjectError if the project cannot be opened, the run does not exist, is
   /// running or is not a NUTS run.
   RunRecorder(const std::string& project_path, Id run, OutputRows rows, RunRecorderOptions options = {});
+  /// Continues `run`, handed its rows by record() alone.
+  RunRecorder(const std::string& project_path, Id run, RunRecorderOptions options = {})
+      : RunRecorder(project_path, run, OutputRows(), std::move(options)) {}
   /// Stops the writer and commits what is buffered. A run neither finished nor failed is
   /// marked interrupted. Never throws.
   ~RunRecorder() override;
@@ -83,6 +89,9 @@ class RunRecorder : public SampleObserver {
   // SampleObserver: called on the chain threads; they only copy into the buffer (and
   // commit when the writer thread is off and a commit is due).
   void on_draws(const DrawBatch& batch) override;
+  /// on_draws with the batch's output rows computed already (a row may carry more values
+  /// than the run records: those after its own are left out).
+  void record(const DrawBatch& batch, const std::vector<std::vector<double>>& rows);
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;
 

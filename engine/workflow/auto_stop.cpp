@@ -48,8 +48,12 @@ void check_arguments(const NutsOptions& options, const AutoStopRule& rule) {
   if (options.draws() < 10) {
     fail("the first round needs at least 10 draws per chain, got " + std::to_string(options.draws()));
   }
-  if (!(rule.max_rhat > 1)) fail("argument 'max_rhat' must be above 1, got " + std::to_string(rule.max_rhat));
-  if (!(rule.min_ess > 0)) fail("argument 'min_ess' must be positive, got " + std::to_string(rule.min_ess));
+  if (!(rule.convergence.max_rhat > 1)) {
+    fail("argument 'max_rhat' must be above 1, got " + std::to_string(rule.convergence.max_rhat));
+  }
+  if (!(rule.convergence.min_ess_per_chain > 0)) {
+    fail("argument 'min_ess_per_chain' must be positive, got " + std::to_string(rule.convergence.min_ess_per_chain));
+  }
   if (rule.max_draws < options.draws()) {
     fail("argument 'max_draws' (" + std::to_string(rule.max_draws) + ") is below the first round's " +
          std::to_string(options.draws()) + " draws");
@@ -97,6 +101,8 @@ ConvergenceCheck check_convergence(const std::vector<std::vector<std::vector<dou
                                    const std::vector<std::string>& names, const AutoStopRule& rule) {
   ConvergenceCheck check;
   check.draws_per_chain = draws.empty() || draws[0].empty() ? 0 : static_cast<int>(draws[0][0].size());
+  check.chains = draws.empty() ? 0 : static_cast<int>(draws[0].size());
+  const double min_ess = rule.convergence.min_ess(check.chains);
   check.min_ess_bulk = std::numeric_limits<double>::infinity();
   check.min_ess_tail = std::numeric_limits<double>::infinity();
   double worst_badness = 1;  // above 1: the rule fails for that quantity
@@ -108,10 +114,13 @@ ConvergenceCheck check_convergence(const std::vector<std::vector<std::vector<dou
     if (!std::isnan(r_hat)) check.max_rhat = std::max(check.max_rhat, r_hat);
     if (!std::isnan(bulk)) check.min_ess_bulk = std::min(check.min_ess_bulk, bulk);
     if (!std::isnan(tail)) check.min_ess_tail = std::min(check.min_ess_tail, tail);
+    // The verdict every report gives; how far from it, to name the worst quantity.
+    const diagnostics::ConvergenceVerdict verdict =
+        diagnostics::convergence_verdict(r_hat, bulk, tail, check.chains, rule.convergence);
     double badness = 0;
-    if (!std::isnan(r_hat) && r_hat >= rule.max_rhat) badness = (r_hat - 1) / (rule.max_rhat - 1);
+    if (verdict.rhat_high) badness = (r_hat - 1) / (rule.convergence.max_rhat - 1);
     for (const double ess : {bulk, tail}) {
-      if (!std::isnan(ess) && ess < rule.min_ess) badness = std::max(badness, rule.min_ess / std::max(ess, 1e-300));
+      if (verdict.ess_low && !std::isnan(ess) && ess < min_ess) badness = std::max(badness, min_ess / std::max(ess, 1e-300));
     }
     if (badness >= worst_badness && badness > 0) {
       worst_badness = badness;
@@ -125,9 +134,10 @@ ConvergenceCheck check_convergence(const std::vector<std::vector<std::vector<dou
 int next_round_draws(const ConvergenceCheck& check, const AutoStopRule& rule) {
   const double n = check.draws_per_chain;
   const double ess = std::min(check.min_ess_bulk, check.min_ess_tail);
+  const double min_ess = rule.convergence.min_ess(check.chains);
   double wanted = 0;
   // ESS grows about linearly with the draws once the chains mix.
-  if (ess < rule.min_ess) wanted = std::ceil(n * (rule.min_ess / std::max(ess, 1.0)) * 1.2 - n);
+  if (ess < min_ess) wanted = std::ceil(n * (min_ess / std::max(ess, 1.0)) * 1.2 - n);
   wanted = std::max({wanted, std::ceil(n / 4), 100.0});
   return static_cast<int>(std::min(wanted, static_cast<double>(rule.max_draws) - n));
 }

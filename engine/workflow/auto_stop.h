@@ -1,12 +1,13 @@
 #pragma once
 /// Auto-stop: NUTS that runs until the convergence rule holds for every recorded quantity
-/// (rank-normalized split R-hat below a bound, bulk and tail ESS at least N), extending
+/// (rank-normalized split R-hat below a bound, bulk and tail ESS at least N per chain:
+/// diagnostics/thresholds.h's verdict, with the bounds the user gives), extending
 /// its chains in rounds. The chains keep their adaptation: each round continues every
 /// chain from its last position with the step size and inverse metric warmup adapted
 /// (NutsOptions::resume_from), so the draws are one long run of each chain.
 ///
 ///   AutoStopRule rule;
-///   rule.min_ess = 1000;
+///   rule.convergence.min_ess_per_chain = 250;
 ///   const AutoStopRun run = sample_until_converged(target, columns, options, rule);
 ///   run.converged  // false when the cap or a stop ended it first
 
@@ -26,6 +27,7 @@ namespace variate::workflow {
 /// The rule applied to all draws so far.
 struct ConvergenceCheck {
   int draws_per_chain = 0;
+  int chains = 0;
   double max_rhat = 0;      // over the quantities (NaN ones, constants, left out)
   double min_ess_bulk = 0;  // likewise
   double min_ess_tail = 0;

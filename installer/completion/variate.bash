@@ -29,8 +29,8 @@ _variate_subcommands()
 }
 
 # For a subcommand's help text on standard input, one line per option: "NAME VALUE", VALUE
-# being the kind of value it takes as the help shows it (TEXT, INT:POSITIVE=4,
-# TEXT:{diag,dense}=diag), empty for a flag. "-h,--help" gives a line for each name.
+# being the kind of value it takes as the help shows it (TEXT, INT, diag|dense for a
+# choice), empty for a flag. "-h,--help" gives a line for each name.
 _variate_options()
 {
     awk '/^  -/ {
@@ -105,8 +105,8 @@ _variate()
     # The value of the option before, if it takes one.
     value=$(awk -v name="$prev" '$1 == name { print $2 }' <<<"$options")
     if [[ -n $value && $prev == -* ]]; then
-        if [[ $value =~ \{([^}]*)\} ]]; then
-            COMPREPLY=($(compgen -W "${BASH_REMATCH[1]//,/ }" -- "$cur"))
+        if [[ $value == *'|'* ]]; then  # a choice: diag|dense
+            COMPREPLY=($(compgen -W "${value//|/ }" -- "$cur"))
             return
         fi
         case $prev in

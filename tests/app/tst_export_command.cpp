@@ -3,7 +3,7 @@
 
 #include <QtTest/QtTest>
 
-#include "run_program.h"
+#include "tests/app/run_program.h"
 
 using app_test::Outcome;
 

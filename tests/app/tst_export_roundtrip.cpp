@@ -12,7 +12,7 @@
 
 #include <QtTest/QtTest>
 
-#include "run_program.h"
+#include "tests/app/run_program.h"
 
 #include "engine/diagnostics/summary.h"
 #include "engine/io/data_file.h"
@@ -252,10 +252,11 @@ class TestExportRoundTrip : public QObject {
     for (const char* option : {"--data", "--chains", "--seed", "--output", "--summary-json", "--batched-chains", "--quiet"}) {
       QVERIFY2(outcome.output.contains(option), option);
     }
-    QVERIFY2(outcome.output.contains("not offered: --dtype (a compile option), --project and --run-name"),
-             qPrintable(outcome.output));
-    QVERIFY2(!outcome.output.contains("--dtype TEXT") && !outcome.output.contains("--project TEXT"),
-             qPrintable(outcome.output));
+    QVERIFY2(outcome.output.contains("not offered: --backend, --dtype and --device"), qPrintable(outcome.output));
+    for (const char* option : {"--dtype", "--backend", "--device", "--project", "--nproc", "--rendezvous", "--shard",
+                               "--worker"}) {
+      QVERIFY2(!outcome.output.contains(QString("\n  ") + option + " "), option);
+    }
     outcome = run(program, {"sample", "--dtype", "float32"});
     QVERIFY(outcome.exit_code != 0);
     QVERIFY2(outcome.output.contains("--dtype"), qPrintable(outcome.output));

@@ -8,7 +8,7 @@
 #include <QJsonObject>
 #include <QtTest/QtTest>
 
-#include "run_program.h"
+#include "tests/app/run_program.h"
 #include "tests/support/stored_rule.h"
 #include "engine/store/project.h"
 
@@ -32,9 +32,9 @@ class TestVariateAutoStop : public QObject {
  private slots:
   void stopsWhenTheRuleHoldsAndNotBefore() {
     QTemporaryDir directory;
-    const Outcome sampled = run(auto_stop_arguments(directory.path(), "800"));
+    const Outcome sampled = run(auto_stop_arguments(directory.path(), "200"));  // per chain: 800 over the 4
     QVERIFY2(sampled.exit_code == 0, qPrintable(sampled.output));
-    QVERIFY2(sampled.output.contains("Auto-stop: every quantity has R-hat < 1.01 and bulk and tail ESS >= 800"),
+    QVERIFY2(sampled.output.contains("Auto-stop: every quantity has R-hat < 1.01 and bulk and tail ESS >= 200 per chain"),
              qPrintable(sampled.output));
 
     const QJsonObject auto_stop = read_json(directory.filePath("s.json"))["auto_stop"].toObject();
@@ -46,16 +46,16 @@ class TestVariateAutoStop : public QObject {
     const store::RunInfo stored = project.runs().at(0);
     QCOMPARE(stored.status, store::RunStatus::finished);
     const auto config = QJsonDocument::fromJson(QByteArray::fromStdString(stored.config_json)).object();
-    QCOMPARE(config["until_ess"].toDouble(), 800.0);
+    QCOMPARE(config["until_ess"].toDouble(), 200.0);
     const auto chains = project.draws(stored.id);
     const size_t draws = static_cast<size_t>(rounds.last().toObject()["draws_per_chain"].toInt());
     for (const auto& chain : chains) QCOMPARE(chain.sampling_rows(), draws);
 
     std::string worst;
-    QVERIFY2(stored_rule_holds(chains, draws, 800, &worst), ("the stored run fails the rule at " + worst).c_str());
+    QVERIFY2(stored_rule_holds(chains, draws, 200, &worst), ("the stored run fails the rule at " + worst).c_str());
     for (qsizetype r = 0; r + 1 < rounds.size(); ++r) {
       const QJsonObject round = rounds[r].toObject();
-      QVERIFY2(!stored_rule_holds(chains, static_cast<size_t>(round["draws_per_chain"].toInt()), 800),
+      QVERIFY2(!stored_rule_holds(chains, static_cast<size_t>(round["draws_per_chain"].toInt()), 200),
                "the rule already held a round earlier");
     }
     // The stored summary is the run's, with the rounds.
@@ -74,10 +74,10 @@ class TestVariateAutoStop : public QObject {
 
   void refusesWhatItCannotDo() {
     QTemporaryDir directory;
-    const Outcome capped = run(auto_stop_arguments(directory.path(), "400") << "--max-draws" << "50");
+    const Outcome capped = run(auto_stop_arguments(directory.path(), "100") << "--max-draws" << "50");
     QCOMPARE(capped.exit_code, 1);
     QVERIFY2(capped.output.contains("error: --max-draws (50) is below --draws (100)"), qPrintable(capped.output));
-    const Outcome ranks = run(auto_stop_arguments(directory.path(), "400") << "--nproc" << "2");
+    const Outcome ranks = run(auto_stop_arguments(directory.path(), "100") << "--nproc" << "2");
     QCOMPARE(ranks.exit_code, 1);
     QVERIFY2(ranks.output.contains("--until-ess extends chains on this process"), qPrintable(ranks.output));
   }

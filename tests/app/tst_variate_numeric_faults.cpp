@@ -8,7 +8,7 @@
 
 #include <QtTest/QtTest>
 
-#include "run_program.h"
+#include "tests/app/run_program.h"
 
 using namespace app_test;
 

@@ -7,7 +7,7 @@
 
 #include <QtTest/QtTest>
 
-#include "run_program.h"
+#include "tests/app/run_program.h"
 
 using namespace app_test;
 
@@ -100,7 +100,8 @@ class TestVariatePathfinder : public QObject {
     const QString folder = kReference + "sblrc-blr/";
     const Outcome r = variate({"sample", folder + "model.vmod", "--data", folder + "data.json", "--init", "somewhere"});
     QVERIFY(r.exit_code != 0);
-    QVERIFY2(r.output.contains("--init must be a radius"), qPrintable(r.output));
+    QVERIFY2(r.output.contains("--init: expected a radius (a number >= 0) or 'pathfinder', got 'somewhere'"),
+             qPrintable(r.output));
     const Outcome radius = variate({"sample", folder + "model.vmod", "--data", folder + "data.json", "--init", "0.5",
                                     "--chains", "1", "--warmup", "50", "--draws", "20", "--quiet", "--seed", "1"});
     QVERIFY2(radius.exit_code == 0, qPrintable(radius.output));

@@ -9,7 +9,7 @@
 
 #include <QtTest/QtTest>
 
-#include "run_program.h"
+#include "tests/app/run_program.h"
 #include "engine/store/project.h"
 
 using namespace app_test;

@@ -7,7 +7,7 @@
 
 #include <sqlite3.h>
 
-#include "run_program.h"
+#include "tests/app/run_program.h"
 #include "engine/store/project.h"
 #include "engine/store/stored_run_summary.h"
 

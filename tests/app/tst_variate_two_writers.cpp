@@ -5,7 +5,7 @@
 #include <QtTest/QtTest>
 
 #include "tests/app/project_file_checks.h"
-#include "run_program.h"
+#include "tests/app/run_program.h"
 
 namespace store = variate::store;
 

@@ -25,7 +25,7 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
-#include "run_program.h"
+#include "tests/app/run_program.h"
 
 using json = nlohmann::json;
 using namespace app_test;

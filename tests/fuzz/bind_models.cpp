@@ -1,4 +1,4 @@
-#include "bind_models.h"
+#include "tests/fuzz/bind_models.h"
 
 #include <cstdlib>
 #include <string>

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "bind_models.h"
-#include "same_as_file.h"
+#include "tests/fuzz/bind_models.h"
+#include "tests/fuzz/same_as_file.h"
 #include "engine/core/argument_error.h"
 #include "engine/io/data_file.h"
 

@@ -1,4 +1,4 @@
-#include "same_as_file.h"
+#include "tests/fuzz/same_as_file.h"
 
 #include <unistd.h>
 

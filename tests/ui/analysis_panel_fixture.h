@@ -9,12 +9,15 @@
 
 #include <QtTest/QtTest>
 
-#include "studio_test_support.h"
+#include "engine/services/setting_table.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/document/project_document.h"
 #include "ui/plots/derived_plot_panel.h"
 #include "ui/plots/parameter_picker.h"
 
 namespace analysis_test {
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 
@@ -53,14 +56,16 @@ class AnalysisFixture {
   ProjectDocument* document() { return document_.get(); }
 
   /// Adds a running NUTS run (id 1 upward) whose chain c holds chains[c], the first
-  /// `warmup` iterations of each being warmup; it becomes the current run.
+  /// `warmup` iterations of each being warmup, made with `settings`; it becomes the
+  /// current run.
   qint64 addRun(const QStringList& columns, int warmup, const std::vector<Iterations>& chains,
-                InferenceMethod method = InferenceMethod::Nuts) {
+                services::Method method = services::Method::nuts, services::Settings settings = {}) {
     RunData run;
     run.id = ++lastId_;
     run.name = QString("run %1").arg(run.id);
     run.config.method = method;
-    run.config.chains = static_cast<int>(chains.size());
+    run.config.settings = std::move(settings);
+    run.config.settings.set(services::setting::chains, static_cast<int>(chains.size()));
     run.columnNames = columns;
     run.parameterColumns = static_cast<int>(columns.size());
     run.drawsLoaded = true;

@@ -1,7 +1,8 @@
 # Fails when one of OBJECTS (object files, "|"-separated) includes an ATen or torch header,
 # directly or through other headers, as the build's dependency log records it
-# (`ninja -t deps`): the check behind ui/CMakeLists.txt's promise that only ui/engine's
-# files see ATen. Objects must have been built.
+# (`ninja -t deps`): the check behind ui/CMakeLists.txt's promise that only the files of
+# its engine-facing folders (ui/runs, ui/analysis, ui/modeling, ui/workers) see ATen.
+# Objects must have been built.
 #
 #   cmake -DNINJA=ninja -DSOURCE_DIR=. -DBUILD_DIR=build -DOBJECTS="a.o|b.o" -P aten_free_objects.cmake
 
@@ -61,6 +62,6 @@ if(deps MATCHES "/(ATen|torch)/")
       endif()
     endif()
   endforeach()
-  message(FATAL_ERROR "ATen reaches files outside ui/engine:${offenders}")
+  message(FATAL_ERROR "ATen reaches files outside ui/runs, ui/analysis, ui/modeling and ui/workers:${offenders}")
 endif()
 message(STATUS "${count} objects include no ATen or torch header")

@@ -13,7 +13,7 @@
 
 #include "engine/diagnostics/draws.h"
 
-#include "studio_test_support.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/document/run_data.h"
 
 namespace studio_test {

@@ -6,13 +6,16 @@
 #include <QToolBar>
 #include <QtTest/QtTest>
 
+#include "engine/services/setting_table.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/app/studio_actions.h"
 #include "ui/document/project_document.h"
-#include "studio_test_support.h"
 
 namespace studio_test {
+
+namespace services = variate::services;
 
 /// Shows `window` at the screenshots' size, with a copy of projects/NAME made in `dir`
 /// open; false (with the window's message) when it does not open.
@@ -30,10 +33,10 @@ inline bool runNuts(variate::ui::MainWindow& window, int warmup, int draws, quin
   using namespace variate::ui;
   ProjectDocument* document = window.document();
   RunConfig config = document->runConfig();
-  config.method = InferenceMethod::Nuts;
-  config.warmup = warmup;
-  config.draws = draws;
-  config.seed = seed;
+  config.method = services::Method::nuts;
+  config.settings.set(services::setting::warmup, warmup);
+  config.settings.set(services::setting::draws, draws);
+  config.settings.set(services::setting::seed, std::optional<uint64_t>(seed));
   document->setRunConfig(config);
   QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
   QTest::mouseClick(window.actions().toolBar->widgetForAction(window.actions().run), Qt::LeftButton);

@@ -7,6 +7,7 @@
 
 #include <QAbstractSpinBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QtTest/QtTest>
 
 namespace studio_test {
@@ -41,15 +42,22 @@ inline bool waitFor(const std::function<bool()>& done, int ms) {
   return true;
 }
 
-/// Types `text` into the spin box named `field` among `panel`'s children: select all,
-/// type, Enter. False when there is no such field.
+/// Types `text` into the spin box or line named `field` among `panel`'s children: select
+/// all, type, Enter. False when there is no such field.
 inline bool typeInto(QWidget* panel, const QString& field, const QString& text) {
-  auto* box = panel->findChild<QAbstractSpinBox*>(field);
-  if (!box) return false;
-  box->selectAll();
-  QTest::keyClicks(box, text);
-  QTest::keyClick(box, Qt::Key_Return);
-  return true;
+  if (auto* box = panel->findChild<QAbstractSpinBox*>(field)) {
+    box->selectAll();
+    QTest::keyClicks(box, text);
+    QTest::keyClick(box, Qt::Key_Return);
+    return true;
+  }
+  if (auto* line = panel->findChild<QLineEdit*>(field)) {
+    line->selectAll();
+    QTest::keyClicks(line, text);
+    QTest::keyClick(line, Qt::Key_Return);
+    return true;
+  }
+  return false;
 }
 
 /// Picks the item `item` of the combo box named `field`; false when there is none.

@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/diagnostics/summary.h"
-#include "engine/mcmc/sample.h"
 #include "engine/io/data_file.h"
+#include "engine/mcmc/sample.h"
 #include "engine/model/compile.h"
 #include "engine/target/draw_columns.h"
 
-#include "tst_canvas_driver.h"
+#include "tests/ui/tst_canvas_driver.h"
 
 using namespace canvas_test;
 using json = nlohmann::json;

@@ -7,7 +7,7 @@
 #include <QApplication>
 #include <QClipboard>
 
-#include "tst_canvas_driver.h"
+#include "tests/ui/tst_canvas_driver.h"
 #include "ui/canvas/run_diagnostics.h"
 #include "ui/document/run_data.h"
 

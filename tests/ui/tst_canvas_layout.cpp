@@ -3,7 +3,7 @@
 // and example project); unchanged nodes keep their places across text edits; positions are
 // saved with the project. With VARIATE_SCREENSHOT_DIR set it writes canvas_*.png there.
 
-#include "tst_canvas_driver.h"
+#include "tests/ui/tst_canvas_driver.h"
 
 using namespace canvas_test;
 

@@ -6,8 +6,8 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 
-#include "studio_test_support.h"
-#include "tst_canvas_driver.h"
+#include "tests/ui/studio_test_support.h"
+#include "tests/ui/tst_canvas_driver.h"
 #include "ui/app/main_window.h"
 #include "ui/docks/model_panel.h"
 #include "ui/editor/code_editor.h"

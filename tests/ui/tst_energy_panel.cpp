@@ -11,8 +11,10 @@
 
 #include <qcustomplot.h>
 
-#include "analysis_panel_fixture.h"
+#include "tests/ui/analysis_panel_fixture.h"
 #include "ui/docks/energy_panel.h"
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 using analysis_test::Iterations;
@@ -126,7 +128,7 @@ class TestEnergyPanel : public QObject {
 
   void approximationsHaveNoEnergy() {
     analysis_test::AnalysisFixture fixture;
-    fixture.addRun({"x"}, 0, chains(), InferenceMethod::Advi);
+    fixture.addRun({"x"}, 0, chains(), services::Method::advi);
     EnergyPanel panel;
     QVERIFY(analysis_test::showOn(panel, fixture));
     QVERIFY(!panel.bars("energy"));

@@ -11,7 +11,7 @@
 
 #include <qcustomplot.h>
 
-#include "analysis_panel_fixture.h"
+#include "tests/ui/analysis_panel_fixture.h"
 #include "ui/docks/forest_panel.h"
 
 using namespace variate::ui;

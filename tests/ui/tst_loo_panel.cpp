@@ -22,11 +22,11 @@
 #include "engine/store/project.h"
 #include "engine/workflow/loo_document.h"
 
-#include "eight_schools_log_lik.h"
-#include "studio_nuts_run.h"
-#include "studio_test_support.h"
-#include "ui/docks/loo_panel.h"
+#include "tests/ui/eight_schools_log_lik.h"
+#include "tests/ui/studio_nuts_run.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/run_coordinator.h"
+#include "ui/docks/loo_panel.h"
 
 using namespace variate::ui;
 namespace vd = variate::diagnostics;
@@ -49,7 +49,7 @@ std::optional<std::string> storedLoo(const QString& path, qint64 id) {
 int runVariate(const QStringList& arguments) {
   QProcess cli;
   cli.setProcessChannelMode(QProcess::ForwardedChannels);
-  cli.start(VARIATE_PROGRAM, arguments);
+  cli.start(VARIATE_EXECUTABLE, arguments);
   if (!cli.waitForFinished(120000)) return -1;
   return cli.exitCode();
 }

@@ -14,9 +14,9 @@
 
 #include <qcustomplot.h>
 
-#include "eight_schools_log_lik.h"
-#include "studio_nuts_run.h"
-#include "studio_test_support.h"
+#include "tests/ui/eight_schools_log_lik.h"
+#include "tests/ui/studio_nuts_run.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/docks/predictive_check_panel.h"
 
 using namespace variate::ui;

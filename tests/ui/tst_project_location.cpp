@@ -5,7 +5,7 @@
 #include <QMenu>
 #include <QtTest/QtTest>
 
-#include "studio_test_support.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/document/project_location.h"
 

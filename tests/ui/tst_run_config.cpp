@@ -1,20 +1,23 @@
-// The run configuration a project records: typed values (the engine's MetricKind and
-// AdviMethod, a dtype) that survive a round trip through JSON, with the files of older
-// studios and of `variate sample --project` still read — missing keys keep their
-// defaults, old string values parse, values that make no sense are ignored. And views
-// read runs as const: nothing they are handed can change a run behind its signals.
+// The run configuration the studio keeps and a project records: the method, every
+// method's settings (the services' descriptions) and a run's job, surviving a round trip
+// through JSON, with the files of older studios and of `variate sample --project` still
+// read — missing keys keep their defaults, old keys and values are understood, values
+// that make no sense are ignored. And views read runs as const: nothing they are handed
+// can change a run behind its signals.
 
 #include <type_traits>
 
-#include <QJsonDocument>
 #include <QtTest/QtTest>
 
+#include "engine/services/run_config.h"
+#include "engine/services/setting_table.h"
 #include "ui/document/run_config.h"
 #include "ui/document/run_list.h"
 #include "ui/plots/run_plot_panel.h"
 
 using namespace variate;
 using namespace variate::ui;
+namespace setting = variate::services::setting;
 
 // Compile-time: what RunList and the plot panels hand out is a run to read.
 static_assert(std::is_same_v<decltype(std::declval<RunList&>().run(0)), std::shared_ptr<const RunData>>);
@@ -24,7 +27,18 @@ static_assert(std::is_same_v<decltype(std::declval<RunPlotPanel&>().run()), std:
 
 namespace {
 
-RunConfig parse(const char* json) { return RunConfig::fromJson(QJsonDocument::fromJson(json).object()); }
+// The settings of `method` whose values differ from the defaults, as "name=value", sorted.
+QString differing(const RunConfig& config, services::Method method) {
+  QStringList out;
+  const services::Settings defaults;
+  for (const services::SettingDescriptor* s : services::settings_of(method)) {
+    const auto value = config.settings.value_of(*s);
+    if (value == defaults.value_of(*s)) continue;
+    out << QString::fromStdString(s->name + "=" + (value ? s->format(*value) : std::string("none")));
+  }
+  out.sort();
+  return out.join(' ');
+}
 
 }  // namespace
 
@@ -32,147 +46,97 @@ class TestRunConfig : public QObject {
   Q_OBJECT
 
  private slots:
-  void defaultsAreTheEngines() {
+  void defaultsAreTheDescriptions() {
     const RunConfig config;
-    QCOMPARE(config.metric, NutsOptions().metric());
-    QCOMPARE(config.maxTreeDepth, 10);
-    QCOMPARE(config.adaptDelta, 0.8);
-    QCOMPARE(config.family, AdviMethod::meanfield);
-    QCOMPARE(config.tolRelObj, 0.01);
-    QVERIFY(!config.eta);
-    QCOMPARE(config.dtype, Dtype::Float64);
-    QCOMPARE(config.processes, 1);
+    QCOMPARE(config.method, services::Method::nuts);
+    QCOMPARE(config.settings.get(setting::max_depth), 10);
+    QCOMPARE(config.settings.get(setting::laplace_draws), 0);
+    QCOMPARE(config.epochs(), 10);
     QVERIFY(!config.onSeveralProcesses());
+    QVERIFY(!config.isRemote());
   }
 
   void roundTrip() {
     RunConfig config;
-    config.method = InferenceMethod::Advi;
-    config.seed = 18'446'744'073'709'551'557ull;  // beyond a double's integers
-    config.metric = MetricKind::dense;
-    config.maxTreeDepth = 3;
-    config.adaptDelta = 0.95;
-    config.batchedChains = true;
-    config.dtype = Dtype::Float32;
-    config.family = AdviMethod::fullrank;
-    config.tolRelObj = 0.001;
-    config.eta = 0.1;
-    config.adaptIterations = 20;
-    config.gradSamples = 3;
-    config.elboSamples = 50;
-    config.evalElbo = 25;
-    config.processes = 3;
+    config.method = services::Method::advi;
+    config.settings.set(setting::seed, std::optional<uint64_t>(18'446'744'073'709'551'557ull));  // beyond a double's integers
+    config.settings.set(setting::metric, std::string("dense")).set(setting::max_depth, 3);
+    config.settings.set(setting::family, std::string("fullrank")).set(setting::eta, std::optional<double>(0.1));
+    config.settings.set(setting::nproc, std::optional<int>(3)).set(setting::lbfgs_iter, 50);
     const RunConfig back = RunConfig::fromJson(config.toJson());
-    QCOMPARE(back.toJson(), config.toJson());
-    QCOMPARE(back.seed, config.seed);
-    QCOMPARE(back.metric, MetricKind::dense);
-    QCOMPARE(back.family, AdviMethod::fullrank);
-    QCOMPARE(back.dtype, Dtype::Float32);
-    QCOMPARE(*back.eta, 0.1);
-    QCOMPARE(back.processes, 3);
     QVERIFY(back == config);
-    QVERIFY(!back.onSeveralProcesses());  // ADVI runs on one process
-    config.eta.reset();  // adapted again: a change the undo command can name
+    QCOMPARE(back.toJson(), config.toJson());
+    QCOMPARE(*back.settings.get(setting::seed), 18'446'744'073'709'551'557ull);
+    QCOMPARE(back.settings.get(setting::lbfgs_iter), 50);  // another method's settings are kept too
+    QVERIFY(back.onSeveralProcesses());
+    config.settings.set(setting::eta, std::optional<double>());  // adapted again: a change the undo command can name
     QVERIFY(RunConfig::fromJson(config.toJson()) == config);
     QVERIFY(back != config);
   }
 
-  // Optimize and Pathfinder are named as their commands in the file, with their options
-  // under the commands' names; their draws, as ADVI's, are independent.
-  void optimizeAndPathfinderRoundTrip() {
-    const RunConfig defaults;
-    QCOMPARE(defaults.jacobian, true);
-    QCOMPARE(defaults.laplaceDraws, 1000);
-    QCOMPARE(defaults.paths, 4);
+  void kHatAppliesToDrawsThatApproximateThePosterior() {
     RunConfig config;
-    config.method = InferenceMethod::Optimize;
-    config.jacobian = false;
-    config.laplaceDraws = 0;
-    QCOMPARE(config.toJson()["method"].toString(), QString("optimize"));
-    QCOMPARE(config.toJson()["laplace_draws"].toInt(), 0);
-    RunConfig back = RunConfig::fromJson(config.toJson());
-    QCOMPARE(back.method, InferenceMethod::Optimize);
-    QCOMPARE(back.jacobian, false);
-    QCOMPARE(back.laplaceDraws, 0);
-    QVERIFY(back == config);
-    QVERIFY(!back.kHatApplies());  // no draws, and none would approximate the posterior
-    config.jacobian = true;
-    config.laplaceDraws = 200;
+    config.method = services::Method::optimize;
+    QVERIFY(!config.kHatApplies());  // the mode alone
+    config.settings.set(setting::laplace_draws, 200);
+    QVERIFY(config.kHatApplies());  // with the Jacobian, as auto decides
+    config.settings.set(setting::jacobian, std::string("off"));
+    QVERIFY(!config.kHatApplies());
+    config.method = services::Method::pathfinder;
     QVERIFY(config.kHatApplies());
-    config.method = InferenceMethod::Pathfinder;
-    config.paths = 8;
-    QCOMPARE(config.toJson()["method"].toString(), QString("pathfinder"));
-    back = RunConfig::fromJson(config.toJson());
-    QCOMPARE(back.method, InferenceMethod::Pathfinder);
-    QCOMPARE(back.paths, 8);
-    QVERIFY(back.kHatApplies());
-    QVERIFY(!back.onSeveralProcesses());
-    for (const auto method : {InferenceMethod::Advi, InferenceMethod::Optimize, InferenceMethod::Pathfinder}) {
-      QVERIFY(drawsAreIndependent(method));
-    }
-    QVERIFY(!drawsAreIndependent(InferenceMethod::Nuts));
-    QVERIFY(!drawsAreIndependent(InferenceMethod::Amortized));
-    QCOMPARE(methodName(InferenceMethod::Optimize), QString("Optimize (L-BFGS)"));
+    QCOMPARE(methodName(services::Method::optimize), QString("Optimize (L-BFGS)"));
   }
 
   // A run's record holds what reattaching to its job needs: the worker's address, the
   // paths of its token and CA files (never the token), and the job.
-  void workerRoundTrip() {
+  void aRunsWorkerAndJobAreRead() {
     RunConfig config;
-    QVERIFY(!config.toJson().contains("worker"));  // this computer
-    config.worker = {"gpu1:7070", "/home/me/.variate/gpu1.token", "/home/me/ca.pem", "0123abcd"};
-    const QJsonObject json = config.toJson();
-    QCOMPARE(json["worker"].toObject()["address"].toString(), QString("gpu1:7070"));
-    QCOMPARE(json["worker"].toObject()["token_file"].toString(), QString("/home/me/.variate/gpu1.token"));
-    const RunConfig back = RunConfig::fromJson(json);
-    QVERIFY(back.worker.isRemote());
-    QCOMPARE(back.worker.caFile, QString("/home/me/ca.pem"));
-    QCOMPARE(back.worker.job, QString("0123abcd"));
-    QVERIFY(back == config);
-    QVERIFY(!RunConfig::fromJson(RunConfig().toJson()).worker.isRemote());
+    config.setWorker({"gpu1:7070", "/home/me/.variate/gpu1.token", "/home/me/ca.pem"});
+    QVERIFY(config.isRemote());
+    QCOMPARE(config.worker().caFile, QString("/home/me/ca.pem"));
+    const auto json = services::run_config_json(services::Method::nuts, config.settings, {"tape", 1, 5, "cpu", ""},
+                                                services::JobRef{"0123abcd", {10, 12}});
+    const RunConfig run = RunConfig::ofRun(services::Method::nuts, json.dump());
+    QCOMPARE(run.workerAddress(), QString("gpu1:7070"));
+    QCOMPARE(QString::fromStdString(run.job->id), QString("0123abcd"));
+    QCOMPARE(run.job->offsets, (std::vector<int>{10, 12}));
+    const RunConfig older = RunConfig::ofRun(
+        services::Method::nuts,
+        R"({"worker":{"address":"gpu1:7070","token_file":"t","job":"0123abcd","offsets":[3]}})");
+    QCOMPARE(older.workerAddress(), QString("gpu1:7070"));
+    QCOMPARE(older.job->offsets, (std::vector<int>{3}));
   }
 
   void olderFilesStillLoad_data() {
     QTest::addColumn<QByteArray>("json");
-    QTest::addColumn<QString>("expected");  // the keys whose values differ from the defaults, sorted
+    QTest::addColumn<int>("method");
+    QTest::addColumn<QString>("expected");
     QTest::newRow("studio before typed options") << QByteArray(
         R"({"method":"ADVI","chains":2,"warmup":500,"draws":300,"seed":"7","threads":0,"device":"cpu",)"
         R"("family":"fullrank","iterations":2000,"output_draws":400})")
-        << "chains=2 draws=300 family=fullrank iterations=2000 method=ADVI output_draws=400 seed=7 warmup=500";
-    QTest::newRow("first studio: a numeric seed") << QByteArray(R"({"method":"NUTS","seed":42})") << "seed=42";
+        << static_cast<int>(services::Method::advi) << "family=fullrank iter=2000 output_draws=400 seed=7";
+    QTest::newRow("first studio: a numeric seed") << QByteArray(R"({"method":"NUTS","seed":42})")
+                                                  << static_cast<int>(services::Method::nuts) << "seed=42";
     QTest::newRow("variate sample --project") << QByteArray(
         R"({"chains":4,"warmup":1000,"draws":1000,"max_depth":12,"adapt_delta":0.9,"metric":"dense",)"
         R"("threads":2,"batched_chains":true,"device":"cpu","model_file":"m.vmod","data_file":""})")
-        << "adapt_delta=0.9 batched_chains=true max_depth=12 metric=dense threads=2";
-    QTest::newRow("variate sample --project --nproc 2") << QByteArray(R"({"chains":4,"threads":1,"ranks":2})")
-        << "processes=2 threads=1";
-    QTest::newRow("the recorder's metric names") << QByteArray(R"({"metric":"dense_e"})") << "metric=dense";
-    QTest::newRow("empty") << QByteArray("{}") << "";
+        << static_cast<int>(services::Method::nuts) << "adapt_delta=0.9 batched_chains=true max_depth=12 metric=dense threads=2";
+    QTest::newRow("an older studio's processes") << QByteArray(R"({"processes":2})")
+                                                 << static_cast<int>(services::Method::nuts) << "nproc=2";
+    QTest::newRow("an older studio's auto-stop off") << QByteArray(R"({"until_ess":0})")
+                                                     << static_cast<int>(services::Method::nuts) << "";
+    QTest::newRow("empty") << QByteArray("{}") << static_cast<int>(services::Method::nuts) << "";
     QTest::newRow("nonsense values keep the defaults") << QByteArray(
         R"({"metric":"riemannian","family":"normalizing-flow","dtype":"int8","max_depth":"deep","eta":"fast"})")
-        << "";
+        << static_cast<int>(services::Method::advi) << "";
   }
 
   void olderFilesStillLoad() {
     QFETCH(QByteArray, json);
+    QFETCH(int, method);
     QFETCH(QString, expected);
-    const QJsonObject loaded = RunConfig::fromJson(QJsonDocument::fromJson(json).object()).toJson();
-    const QJsonObject defaults = RunConfig().toJson();
-    QStringList differing;
-    for (auto it = loaded.begin(); it != loaded.end(); ++it) {
-      if (it.value() == defaults.value(it.key())) continue;
-      const QJsonValue value = it.value();
-      differing << it.key() + "=" + (value.isBool() ? (value.toBool() ? "true" : "false")
-                                     : value.isDouble() ? QString::number(value.toDouble())
-                                                        : value.toString());
-    }
-    QCOMPARE(differing.join(' '), expected);
-  }
-
-  void etaIsAdaptedUnlessGiven() {
-    QVERIFY(!parse(R"({"eta":null})").eta);
-    QVERIFY(!parse(R"({})").eta);
-    QCOMPARE(*parse(R"({"eta":0.5})").eta, 0.5);
+    const RunConfig loaded = RunConfig::fromJson(json.toStdString());
+    QCOMPARE(differing(loaded, static_cast<services::Method>(method)), expected);
   }
 };
 

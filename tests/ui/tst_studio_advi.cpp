@@ -11,7 +11,9 @@
 
 #include "engine/store/project.h"
 
-#include "studio_test_support.h"
+#include "engine/services/setting_table.h"
+#include "tests/ui/studio_test_support.h"
+#include "ui/analysis/summary_service.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/density_panel.h"
@@ -19,7 +21,8 @@
 #include "ui/docks/elbo_panel.h"
 #include "ui/docks/run_config_panel.h"
 #include "ui/document/project_document.h"
-#include "ui/engine/summary_service.h"
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 
@@ -58,9 +61,9 @@ class TestStudioAdvi : public QObject {
       path = window.document()->filePath();
       QSignalSpy elbo(window.document()->runs(), &RunList::elboAppended);
       const RunPtr run = runAndWait(window, [](RunConfig& c) {
-        c.method = InferenceMethod::Advi;
-        c.seed = 11;
-        c.outputDraws = 500;
+        c.method = services::Method::advi;
+        c.settings.set(services::setting::seed, std::optional<uint64_t>(11));
+        c.settings.set(services::setting::output_draws, 500);
       });
       QVERIFY(run);
       QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
@@ -81,7 +84,7 @@ class TestStudioAdvi : public QObject {
     window.setQuietErrors(true);
     QVERIFY(window.openPath(path));
     const RunPtr run = window.document()->runs()->current();
-    QCOMPARE(run->config.method, InferenceMethod::Advi);
+    QCOMPARE(run->config.method, services::Method::advi);
     QVERIFY(studio_test::waitFor([&] { return !run->elbo.empty(); }, 20000));
     QCOMPARE(run->elbo.convergedAt, convergedAt);
     QVERIFY(std::abs(int(run->elbo.points.size()) - points) <= points / 50);  // evaluations replace raw points
@@ -98,14 +101,14 @@ class TestStudioAdvi : public QObject {
     QVERIFY(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"));
     QWidget* settings = window.docks().runConfig;
     QVERIFY(studio_test::choose(settings, "method", "ADVI"));
-    QCOMPARE(window.document()->runConfig().method, InferenceMethod::Advi);
+    QCOMPARE(window.document()->runConfig().method, services::Method::advi);
     QVERIFY(studio_test::typeInto(settings, "tol_rel_obj", "0.001"));
     QVERIFY(studio_test::typeInto(settings, "eta", "0.1"));
     QVERIFY(studio_test::typeInto(settings, "eval_elbo", "50"));
-    QVERIFY(studio_test::typeInto(settings, "iterations", "3000"));
+    QVERIFY(studio_test::typeInto(settings, "iter", "3000"));
     QVERIFY(studio_test::typeInto(settings, "output_draws", "200"));
-    QCOMPARE(window.document()->runConfig().tolRelObj, 0.001);
-    QCOMPARE(window.document()->runConfig().eta.value_or(-1), 0.1);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::advi_tol_rel_obj), 0.001);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::eta).value_or(-1), 0.1);
 
     QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
     window.actions().run->trigger();
@@ -121,7 +124,7 @@ class TestStudioAdvi : public QObject {
     QCOMPARE(stored["eta"].toDouble(), 0.1);
     QCOMPARE(stored["eval_elbo"].toInt(), 50);
     const QJsonObject advi =
-        QJsonDocument::fromJson(QByteArray::fromStdString(*project.diagnostics_json(run->id))).object()["advi"].toObject();
+        QJsonDocument::fromJson(QByteArray::fromStdString(*project.diagnostics_json(run->id))).object()["variational"].toObject();
     QCOMPARE(advi["eta"].toDouble(), 0.1);  // given, not adapted
     int evaluations = 0;
     for (const auto& point : run->elbo.points) {
@@ -146,9 +149,9 @@ class TestStudioAdvi : public QObject {
     window.setQuietErrors(true);
     QVERIFY(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"));
     const RunPtr first = runAndWait(window, [](RunConfig& c) {
-      c.warmup = 300;
-      c.draws = 200;
-      c.seed = 5;
+      c.settings.set(services::setting::warmup, 300);
+      c.settings.set(services::setting::draws, 200);
+      c.settings.set(services::setting::seed, std::optional<uint64_t>(5));
     });
     QVERIFY(first && first->status == RunStatus::Finished);
     QCOMPARE(int(first->chainStates.size()), 4);
@@ -173,7 +176,7 @@ class TestStudioAdvi : public QObject {
     for (const auto& chain : project.draws(first->id)) QCOMPARE(int(chain.rows), 700);
 
     // A second run to compare with: the table shows both, the density overlays it.
-    const RunPtr second = runAndWait(window, [](RunConfig& c) { c.seed = 6; });
+    const RunPtr second = runAndWait(window, [](RunConfig& c) { c.settings.set(services::setting::seed, std::optional<uint64_t>(6)); });
     QVERIFY(second && second->id != first->id);
     // Compare the two: the table shows both, the density overlays the other run.
     window.document()->runs()->setComparison(first->id);

@@ -8,8 +8,8 @@
 
 #include <qcustomplot.h>
 
-#include "studio_nuts_run.h"
-#include "studio_test_support.h"
+#include "tests/ui/studio_nuts_run.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/docks/autocorrelation_panel.h"
 #include "ui/docks/energy_panel.h"
 #include "ui/docks/forest_panel.h"

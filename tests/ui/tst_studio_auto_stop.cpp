@@ -10,13 +10,16 @@
 
 #include "engine/store/project.h"
 
-#include "studio_test_support.h"
+#include "engine/services/setting_table.h"
 #include "tests/support/stored_rule.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/log_panel.h"
 #include "ui/docks/run_config_panel.h"
 #include "ui/document/project_document.h"
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 namespace store = variate::store;
@@ -53,8 +56,8 @@ class TestStudioAutoStop : public QObject {
       QWidget* settings = window.docks().runConfig;
       QVERIFY(studio_test::typeInto(settings, "warmup", "300"));
       QVERIFY(studio_test::typeInto(settings, "draws", "100"));
-      QVERIFY(studio_test::typeInto(settings, "until_ess", "800"));
-      QCOMPARE(window.document()->runConfig().untilEss, 800);
+      QVERIFY(studio_test::typeInto(settings, "until_ess", "200"));  // per chain: 800 over the 4 chains
+      QCOMPARE(window.document()->runConfig().settings.get(services::setting::until_ess), std::optional<int>(200));
 
       const RunPtr run = runAndWait(window);
       QVERIFY(run);
@@ -70,17 +73,17 @@ class TestStudioAutoStop : public QObject {
     const auto chains = project.draws(runId);
     QCOMPARE(chains.size(), size_t{4});
     std::string failing;
-    QVERIFY2(test_support::stored_rule_holds(chains, chains[0].sampling_rows(), 800, &failing),
+    QVERIFY2(test_support::stored_rule_holds(chains, chains[0].sampling_rows(), 200, &failing),
              ("the stored run fails the rule at " + failing).c_str());
-    QVERIFY(!test_support::stored_rule_holds(chains, 100, 800));  // the first round alone did not
+    QVERIFY(!test_support::stored_rule_holds(chains, 100, 200));  // the first round alone did not
     const auto config = QJsonDocument::fromJson(QByteArray::fromStdString(project.run(runId).config_json)).object();
-    QCOMPARE(config["until_ess"].toInt(), 800);
+    QCOMPARE(config["until_ess"].toInt(), 200);
 
     MainWindow reopened;
     reopened.setQuietErrors(true);
     QVERIFY(reopened.openPath(path));
     reopened.document()->runs()->setCurrent(runId);
-    QCOMPARE(reopened.document()->runs()->current()->config.untilEss, 800);
+    QCOMPARE(reopened.document()->runs()->current()->config.settings.get(services::setting::until_ess), std::optional<int>(200));
   }
 
   void refusesSeveralProcesses() {
@@ -91,11 +94,11 @@ class TestStudioAutoStop : public QObject {
     window.show();
     QVERIFY(window.openPath(folder + "/eight_schools.vmod"));
     QWidget* settings = window.docks().runConfig;
-    QVERIFY(studio_test::typeInto(settings, "until_ess", "400"));
-    QVERIFY(studio_test::typeInto(settings, "processes", "2"));
+    QVERIFY(studio_test::typeInto(settings, "until_ess", "100"));
+    QVERIFY(studio_test::typeInto(settings, "nproc", "2"));
     window.actions().run->trigger();
     // Refused before it starts: no run is recorded, and the message says what to change.
-    const QString message = "auto-stop extends the chains on one process: set Processes to 1 or Until ESS to off";
+    const QString message = "--until-ess extends chains on this process; it does not combine with several processes";
     QVERIFY2(studio_test::waitFor([&] { return window.lastError().contains(message); }, 60000),
              qPrintable(window.lastError()));
     QVERIFY(window.document()->runs()->current() == nullptr);

@@ -7,7 +7,7 @@
 #include <QSettings>
 #include <QtTest/QtTest>
 
-#include "studio_test_support.h"
+#include "tests/ui/studio_test_support.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include "engine/store/project.h"
 
-#include "studio_test_support.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/document/project_document.h"
 
 using namespace variate;
@@ -25,8 +25,9 @@ class TestStudioCrash : public QObject {
     environment.insert("QT_QPA_PLATFORM", "offscreen");
     environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");  // the child's own settings
     studio.setProcessEnvironment(environment);
+    // --threads 4: every chain runs from the start, whatever this machine's cores.
     studio.start(VARIATE_STUDIO_EXECUTABLE, {folder + "/eight_schools.vmod", "--run-on-open", "--warmup", "300",
-                                             "--draws", "1000000", "--seed", "3", "--progress"});
+                                             "--draws", "1000000", "--seed", "3", "--threads", "4", "--progress"});
     QVERIFY(studio.waitForStarted(30000));
 
     // Iterations per chain the studio reported, with when the test read them.

@@ -14,7 +14,8 @@
 
 #include "engine/store/project.h"
 
-#include "studio_test_support.h"
+#include "engine/services/setting_table.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/canvas/canvas_model.h"
@@ -29,6 +30,8 @@
 #include "ui/document/project_document.h"
 #include "ui/plots/image_grid_widget.h"
 #include "ui/plots/latent_scatter.h"
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 
@@ -77,7 +80,7 @@ class TestStudioDeep : public QObject {
     QVERIFY(window.openPath(vaeFolder(dir) + "/fashion_vae.vmod"));
     // The model's sibling data sets: the training rows are the run's, test the held-out.
     QCOMPARE(window.document()->currentDataSet()->name, QString("train"));
-    QCOMPARE(window.document()->runConfig().heldoutDataSet, QString("test"));
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::test_data), std::optional<std::string>("test"));
 
     auto* panel = qobject_cast<CanvasPanel*>(window.docks().dock("canvasDock")->widget());
     QVERIFY(panel && panel->canvas());
@@ -149,7 +152,7 @@ class TestStudioDeep : public QObject {
       QVERIFY(studio_test::typeInto(settings, "epochs", "2"));
       QVERIFY(studio_test::typeInto(settings, "batch_size", "128"));
       QVERIFY(studio_test::choose(settings, "test_data_set", "test"));
-      QCOMPARE(window.document()->runConfig().epochs, 2);
+      QCOMPARE(window.document()->runConfig().epochs(), 2);
 
       ReconstructionsPanel* pictures = window.docks().reconstructions;
       QList<QImage> first;
@@ -162,7 +165,7 @@ class TestStudioDeep : public QObject {
       const RunPtr run = window.document()->runs()->current();
       QVERIFY(run);
       QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
-      QCOMPARE(run->config.method, InferenceMethod::Amortized);
+      QCOMPARE(run->config.method, services::Method::amortized);
       runId = run->id;
       // 512 rows in batches of 128: 4 steps an epoch.
       QCOMPARE(int(run->elbo.points.size()), 8);
@@ -202,8 +205,8 @@ class TestStudioDeep : public QObject {
     QVERIFY(window.openPath(path));
     const RunPtr run = window.document()->runs()->current();
     QVERIFY(run && run->id == runId);
-    QCOMPARE(run->config.method, InferenceMethod::Amortized);
-    QCOMPARE(run->config.epochs, 2);
+    QCOMPARE(run->config.method, services::Method::amortized);
+    QCOMPARE(run->config.epochs(), 2);
     QVERIFY(studio_test::waitFor([&] { return window.document()->runs()->current()->drawsLoaded; },
                                  10000));
     QCOMPARE(int(window.document()->runs()->current()->elbo.points.size()), 8);
@@ -223,7 +226,7 @@ class TestStudioDeep : public QObject {
       QVERIFY(window.openPath(vaeFolder(dir) + "/fashion_vae.vmod"));
       path = window.document()->filePath();
       RunConfig config = window.document()->runConfig();
-      config.epochs = 400;  // far more than the test waits for
+      config.settings.set(services::setting::epochs, std::optional<int>(400));  // far more than the test waits for
       window.document()->setRunConfig(config);
       QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
       window.actions().run->trigger();
@@ -360,7 +363,7 @@ class TestStudioDeep : public QObject {
     window.show();
     QVERIFY(window.openPath(folder + "/fashion_vae.vmod"));
     RunConfig config = window.document()->runConfig();
-    config.epochs = 1;
+    config.settings.set(services::setting::epochs, std::optional<int>(1));
     window.document()->setRunConfig(config);
     QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
     window.actions().run->trigger();

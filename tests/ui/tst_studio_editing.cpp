@@ -8,7 +8,8 @@
 #include <QTreeWidget>
 #include <QtTest/QtTest>
 
-#include "studio_test_support.h"
+#include "engine/services/setting_table.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/draws_csv.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
@@ -18,6 +19,8 @@
 #include "ui/docks/trace_panel.h"
 #include "ui/document/project_document.h"
 #include "ui/editor/code_editor.h"
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 
@@ -57,11 +60,11 @@ class TestStudioEditing : public QObject {
 
     // One undo history for text and settings.
     RunConfig config = window.document()->runConfig();
-    config.chains = 2;
+    config.settings.set(services::setting::chains, 2);
     window.document()->setRunConfig(config);
     QCOMPARE(window.docks().runConfig->chainsBox()->value(), 2);
     window.actions().undo->trigger();
-    QCOMPARE(window.document()->runConfig().chains, 4);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::chains), 4);
     QCOMPARE(window.docks().runConfig->chainsBox()->value(), 4);
     while (window.document()->undoStack()->canUndo()) window.actions().undo->trigger();
     QVERIFY(!window.document()->modelText().contains("Nromal"));
@@ -69,7 +72,7 @@ class TestStudioEditing : public QObject {
     QVERIFY(!window.isWindowModified());
     while (window.document()->undoStack()->canRedo()) window.actions().redo->trigger();
     QVERIFY(window.document()->modelText().contains("omega ~ Nromal(0, 1)"));
-    QCOMPARE(window.document()->runConfig().chains, 2);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::chains), 2);
   }
 
   void settingsPanelEditsAreUndoable() {
@@ -79,7 +82,7 @@ class TestStudioEditing : public QObject {
     QVERIFY(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"));
     QSpinBox* draws = window.docks().runConfig->drawsBox();
     draws->setValue(2500);
-    QCOMPARE(window.document()->runConfig().draws, 2500);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::draws), 2500);
     draws->setValue(3000);  // the same field again: one step
     QCOMPARE(window.document()->undoStack()->count(), 1);
     window.document()->undoStack()->undo();
@@ -106,8 +109,8 @@ class TestStudioEditing : public QObject {
     MainWindow window;
     window.setQuietErrors(true);
     QVERIFY(window.openPath(moved));
-    QCOMPARE(window.document()->runConfig().draws, 2500);
-    QCOMPARE(window.document()->runConfig().chains, 3);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::draws), 2500);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::chains), 3);
     QCOMPARE(window.docks().runConfig->drawsBox()->value(), 2500);
   }
 
@@ -134,9 +137,9 @@ class TestStudioEditing : public QObject {
     window.show();
     QVERIFY(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"));
     RunConfig config = window.document()->runConfig();
-    config.warmup = 100;
-    config.draws = 100;
-    config.chains = 2;
+    config.settings.set(services::setting::warmup, 100);
+    config.settings.set(services::setting::draws, 100);
+    config.settings.set(services::setting::chains, 2);
     window.document()->setRunConfig(config);
     QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
     window.actions().run->trigger();

@@ -10,7 +10,7 @@
 #include "engine/model/checker.h"
 #include "engine/model/parser.h"
 
-#include "studio_test_support.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/document/project_document.h"
 

@@ -6,10 +6,10 @@
 #include <QDockWidget>
 #include <QtTest/QtTest>
 
-#include "studio_test_support.h"
+#include "engine/store/project.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/document/project_document.h"
-#include "engine/store/project.h"
 
 using namespace variate::ui;
 

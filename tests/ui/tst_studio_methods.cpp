@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,9 +19,12 @@
 #include <QTableView>
 #include <QtTest/QtTest>
 
+#include "engine/services/fit.h"
+#include "engine/services/setting_table.h"
 #include "engine/store/project.h"
 
-#include "studio_test_support.h"
+#include "tests/ui/studio_test_support.h"
+#include "ui/analysis/summary_service.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/diagnostics_panel.h"
@@ -29,7 +33,8 @@
 #include "ui/docks/run_config_panel.h"
 #include "ui/docks/sampler_stats_panel.h"
 #include "ui/document/project_document.h"
-#include "ui/engine/summary_service.h"
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 namespace store = variate::store;
@@ -120,7 +125,7 @@ class TestStudioMethods : public QObject {
       path = window.document()->filePath();
       QWidget* settings = window.docks().runConfig;
       QVERIFY(studio_test::choose(settings, "method", "ADVI"));
-      QVERIFY(studio_test::typeInto(settings, "iterations", "2000"));
+      QVERIFY(studio_test::typeInto(settings, "iter", "2000"));
       QVERIFY(studio_test::typeInto(settings, "output_draws", "1000"));
       ElboPanel* elbo = window.docks().elbo;
 
@@ -141,10 +146,11 @@ class TestStudioMethods : public QObject {
       // Started as `variate fit` starts: from Pathfinder's (or the Laplace) estimate.
       const QString start = meanfield->approximation.start;
       QVERIFY2(start == "pathfinder" || start == "laplace", qPrintable(start));
-      QVERIFY2(logText(window).contains("ADVI started from"), qPrintable(logText(window)));
+      QVERIFY2(logText(window).contains(QString::fromStdString(services::start_note(start.toStdString()))),
+               qPrintable(logText(window)));
       QVERIFY(logText(window).contains(QString("Pareto k-hat %1").arg(meanfieldK, 0, 'f', 2)));
       // Recorded with the run.
-      const QJsonObject advi = storedDiagnostics(path, meanfieldId)["advi"].toObject();
+      const QJsonObject advi = storedDiagnostics(path, meanfieldId)["variational"].toObject();
       QCOMPARE(advi["pareto_k"].toDouble(), meanfieldK);
       QCOMPARE(advi["pareto_k_ok"].toBool(), false);
       QCOMPARE(advi["start"].toString(), start);
@@ -168,7 +174,7 @@ class TestStudioMethods : public QObject {
                                    5000));
       QVERIFY(elbo->paretoKLabel()->isVisible());
       QVERIFY(!elbo->paretoKWarning()->isVisible());
-      QCOMPARE(storedDiagnostics(path, fullrankId)["advi"].toObject()["pareto_k_ok"].toBool(), true);
+      QCOMPARE(storedDiagnostics(path, fullrankId)["variational"].toObject()["pareto_k_ok"].toBool(), true);
     }
 
     // Reopened: the newest run shows its stored k-hat, and so does the older one once chosen.
@@ -197,9 +203,9 @@ class TestStudioMethods : public QObject {
     {
       store::Project project(path.toStdString());
       QJsonObject diagnostics = storedDiagnostics(path, meanfieldId);
-      QJsonObject advi = diagnostics["advi"].toObject();
+      QJsonObject advi = diagnostics["variational"].toObject();
       advi.remove("pareto_k");
-      diagnostics["advi"] = advi;
+      diagnostics["variational"] = advi;
       project.set_diagnostics(meanfieldId, QJsonDocument(diagnostics).toJson(QJsonDocument::Compact).toStdString());
     }
     MainWindow window;
@@ -224,17 +230,18 @@ class TestStudioMethods : public QObject {
     const QString path = window.document()->filePath();
     QWidget* settings = window.docks().runConfig;
     QVERIFY(studio_test::choose(settings, "method", "Optimize (L-BFGS)"));
-    QCOMPARE(window.document()->runConfig().method, InferenceMethod::Optimize);
-    auto* jacobian = settings->findChild<QCheckBox*>("jacobian");
-    QVERIFY(jacobian && jacobian->isVisible() && jacobian->isChecked());  // Laplace draws approximate the posterior
+    QCOMPARE(window.document()->runConfig().method, services::Method::optimize);
+    auto* jacobian = settings->findChild<QComboBox*>("jacobian");
+    // auto: with Laplace draws the Jacobian is in (they approximate the posterior), as in `variate optimize`.
+    QVERIFY(jacobian && jacobian->isVisible() && jacobian->currentText() == "auto");
     QVERIFY(!settings->findChild<QWidget*>("chains")->isVisible());
     QVERIFY(studio_test::typeInto(settings, "laplace_draws", "400"));
-    QCOMPARE(window.document()->runConfig().laplaceDraws, 400);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::laplace_draws), 400);
 
     const RunPtr run = runAndWait(window);
     QVERIFY(run);
     QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
-    QCOMPARE(run->config.method, InferenceMethod::Optimize);
+    QCOMPARE(run->config.method, services::Method::optimize);
     QCOMPARE(run->chains.size(), size_t(1));
     QCOMPARE(run->chains[0].iterations(), 400);
     QCOMPARE(storedMethod(path, run->id), store::RunMethod::optimize);
@@ -247,9 +254,10 @@ class TestStudioMethods : public QObject {
     const QJsonObject optimize = storedDiagnostics(path, run->id)["optimize"].toObject();
     QCOMPARE(optimize["status"].toString(), QString("converged"));
     QCOMPARE(optimize["jacobian"].toBool(), true);
-    QCOMPARE(optimize["laplace_draws"].toInt(), 400);
-    QCOMPARE(optimize["mode_names"].toArray().first().toString(), QString("beta[1]"));
-    const double slope = optimize["mode"].toArray()[1].toDouble();  // beta[2]: mom_hs, about 6 (Gelman & Hill)
+    const QJsonObject laplace = storedDiagnostics(path, run->id)["laplace"].toObject();
+    QCOMPARE(laplace["draws"].toInt(), 400);
+    QVERIFY(optimize["mode"].toObject().contains("beta[1]"));
+    const double slope = optimize["mode"].toObject()["beta[2]"].toDouble();  // mom_hs, about 6 (Gelman & Hill)
     QVERIFY2(slope > 3 && slope < 9, qPrintable(QString::number(slope)));
     QVERIFY(logText(window).contains("Mode: beta[1] = "));
     DiagnosticsModel* table = window.docks().diagnostics->model();
@@ -265,17 +273,17 @@ class TestStudioMethods : public QObject {
     // regression's near-Gaussian posterior passes.
     QVERIFY(run->approximation.paretoK);
     QVERIFY2(*run->approximation.paretoK < 0.7, qPrintable(QString::number(*run->approximation.paretoK)));
-    QCOMPARE(optimize["pareto_k"].toDouble(), *run->approximation.paretoK);
+    QCOMPARE(laplace["pareto_k"].toDouble(), *run->approximation.paretoK);
     ElboPanel* elbo = window.docks().elbo;
     QVERIFY(studio_test::waitFor([&] { return elbo->paretoKLabel()->isVisible(); }, 5000));
     QVERIFY(!elbo->paretoKWarning()->isVisible());
     QVERIFY(window.docks().sampler->findChild<QLabel*>("samplerNote")->text().contains("no sampler statistics"));
 
     // Without the Jacobian and without draws: the posterior mode alone, as the run's one draw.
-    jacobian->setChecked(false);
+    QVERIFY(studio_test::choose(settings, "jacobian", "off"));
     QVERIFY(studio_test::typeInto(settings, "laplace_draws", "0"));
-    QCOMPARE(window.document()->runConfig().laplaceDraws, 0);
-    QCOMPARE(window.document()->runConfig().jacobian, false);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::laplace_draws), 0);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::jacobian), std::string("off"));
     const RunPtr mode = runAndWait(window);
     QVERIFY(mode && mode->id != run->id);
     QVERIFY2(mode->status == RunStatus::Finished, qPrintable(mode->message));
@@ -284,7 +292,7 @@ class TestStudioMethods : public QObject {
     QCOMPARE(storedMethod(path, mode->id), store::RunMethod::optimize);
     const QJsonObject modeOnly = storedDiagnostics(path, mode->id)["optimize"].toObject();
     QCOMPARE(modeOnly["jacobian"].toBool(), false);
-    QVERIFY(!modeOnly.contains("pareto_k"));
+    QVERIFY(!storedDiagnostics(path, mode->id).contains("laplace"));
     QVERIFY(studio_test::waitFor([&] { return table->showsMode() && !std::isnan(table->value(1, DiagnosticsModel::Mean)); },
                                  20000));
     QCOMPARE(table->value(1, DiagnosticsModel::Mean), table->modeValue(1));  // the one draw is the mode
@@ -300,10 +308,10 @@ class TestStudioMethods : public QObject {
     const QString path = window.document()->filePath();
     QWidget* settings = window.docks().runConfig;
     QVERIFY(studio_test::choose(settings, "method", "Pathfinder"));
-    QCOMPARE(window.document()->runConfig().paths, 4);  // CmdStan's default
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::num_paths), 4);  // CmdStan's default
     QVERIFY(studio_test::typeInto(settings, "num_paths", "2"));
-    QVERIFY(studio_test::typeInto(settings, "output_draws", "300"));
-    QVERIFY(!settings->findChild<QWidget*>("processes")->isEnabled());
+    QVERIFY(studio_test::typeInto(settings, "psis_draws", "300"));
+    QVERIFY(!settings->findChild<QWidget*>("nproc")->isVisibleTo(settings));
 
     const RunPtr run = runAndWait(window);
     QVERIFY(run);
@@ -334,7 +342,7 @@ class TestStudioMethods : public QObject {
     reopened.setQuietErrors(true);
     QVERIFY(reopened.openPath(path));
     const RunPtr stored = reopened.document()->runs()->current();
-    QCOMPARE(stored->config.method, InferenceMethod::Pathfinder);
+    QCOMPARE(stored->config.method, services::Method::pathfinder);
     QVERIFY(studio_test::waitFor([&] { return stored->approximation.paretoK.has_value(); }, 20000));
     QCOMPARE(*stored->approximation.paretoK, k);
     QCOMPARE(stored->chains.front().iterations(), 300);
@@ -351,7 +359,7 @@ class TestStudioMethods : public QObject {
     QWidget* settings = window.docks().runConfig;
     QVERIFY(studio_test::choose(settings, "method", "Pathfinder"));
     QVERIFY(studio_test::typeInto(settings, "num_paths", "256"));
-    QVERIFY(studio_test::typeInto(settings, "output_draws", "100"));
+    QVERIFY(studio_test::typeInto(settings, "psis_draws", "100"));
     QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
     window.actions().run->trigger();
     QVERIFY(studio_test::waitFor([&] { return logText(window).contains("Pathfinder path 3 of 256"); }, 60000));

@@ -21,13 +21,16 @@
 
 #include "engine/store/project.h"
 
-#include "studio_test_support.h"
+#include "engine/services/setting_table.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/log_panel.h"
 #include "ui/docks/run_config_panel.h"
 #include "ui/docks/runs_panel.h"
 #include "ui/document/project_document.h"
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 
@@ -91,11 +94,11 @@ void configure(MainWindow& window, int warmup, int draws, int processes) {
   seed->selectAll();
   QTest::keyClicks(seed, "3");
   QTest::keyClick(seed, Qt::Key_Return);
-  QVERIFY(studio_test::typeInto(panel, "processes", QString::number(processes)));
+  QVERIFY(studio_test::typeInto(panel, "nproc", QString::number(processes)));
   const RunConfig& config = window.document()->runConfig();
-  QCOMPARE(config.processes, processes);
-  QCOMPARE(config.seed, quint64(3));
-  QCOMPARE(config.draws, draws);
+  QCOMPARE(*config.settings.get(services::setting::nproc), processes);
+  QCOMPARE(*config.settings.get(services::setting::seed), uint64_t(3));
+  QCOMPARE(config.settings.get(services::setting::draws), draws);
 }
 
 QString logText(MainWindow& window) { return window.docks().log->toPlainText(); }
@@ -120,8 +123,9 @@ class TestStudioProcesses : public QObject {
     window.show();
     QVERIFY2(window.openPath(model), qPrintable(window.lastError()));
     configure(window, 100, 100, 2);
-    auto* processes = window.docks().runConfig->findChild<QSpinBox*>("processes");
-    QVERIFY(processes->toolTip().contains("rows are split between this many processes on this machine"));
+    auto* processes = window.docks().runConfig->findChild<QSpinBox*>("nproc");
+    QVERIFY(processes->toolTip().contains(
+        QString::fromStdString(variate::services::setting::nproc.descriptor().help)));
 
     QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
     click(window, window.actions().run);
@@ -139,7 +143,7 @@ class TestStudioProcesses : public QObject {
     variate::store::Project project(window.document()->filePath().toStdString());
     const QJsonObject config =
         QJsonDocument::fromJson(QByteArray::fromStdString(project.run(run->id).config_json)).object();
-    QCOMPARE(config["processes"].toInt(), 2);
+    QCOMPARE(config["nproc"].toInt(), 2);
     QCOMPARE(window.docks().runs->tree()->findItems("NUTS on 2 processes", Qt::MatchExactly, 1).size(), 1);
     const auto studio = project.draws(run->id);
     QCOMPARE(int(studio.size()), 2);
@@ -152,7 +156,7 @@ class TestStudioProcesses : public QObject {
     const QString cliProject = dir.filePath("cli.variate");
     QProcess cli;
     cli.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    cli.start(VARIATE_PROGRAM, {"sample", model, "--data", dir.filePath("data.json"), "--nproc", "2",
+    cli.start(VARIATE_EXECUTABLE, {"sample", model, "--data", dir.filePath("data.json"), "--nproc", "2",
                                 "--chains", "2", "--warmup", "100", "--draws", "100", "--seed", "3", "--quiet",
                                 "--project", cliProject});
     QVERIFY(cli.waitForFinished(120000));
@@ -190,7 +194,7 @@ class TestStudioProcesses : public QObject {
     MainWindow reopened;
     reopened.setQuietErrors(true);
     QVERIFY2(reopened.openPath(window.document()->filePath()), qPrintable(reopened.lastError()));
-    QCOMPARE(reopened.document()->runs()->run(run->id)->config.processes, 2);
+    QCOMPARE(reopened.document()->runs()->run(run->id)->config.settings.get(services::setting::nproc), std::optional<int>(2));
   }
 
   // Stop reaches rank 0 alone; the lockstep stops the other at the same iteration.
@@ -255,7 +259,7 @@ class TestStudioProcesses : public QObject {
     window.show();
     QVERIFY2(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"),
              qPrintable(window.lastError()));
-    QVERIFY(studio_test::typeInto(window.docks().runConfig, "processes", "2"));
+    QVERIFY(studio_test::typeInto(window.docks().runConfig, "nproc", "2"));
     QSignalSpy failed(window.coordinator(), &RunCoordinator::runFailed);
     click(window, window.actions().run);
     QVERIFY(failed.wait(60000));
@@ -266,18 +270,19 @@ class TestStudioProcesses : public QObject {
     QVERIFY(childProcesses().isEmpty());
   }
 
-  // ADVI runs on one process: the row says so and cannot be changed.
-  void adviKeepsOneProcess() {
+  // NUTS and ADVI split rows between processes; Pathfinder runs on one, so the row is not offered.
+  void processesRowFollowsTheMethod() {
     QTemporaryDir dir;
     MainWindow window;
     window.show();
     QVERIFY2(window.openPath(writeLogistic(dir)), qPrintable(window.lastError()));
     QWidget* panel = window.docks().runConfig;
-    auto* processes = panel->findChild<QSpinBox*>("processes");
-    QVERIFY(processes->isEnabled());
+    auto* processes = panel->findChild<QSpinBox*>("nproc");
+    QVERIFY(processes->isVisibleTo(panel));
     QVERIFY(studio_test::choose(panel, "method", "ADVI"));
-    QVERIFY(!processes->isEnabled());
-    QVERIFY(processes->toolTip().contains("ADVI runs on one process"));
+    QVERIFY(processes->isVisibleTo(panel));
+    QVERIFY(studio_test::choose(panel, "method", "Pathfinder"));
+    QVERIFY(!processes->isVisibleTo(panel));
   }
 };
 

@@ -18,8 +18,9 @@
 
 #include "engine/store/project.h"
 
-#include "studio_test_support.h"
+#include "engine/services/setting_table.h"
 #include "tests/support/loopback_worker.h"
+#include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/log_panel.h"
@@ -30,6 +31,8 @@
 
 #ifdef VARIATE_WITH_REMOTE
 #include "engine/remote/remote_client.h"
+
+namespace services = variate::services;
 #endif
 
 using namespace variate::ui;
@@ -70,13 +73,14 @@ void configure(MainWindow& window, const QString& address) {
   QVERIFY(studio_test::typeInto(panel, "chains", QString::number(kChains)));
   QVERIFY(studio_test::typeInto(panel, "warmup", QString::number(kWarmup)));
   QVERIFY(studio_test::typeInto(panel, "draws", QString::number(kDraws)));
+  QVERIFY(studio_test::typeInto(panel, "threads", QString::number(kChains)));  // every chain at once, whatever the cores
   auto* seed = panel->findChild<QLineEdit*>("seed");
   seed->selectAll();
   QTest::keyClicks(seed, "5");
   QTest::keyClick(seed, Qt::Key_Return);
   const RunConfig& config = window.document()->runConfig();
-  QCOMPARE(config.worker.address, address);
-  QCOMPARE(config.draws, kDraws);
+  QCOMPARE(config.workerAddress(), address);
+  QCOMPARE(config.settings.get(services::setting::draws), kDraws);
 }
 
 QJsonObject recordedConfig(const QString& projectPath, qint64 run) {
@@ -101,7 +105,7 @@ class TestStudioRemote : public QObject {
 #ifdef VARIATE_WITH_REMOTE
   void closingLeavesTheJobAndReopeningFillsItIn() {
     QTemporaryDir dir;
-    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    remote_test::LoopbackWorker worker(VARIATE_EXECUTABLE, dir.path());
     QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
     const QString folder = studio_test::copyProject("eight_schools", dir);
     const variate::remote::RemoteClient client(
@@ -124,8 +128,8 @@ class TestStudioRemote : public QObject {
       // The run is recorded once the worker took the job; the record says where it is.
       QVERIFY(studio_test::waitFor([&] { return window.document()->runs()->current() != nullptr; }, 30000));
       runId = window.document()->runs()->current()->id;
-      const QJsonObject remote = recordedConfig(projectPath, runId)["worker"].toObject();
-      QCOMPARE(remote["address"].toString(), worker.address());
+      const QJsonObject remote = recordedConfig(projectPath, runId);
+      QCOMPARE(remote["worker"].toString(), worker.address());
       QCOMPARE(remote["token_file"].toString(), worker.token_file());
       job = remote["job"].toString().toStdString();
       QVERIFY(!job.empty());
@@ -189,7 +193,7 @@ class TestStudioRemote : public QObject {
     const QString cliProject = dir.filePath("cli.variate");
     QProcess cli;
     cli.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    cli.start(VARIATE_PROGRAM, {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--chains",
+    cli.start(VARIATE_EXECUTABLE, {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--chains",
                                 QString::number(kChains), "--warmup", QString::number(kWarmup), "--draws",
                                 QString::number(kDraws), "--seed", "5", "--quiet", "--project", cliProject});
     QVERIFY(cli.waitForFinished(kRunEndMs));
@@ -213,7 +217,7 @@ class TestStudioRemote : public QObject {
   // by a process that is gone, is reattached to when the project opens again.
   void killingTheStudioLeavesTheJob() {
     QTemporaryDir dir;
-    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    remote_test::LoopbackWorker worker(VARIATE_EXECUTABLE, dir.path());
     QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
     const QString folder = studio_test::copyProject("eight_schools", dir);
     QProcess studio;
@@ -258,7 +262,7 @@ class TestStudioRemote : public QObject {
   // interrupted with its draws, to reattach when the worker is back.
   void aGoneWorkerIsShown() {
     QTemporaryDir dir;
-    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    remote_test::LoopbackWorker worker(VARIATE_EXECUTABLE, dir.path());
     QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
     const QString folder = studio_test::copyProject("eight_schools", dir);
     MainWindow window;
@@ -287,7 +291,7 @@ class TestStudioRemote : public QObject {
 
   void stopCancelsTheJobAndKeepsItsDraws() {
     QTemporaryDir dir;
-    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    remote_test::LoopbackWorker worker(VARIATE_EXECUTABLE, dir.path());
     QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
     const QString folder = studio_test::copyProject("eight_schools", dir);
     MainWindow window;
@@ -306,7 +310,7 @@ class TestStudioRemote : public QObject {
     QVERIFY(ended.wait(30000));
     const RunPtr run = window.document()->runs()->current();
     QVERIFY2(run->status == RunStatus::Stopped, qPrintable(run->message));
-    const std::string job = recordedConfig(window.document()->filePath(), run->id)["worker"].toObject()["job"]
+    const std::string job = recordedConfig(window.document()->filePath(), run->id)["job"]
                                 .toString().toStdString();
     const variate::remote::RemoteClient client(
         variate::remote::WorkerEndpoint::from_files(worker.address().toStdString(), worker.token_file().toStdString(),
@@ -324,7 +328,7 @@ class TestStudioRemote : public QObject {
   // each row once, after the rows the run had.
   void moreDrawsOnAWorkerReattachToo() {
     QTemporaryDir dir;
-    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    remote_test::LoopbackWorker worker(VARIATE_EXECUTABLE, dir.path());
     QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
     const QString folder = studio_test::copyProject("eight_schools", dir);
     const variate::remote::RemoteClient client(
@@ -347,21 +351,22 @@ class TestStudioRemote : public QObject {
       QVERIFY(studio_test::typeInto(panel, "chains", "2"));
       QVERIFY(studio_test::typeInto(panel, "warmup", "200"));
       QVERIFY(studio_test::typeInto(panel, "draws", "300"));
+      QVERIFY(studio_test::typeInto(panel, "seed", "5"));  // the same seed on both, as no seed is drawn at random
       QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
       click(window, window.actions().run);
       QVERIFY(ended.wait(kRunEndMs));
       id = window.document()->runs()->current()->id;
-      const std::string first = recordedConfig(projectPath, id)["worker"].toObject()["job"].toString().toStdString();
+      const std::string first = recordedConfig(projectPath, id)["job"].toString().toStdString();
       before = variate::store::Project(projectPath.toStdString()).draws(id);
       QVERIFY(studio_test::typeInto(panel, "draws", QString::number(kMore)));
       click(window, window.actions().runMore);
       QVERIFY(studio_test::waitFor([&] {
-        more = recordedConfig(projectPath, id)["worker"].toObject()["job"].toString().toStdString();
+        more = recordedConfig(projectPath, id)["job"].toString().toStdString();
         return more != first;
       }, 30000));
       window.actions().pause->trigger();
       QVERIFY(studio_test::waitFor([&] { return client.job(more).state() == variate::remote::v1::PAUSED; }, 10000));
-      const QJsonArray offsets = recordedConfig(projectPath, id)["worker"].toObject()["offsets"].toArray();
+      const QJsonArray offsets = recordedConfig(projectPath, id)["job_offsets"].toArray();
       QCOMPARE(offsets, (QJsonArray{500, 500}));
       window.close();
     }
@@ -393,7 +398,7 @@ class TestStudioRemote : public QObject {
 
   void moreDrawsOnTheWorkerAreTheLocalOnes() {
     QTemporaryDir dir;
-    remote_test::LoopbackWorker worker(VARIATE_PROGRAM, dir.path());
+    remote_test::LoopbackWorker worker(VARIATE_EXECUTABLE, dir.path());
     QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
     std::vector<std::vector<variate::store::ChainDraws>> made;
     for (const bool remote : {true, false}) {
@@ -414,6 +419,7 @@ class TestStudioRemote : public QObject {
       QVERIFY(studio_test::typeInto(panel, "chains", "2"));
       QVERIFY(studio_test::typeInto(panel, "warmup", "200"));
       QVERIFY(studio_test::typeInto(panel, "draws", "300"));
+      QVERIFY(studio_test::typeInto(panel, "seed", "5"));  // the same seed on both, as no seed is drawn at random
       QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
       click(window, window.actions().run);
       QVERIFY(ended.wait(kRunEndMs));

@@ -11,17 +11,20 @@
 #include <QToolBar>
 #include <QtTest/QtTest>
 
+#include "engine/services/setting_table.h"
 #include "engine/store/project.h"
 #include "engine/store/stored_run_summary.h"
-
-#include "studio_test_support.h"
+#include "tests/ui/studio_test_support.h"
+#include "ui/analysis/summary_service.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/diagnostics_panel.h"
 #include "ui/docks/run_config_panel.h"
+#include "ui/docks/sampler_stats_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/document/project_document.h"
-#include "ui/engine/summary_service.h"
+
+namespace services = variate::services;
 
 using namespace variate::ui;
 
@@ -123,9 +126,10 @@ class TestStudioRun : public QObject {
       projectPath = document->filePath();
       QVERIFY(QFileInfo::exists(projectPath));
       RunConfig config = document->runConfig();
-      config.warmup = 200;
-      config.draws = 1'000'000;  // far more than the test waits for: it stops the run
-      config.seed = 7;
+      config.settings.set(services::setting::warmup, 200);
+      config.settings.set(services::setting::draws, 1'000'000);  // far more than the test waits for: it stops the run
+      config.settings.set(services::setting::seed, std::optional<uint64_t>(7));
+      config.settings.set(services::setting::threads, 4);  // a thread per chain, whatever this machine's cores
       document->setRunConfig(config);
 
       QSignalSpy batches(document->runs(), &RunList::drawsAppended);
@@ -146,7 +150,7 @@ class TestStudioRun : public QObject {
       int drawsSoFar = 0;
       for (const auto& chain : live->chains) drawsSoFar += chain.iterations();
       QVERIFY2(drawsSoFar > batches.count(), qPrintable(QString("%1 draws in %2 batches").arg(drawsSoFar).arg(batches.count())));
-      // Every chain samples at once (the studio runs one thread per chain), past warmup.
+      // Every chain samples at once (a thread per chain), past warmup.
       QVERIFY(studio_test::waitFor([&] { return live->chains.size() == 4 && live->samplingDrawsPerChain() > 400; }, 60000));
 
       // Pause holds every chain (after the batch each was making); resume lets them go on.
@@ -253,15 +257,15 @@ class TestStudioRun : public QObject {
     QVERIFY(studio_test::typeInto(panel, "adapt_delta", "0.95"));
     QVERIFY(studio_test::choose(panel, "dtype", "float32"));
     const RunConfig& config = window.document()->runConfig();
-    QCOMPARE(config.chains, 2);
-    QCOMPARE(config.metric, variate::MetricKind::dense);
-    QCOMPARE(config.maxTreeDepth, 3);
-    QCOMPARE(config.adaptDelta, 0.95);
-    QCOMPARE(config.dtype, Dtype::Float32);
+    QCOMPARE(config.settings.get(services::setting::chains), 2);
+    QCOMPARE(config.settings.get(services::setting::metric), std::string("dense"));
+    QCOMPARE(config.settings.get(services::setting::max_depth), 3);
+    QCOMPARE(config.settings.get(services::setting::adapt_delta), 0.95);
+    QCOMPARE(config.settings.get(services::setting::dtype), std::string("float32"));
     QVERIFY(studio_test::choose(panel, "backend", "torch"));
-    QCOMPARE(window.document()->runConfig().backend, variate::tape::Backend::torch);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::backend), std::string("torch"));
     QVERIFY(studio_test::choose(panel, "backend", "auto"));
-    QCOMPARE(window.document()->runConfig().backend, variate::tape::Backend::automatic);
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::backend), std::string("auto"));
 
     QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
     click(window, window.actions().run);
@@ -298,6 +302,10 @@ class TestStudioRun : public QObject {
     const QJsonObject sampler =
         QJsonDocument::fromJson(QByteArray::fromStdString(*diagnostics)).object()["sampler"].toObject();
     QCOMPARE(sampler["max_treedepth_hits"].toInt(), atMaximum);
+    // The Sampler panel counts the same hits, against the run's limit.
+    int panelHits = 0;
+    for (int c = 0; c < 2; ++c) panelHits += window.docks().sampler->statistics(c).maxDepthHits;
+    QCOMPARE(panelHits, atMaximum);
 
     // The adapted metric is dense: a full matrix over eight schools' 10 parameters.
     const auto chains = project.chains(run->id);

@@ -7,10 +7,10 @@
 
 #include <QtTest/QtTest>
 
+#include "engine/services/setting_table.h"
 #include "engine/store/project.h"
-
 #include "tests/app/project_file_checks.h"
-#include "studio_nuts_run.h"
+#include "tests/ui/studio_nuts_run.h"
 #include "ui/document/project_document.h"
 
 using namespace variate;
@@ -31,10 +31,10 @@ class TestStudioSharedProject : public QObject {
 
     // The studio's run goes on until it is stopped, so it overlaps the whole command line run.
     ui::RunConfig config = document->runConfig();
-    config.method = ui::InferenceMethod::Nuts;
-    config.warmup = 200;
-    config.draws = 10000000;
-    config.seed = 7;
+    config.method = services::Method::nuts;
+    config.settings.set(services::setting::warmup, 200);
+    config.settings.set(services::setting::draws, 1000000);  // within the memory bound; the test stops it
+    config.settings.set(services::setting::seed, std::optional<uint64_t>(7));
     document->setRunConfig(config);
     QSignalSpy ended(window.coordinator(), &ui::RunCoordinator::runEnded);
     window.actions().run->trigger();
@@ -44,7 +44,7 @@ class TestStudioSharedProject : public QObject {
     constexpr int kCliWarmup = 100, kCliDraws = 3000;
     QProcess cli;
     cli.setProcessChannelMode(QProcess::MergedChannels);
-    cli.start(VARIATE_PROGRAM, {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--backend",
+    cli.start(VARIATE_EXECUTABLE, {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--backend",
                                 "torch", "--chains", "1", "--warmup", QString::number(kCliWarmup), "--draws",
                                 QString::number(kCliDraws), "--seed", "5", "--quiet", "--project", path});
     QVERIFY(cli.waitForStarted());

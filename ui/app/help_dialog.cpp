@@ -4,7 +4,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "ui/engine/language_words.h"
+#include "ui/modeling/language_words.h"
 
 namespace variate::ui {
 

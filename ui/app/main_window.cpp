@@ -27,8 +27,8 @@
 #include "ui/docks/trace_panel.h"
 #include "ui/docks/workers_panel.h"
 #include "ui/document/project_document.h"
-#include "ui/engine/cpp_export.h"
-#include "ui/engine/engine_controller.h"
+#include "ui/modeling/cpp_export.h"
+#include "ui/runs/engine_controller.h"
 #include "ui/plots/plot_export.h"
 
 namespace variate::ui {
@@ -191,10 +191,10 @@ void MainWindow::updateActions() {
                                "time out); Stop ends it, keeping its draws")
                           : tr("Pause or resume the run"));
   a.stop->setEnabled(running);
-  const bool training = current && current->config.method == InferenceMethod::Amortized;
+  const bool training = current && current->config.method == services::Method::amortized;
   // A training goes on from its checkpoint whatever ended it (a failure included).
   a.runMore->setEnabled(open && !running && current && !current->isActive() &&
-                        (training || (current->config.method == InferenceMethod::Nuts &&
+                        (training || (current->config.method == services::Method::nuts &&
                                       current->status != RunStatus::Failed)));
   a.runMore->setText(training ? tr("Continue &Training") : tr("Run &More Draws"));
   a.compare->setEnabled(open && document_->runs()->size() > 1);

@@ -1,9 +1,11 @@
 #include "ui/app/run_coordinator.h"
 
+#include "engine/services/setting_table.h"
+
 #include "ui/document/project_document.h"
-#include "ui/engine/summary_service.h"
-#include "ui/engine/engine_controller.h"
-#include "ui/engine/run_loader.h"
+#include "ui/analysis/summary_service.h"
+#include "ui/runs/engine_controller.h"
+#include "ui/analysis/run_loader.h"
 
 namespace variate::ui {
 
@@ -87,7 +89,7 @@ bool RunCoordinator::startRun(QString* error) {
 bool RunCoordinator::runMore(qint64 runId, QString* error) {
   if (!document_) return false;
   RunRequest request;
-  if (const RunPtr run = document_->runs()->run(runId); run && run->config.method == InferenceMethod::Amortized) {
+  if (const RunPtr run = document_->runs()->run(runId); run && run->config.method == services::Method::amortized) {
     if (!document_->prepareContinueTraining(runId, &request, error)) return false;
     document_->log(request.moreEpochs > 0 ? tr("Continuing %1 for %2 more epochs").arg(run->name).arg(request.moreEpochs)
                                           : tr("Continuing %1 from its last checkpoint").arg(run->name));
@@ -95,7 +97,7 @@ bool RunCoordinator::runMore(qint64 runId, QString* error) {
   }
   if (!document_->prepareRunMore(runId, &request, error)) return false;
   const RunPtr run = document_->runs()->run(runId);
-  document_->log(tr("Continuing %1 for %2 more draws per chain").arg(run->name).arg(request.config.draws) +
+  document_->log(tr("Continuing %1 for %2 more draws per chain").arg(run->name).arg(request.config.settings.get(services::setting::draws)) +
                  (run->config.onSeveralProcesses() ? tr(", in the studio alone (the other processes cannot resume chains)")
                                                    : QString()));
   return start(request, error);
@@ -106,7 +108,8 @@ bool RunCoordinator::reattach(qint64 runId, QString* error) {
   RunRequest request;
   if (!document_->prepareReattach(runId, &request, error)) return false;
   document_->log(tr("Reattaching %1 to job %2 on %3")
-                     .arg(document_->runs()->run(runId)->name, request.config.worker.job, request.config.worker.address));
+                     .arg(document_->runs()->run(runId)->name, QString::fromStdString(request.config.job->id),
+                          request.config.workerAddress()));
   return start(request, error);
 }
 
@@ -132,14 +135,15 @@ void RunCoordinator::onStarted(const RunStart& start) {
     return;
   }
   if (pendingContinues_ >= 0 && runs->run(start.runId)) {  // the run grows: its chains get the new draws
-    runs->continueRun(start.runId, pendingConfig_.draws);
+    runs->continueRun(start.runId, pendingConfig_.settings.get(services::setting::draws));
     runs->setCurrent(start.runId);
     return;
   }
   RunData run;
   run.id = start.runId;
   run.config = pendingConfig_;
-  if (start.epochs > 0) run.config.epochs = start.epochs;
+  if (start.epochs > 0) run.config.settings.set(services::setting::epochs, std::optional<int>(start.epochs));
+  run.seed = start.seed;
   run.dataSetId = pendingDataSet_;
   run.columnNames = start.columns;
   run.parameterColumns = start.parameterColumns;

@@ -21,17 +21,17 @@ void RunStatusLabel::refresh() {
     setText(document_ ? tr("No runs yet") : QString());
     return;
   }
-  if (run->config.method == InferenceMethod::Amortized) {  // a training: steps and epochs
+  if (run->config.method == services::Method::amortized) {  // a training: steps and epochs
     QString text = tr("%1: %2").arg(run->name, statusName(run->status));
     if (run->isActive() && !run->elbo.points.empty()) {
       const int epochs = run->elbo.epochs.empty() ? 0 : run->elbo.epochs.back().epoch;
-      text += tr(" · step %1 · %2 of %3 epochs").arg(run->elbo.points.back().iteration).arg(epochs).arg(run->config.epochs);
+      text += tr(" · step %1 · %2 of %3 epochs").arg(run->elbo.points.back().iteration).arg(epochs).arg(run->config.epochs());
       if (!run->elbo.epochs.empty()) text += tr(" · %1 rows/s").arg(run->elbo.epochs.back().rowsPerSecond, 0, 'f', 0);
     }
     setText(text);
     return;
   }
-  if (drawsAreIndependent(run->config.method)) {  // the draws come at the end, all at once
+  if (services::draws_are_independent(run->config.method)) {  // the draws come at the end, all at once
     QString text = tr("%1: %2").arg(run->name, statusName(run->status));
     if (run->isActive() && !run->elbo.points.empty()) {
       text += tr(" · ADVI iteration %1").arg(run->elbo.points.back().iteration);

@@ -25,7 +25,7 @@
 #include "ui/docks/sampler_stats_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/docks/workers_panel.h"
-#include "ui/engine/prediction_service.h"
+#include "ui/analysis/prediction_service.h"
 #include "ui/plots/run_plot_panel.h"
 
 namespace variate::ui {

@@ -1,7 +1,7 @@
 #include "ui/canvas/call_arguments.h"
 
 #include "ui/canvas/program_edits.h"
-#include "ui/engine/distribution_catalog.h"
+#include "ui/modeling/distribution_catalog.h"
 
 namespace variate::ui::calls {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "ui/canvas/canvas_model.h"
 #include "ui/canvas/program_edits.h"
-#include "ui/engine/distribution_catalog.h"
+#include "ui/modeling/distribution_catalog.h"
 
 namespace variate::ui {
 

@@ -3,7 +3,7 @@
 #include <QMimeData>
 #include <QStyle>
 
-#include "ui/engine/distribution_catalog.h"
+#include "ui/modeling/distribution_catalog.h"
 
 namespace variate::ui {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "ui/canvas/canvas_model.h"
 #include "ui/canvas/edit_node_command.h"
-#include "ui/engine/distribution_catalog.h"
+#include "ui/modeling/distribution_catalog.h"
 
 namespace variate::ui {
 namespace {

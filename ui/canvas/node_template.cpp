@@ -1,6 +1,6 @@
 #include "ui/canvas/node_template.h"
 
-#include "ui/engine/distribution_catalog.h"
+#include "ui/modeling/distribution_catalog.h"
 
 namespace variate::ui {
 

@@ -10,7 +10,7 @@
 #include "engine/model/rename.h"
 
 #include "ui/canvas/call_arguments.h"
-#include "ui/engine/distribution_catalog.h"
+#include "ui/modeling/distribution_catalog.h"
 
 namespace variate::ui::edits {
 namespace {

@@ -1,5 +1,7 @@
 #include "ui/docks/diagnostics_panel.h"
 
+#include "engine/services/setting_table.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -74,34 +76,34 @@ void DiagnosticsPanel::refresh() {
   model_->setMode(other ? QStringList() : check.modeNames, check.modeValues);
   // Independent draws have no R-hat nor ESS: their columns go unless another run's
   // statistics share the table.
-  const bool independent = drawsAreIndependent(run->config.method) && (!other || drawsAreIndependent(other->config.method));
+  const bool independent = services::draws_are_independent(run->config.method) && (!other || services::draws_are_independent(other->config.method));
   for (const auto statistic : {DiagnosticsModel::EssBulk, DiagnosticsModel::EssTail, DiagnosticsModel::Rhat}) {
     for (const bool comparison : {false, true}) {
       if (comparison && !model_->comparing()) continue;
       view_->setColumnHidden(model_->columnOf(statistic, comparison), independent);
     }
   }
-  if (run->config.method == InferenceMethod::Amortized) {
+  if (run->config.method == services::Method::amortized) {
     caption_->setText(tr("%1 trains networks: it has no draws (the ELBO and Reconstructions panels show it)")
                           .arg(run->name));
     return;
   }
   const RunSummary& s = run->summary;
-  const InferenceMethod method = run->config.method;
+  const services::Method method = run->config.method;
   const QString mode = check.modeLogDensity ? tr(" (log density %1)").arg(*check.modeLogDensity, 0, 'g', 6) : QString();
   const QString independentNote = tr(": independent, so R-hat and ESS do not apply");
   QString text = s.rows.empty() ? tr("%1: no draws summarized yet").arg(run->name)
-                 : method == InferenceMethod::Advi
+                 : method == services::Method::advi
                      ? tr("%1: %2 draws from the fitted approximation").arg(run->name).arg(s.drawsPerChain) + independentNote
-                 : method == InferenceMethod::Optimize && run->config.laplaceDraws > 0 && s.drawsPerChain > 1
+                 : method == services::Method::optimize && run->config.settings.get(services::setting::laplace_draws) > 0 && s.drawsPerChain > 1
                      ? tr("%1: %2 draws from the Laplace approximation at the mode%3")
                                .arg(run->name)
                                .arg(s.drawsPerChain)
                                .arg(mode) + independentNote
-                 : method == InferenceMethod::Optimize
+                 : method == services::Method::optimize
                      ? tr("%1: the mode L-BFGS found%2, no draws around it").arg(run->name, mode)
-                 : method == InferenceMethod::Pathfinder
-                     ? tr("%1: %2 Pathfinder draws (%n path(s))", "", run->config.paths).arg(run->name).arg(s.drawsPerChain) +
+                 : method == services::Method::pathfinder
+                     ? tr("%1: %2 Pathfinder draws (%n path(s))", "", run->config.settings.get(services::setting::num_paths)).arg(run->name).arg(s.drawsPerChain) +
                            independentNote
                      : tr("%1: %2 × %3 %4 draws%5")
                            .arg(run->name)

@@ -1,5 +1,7 @@
 #include "ui/docks/elbo_panel.h"
 
+#include "engine/services/setting_table.h"
+
 #include <cmath>
 
 #include <QLabel>
@@ -36,12 +38,12 @@ QVector<double> movingAverage(const QVector<double>& values, int window) {
 namespace {
 
 // What to try when k-hat says the method's approximation cannot be trusted.
-QString remedy(InferenceMethod method) {
+QString remedy(services::Method method) {
   switch (method) {
-    case InferenceMethod::Optimize:
+    case services::Method::optimize:
       return QObject::tr("The posterior is far from Gaussian on the unconstrained scale: try Pathfinder, ADVI "
                          "full-rank, or NUTS.");
-    case InferenceMethod::Pathfinder:
+    case services::Method::pathfinder:
       return QObject::tr("Use its draws as starting points rather than as the posterior: try ADVI full-rank, or "
                          "NUTS.");
     default: return QObject::tr("Try the full-rank family, or sample with NUTS.");
@@ -128,51 +130,79 @@ bool ElboPanel::exportTo(const QString& path, QString* error) {
   return exportPlot(plot_, path, error);
 }
 
+namespace {
+
+// An ADVI run's ELBO as the panel plots it: every one-draw estimate, their moving average,
+// and the evaluations with their relative change.
+struct ElboSeries {
+  QVector<double> xs, ys, smooth, evalX, evalElbo, evalChange;
+};
+
+ElboSeries elboSeries(const ElboTrace& elbo) {
+  ElboSeries s;
+  for (const auto& point : elbo.points) {
+    s.xs << point.iteration;
+    s.ys << point.elbo;
+    if (std::isfinite(point.relativeChange) && point.relativeChange > 0) {
+      s.evalX << point.iteration;
+      s.evalElbo << point.elbo;
+      s.evalChange << point.relativeChange;
+    }
+  }
+  // One-draw estimates are noisy: the average spans ~5% of the run (at least 50 of them).
+  s.smooth = movingAverage(s.ys, std::max(50, static_cast<int>(s.ys.size() / 20)));
+  return s;
+}
+
+// What the panel says of a run without an ELBO to plot.
+QString noElboText(const RunData* run) {
+  if (!run) return ElboPanel::tr("No ELBO yet: run ADVI.");
+  QString text;
+  switch (run->config.method) {
+    case services::Method::nuts: return ElboPanel::tr("%1 is a NUTS run: no ELBO").arg(run->name);
+    case services::Method::amortized: return ElboPanel::tr("%1: no steps yet").arg(run->name);
+    case services::Method::pathfinder:
+      return ElboPanel::tr("%1 is a Pathfinder run (%n path(s)): no ELBO trace", "",
+                           run->config.settings.get(services::setting::num_paths))
+          .arg(run->name);
+    case services::Method::optimize:
+      text = ElboPanel::tr("%1 is an L-BFGS optimization: no ELBO").arg(run->name);
+      if (run->approximation.modeLogDensity) {
+        text += ElboPanel::tr(" · mode's log density %1").arg(*run->approximation.modeLogDensity, 0, 'g', 6);
+      }
+      return text;
+    case services::Method::advi: break;
+  }
+  return ElboPanel::tr("%1: no ELBO yet").arg(run->name);
+}
+
+}  // namespace
+
 void ElboPanel::redraw() {
   plot_->clearGraphs();
   plot_->clearItems();
   markedConvergence_ = -1;
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
   showParetoK(run.get());
-  const bool training = run && run->config.method == InferenceMethod::Amortized;
+  const bool training = run && run->config.method == services::Method::amortized;
   plot_->xAxis->setLabel(training ? tr("step") : tr("iteration"));
   plot_->yAxis->setLabel(training ? tr("ELBO per row") : tr("ELBO"));
   plot_->yAxis2->setVisible(!training);
   plot_->legend->setVisible(run && !run->elbo.empty());  // an empty legend box says nothing
   if (!run || run->elbo.empty()) {
-    const InferenceMethod method = run ? run->config.method : InferenceMethod::Advi;
-    QString text = !run                                   ? tr("No ELBO yet: run ADVI.")
-                   : method == InferenceMethod::Nuts      ? tr("%1 is a NUTS run: no ELBO").arg(run->name)
-                   : training                             ? tr("%1: no steps yet").arg(run->name)
-                   : method == InferenceMethod::Optimize  ? tr("%1 is an L-BFGS optimization: no ELBO").arg(run->name)
-                   : method == InferenceMethod::Pathfinder
-                       ? tr("%1 is a Pathfinder run (%n path(s)): no ELBO trace", "", run->config.paths).arg(run->name)
-                       : tr("%1: no ELBO yet").arg(run->name);
-    if (run && method == InferenceMethod::Optimize && run->approximation.modeLogDensity) {
-      text += tr(" · mode's log density %1").arg(*run->approximation.modeLogDensity, 0, 'g', 6);
-    }
-    caption_->setText(text);
+    caption_->setText(noElboText(run.get()));
     plot_->replot(QCustomPlot::rpQueuedReplot);
-    return;
-  }
-  if (training) {
+  } else if (training) {
     redrawTraining(*run);
-    return;
+  } else {
+    redrawAdvi(*run);
   }
+}
+
+void ElboPanel::redrawAdvi(const RunData& run) {
+  const ElboSeries s = elboSeries(run.elbo);
   DecimatedSeries raw(3000);
-  QVector<double> xs, ys, evalX, evalElbo, evalChange;
-  for (const auto& point : run->elbo.points) {
-    xs << point.iteration;
-    ys << point.elbo;
-    if (std::isfinite(point.relativeChange) && point.relativeChange > 0) {
-      evalX << point.iteration;
-      evalElbo << point.elbo;
-      evalChange << point.relativeChange;
-    }
-  }
-  // One-draw estimates are noisy: the average spans ~5% of the run (at least 50 of them).
-  const QVector<double> smooth = movingAverage(ys, std::max(50, static_cast<int>(ys.size() / 20)));
-  for (int i = 0; i < xs.size(); ++i) raw.append(xs[i], ys[i]);
+  for (int i = 0; i < s.xs.size(); ++i) raw.append(s.xs[i], s.ys[i]);
   QVector<double> rx, ry;
   raw.points(&rx, &ry);
   QCPGraph* rawGraph = plot_->addGraph();
@@ -183,19 +213,19 @@ void ElboPanel::redraw() {
   QCPGraph* smoothGraph = plot_->addGraph();
   smoothGraph->setName(tr("moving average"));
   smoothGraph->setPen(QPen(QColor("#0072B2"), 2.5));
-  smoothGraph->setData(xs, smooth, true);
+  smoothGraph->setData(s.xs, s.smooth, true);
   QCPGraph* evaluations = plot_->addGraph();
   evaluations->setName(tr("ELBO evaluation"));
   evaluations->setPen(QPen(QColor("#009E73"), 1));
   evaluations->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QColor("#009E73"), QColor("#009E73"), 5));
-  evaluations->setData(evalX, evalElbo, true);
+  evaluations->setData(s.evalX, s.evalElbo, true);
   QCPGraph* change = plot_->addGraph(plot_->xAxis, plot_->yAxis2);
   change->setName(tr("relative change (right)"));
   change->setPen(QPen(QColor("#E69F00"), 1.5));
   change->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
-  change->setData(evalX, evalChange, true);
+  change->setData(s.evalX, s.evalChange, true);
   // The convergence rule the run was checked against: its relative change below tol_rel_obj.
-  const double tol = run->config.tolRelObj;
+  const double tol = run.config.settings.get(services::setting::advi_tol_rel_obj);
   auto* tolerance = new QCPItemStraightLine(plot_);
   tolerance->setObjectName("toleranceLine");
   tolerance->point1->setAxes(plot_->xAxis, plot_->yAxis2);
@@ -203,8 +233,27 @@ void ElboPanel::redraw() {
   tolerance->point1->setCoords(0, tol);
   tolerance->point2->setCoords(1, tol);
   tolerance->setPen(QPen(QColor("#E69F00"), 1, Qt::DotLine));
+  scaleAdviAxes(s.xs, s.smooth, s.evalX, s.evalElbo, s.evalChange, tol);
 
-  // The early ELBO is far below the rest: scale to the moving average after the first 10%.
+  QString text = tr("%1: ELBO %2 (moving average)").arg(run.name).arg(s.smooth.last(), 0, 'g', 6);
+  if (!s.evalChange.isEmpty()) {
+    text += tr(" · relative change %1 (tolerance %2)").arg(s.evalChange.last(), 0, 'g', 3).arg(tol, 0, 'g', 3);
+  }
+  if (run.elbo.convergedAt >= 0) {
+    markConvergence(run.elbo.convergedAt);
+    text += tr(" · converged at iteration %1").arg(markedConvergence_);
+  } else if (!run.isActive()) {
+    text += tr(" · did not converge");
+  }
+  text += startText(run.approximation.start);
+  caption_->setText(text);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// The early ELBO is far below the rest: the axis scales to the moving average and the
+// evaluations after the first 10%.
+void ElboPanel::scaleAdviAxes(const QVector<double>& xs, const QVector<double>& smooth, const QVector<double>& evalX,
+                              const QVector<double>& evalElbo, const QVector<double>& evalChange, double tol) {
   double lo = INFINITY, hi = -INFINITY;
   const auto include = [&](const QVector<double>& keys, const QVector<double>& values) {
     for (int i = 0; i < values.size(); ++i) {
@@ -222,36 +271,28 @@ void ElboPanel::redraw() {
   } else {
     plot_->yAxis->rescale();
   }
-  plot_->yAxis2->setRange(std::max(1e-5, std::min(tol / 3, evalChange.isEmpty() ? 1.0 : *std::min_element(evalChange.begin(), evalChange.end()) / 2)), 2);
+  const double smallestChange = evalChange.isEmpty() ? 1.0 : *std::min_element(evalChange.begin(), evalChange.end()) / 2;
+  plot_->yAxis2->setRange(std::max(1e-5, std::min(tol / 3, smallestChange)), 2);
+}
 
-  QString text = tr("%1: ELBO %2 (moving average)").arg(run->name).arg(smooth.last(), 0, 'g', 6);
-  if (!evalChange.isEmpty()) {
-    text += tr(" · relative change %1 (tolerance %2)").arg(evalChange.last(), 0, 'g', 3).arg(tol, 0, 'g', 3);
-  }
-  if (run->elbo.convergedAt >= 0) {
-    markedConvergence_ = run->elbo.convergedAt;
-    auto* line = new QCPItemStraightLine(plot_);
-    line->point1->setCoords(markedConvergence_, 0);
-    line->point2->setCoords(markedConvergence_, 1);
-    line->setPen(QPen(QColor("#009E73"), 2, Qt::DashLine));
-    auto* label = new QCPItemText(plot_);
-    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(markedConvergence_, 0.05);
-    label->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
-    label->setText(tr("converged at %1 ").arg(markedConvergence_));
-    label->setColor(QColor("#00695c"));
-    text += tr(" · converged at iteration %1").arg(markedConvergence_);
-  } else if (!run->isActive()) {
-    text += tr(" · did not converge");
-  }
-  text += startText(run->approximation.start);
-  caption_->setText(text);
-  plot_->replot(QCustomPlot::rpQueuedReplot);
+void ElboPanel::markConvergence(int iteration) {
+  markedConvergence_ = iteration;
+  auto* line = new QCPItemStraightLine(plot_);
+  line->point1->setCoords(iteration, 0);
+  line->point2->setCoords(iteration, 1);
+  line->setPen(QPen(QColor("#009E73"), 2, Qt::DashLine));
+  auto* label = new QCPItemText(plot_);
+  label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  label->position->setCoords(iteration, 0.05);
+  label->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+  label->setText(tr("converged at %1 ").arg(iteration));
+  label->setColor(QColor("#00695c"));
 }
 
 void ElboPanel::showParetoK(const RunData* run) {
-  const bool laplaceWithoutJacobian = run && run->config.method == InferenceMethod::Optimize &&
-                                      !run->config.jacobian && run->config.laplaceDraws > 0 && !run->isActive();
+  const bool laplaceWithoutJacobian = run && run->config.method == services::Method::optimize &&
+                                      run->config.settings.get(services::setting::laplace_draws) > 0 &&
+                                      !run->config.kHatApplies() && !run->isActive();
   const bool known = run && run->approximation.paretoK;
   paretoK_->setVisible(known || laplaceWithoutJacobian);
   warning_->setVisible(known && run->approximation.unreliable());
@@ -343,7 +384,7 @@ void ElboPanel::redrawTraining(const RunData& run) {
   }
   if (!run.elbo.epochs.empty()) {
     const EpochPoint& e = run.elbo.epochs.back();
-    text += tr(" · epoch %1/%2").arg(e.epoch).arg(run.config.epochs);
+    text += tr(" · epoch %1/%2").arg(e.epoch).arg(run.config.epochs());
     if (e.heldoutElbo) text += tr(": held-out %1").arg(*e.heldoutElbo, 0, 'f', 2);
     text += tr(", %1 rows/s").arg(e.rowsPerSecond, 0, 'f', 0);
   }

@@ -50,6 +50,10 @@ class ElboPanel : public QWidget {
  private:
   void redraw();
   void redrawTraining(const RunData& run);
+  void redrawAdvi(const RunData& run);
+  void scaleAdviAxes(const QVector<double>& xs, const QVector<double>& smooth, const QVector<double>& evalX,
+                     const QVector<double>& evalElbo, const QVector<double>& evalChange, double tol);
+  void markConvergence(int iteration);
   void showParetoK(const RunData* run);
 
   QPointer<ProjectDocument> document_;

@@ -70,7 +70,7 @@ void EnergyPanel::layOut() {
 void EnergyPanel::recompute() {
   plot()->clearPlottables();
   ebfmi_.clear();
-  if (drawsAreIndependent(run()->config.method)) {
+  if (services::draws_are_independent(run()->config.method)) {
     caption_->setText(tr("%1 draws come from an approximation: there is no sampler energy.")
                           .arg(methodName(run()->config.method)));
     return;

@@ -4,7 +4,7 @@
 
 #include <QList>
 
-#include "ui/document/run_config.h"
+#include "ui/document/worker_ref.h"
 
 namespace variate::ui {
 

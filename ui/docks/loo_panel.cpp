@@ -11,7 +11,7 @@
 #include <qcustomplot.h>
 
 #include "ui/document/project_document.h"
-#include "ui/engine/prediction_service.h"
+#include "ui/analysis/prediction_service.h"
 #include "ui/plots/chain_palette.h"
 #include "ui/plots/export_button.h"
 #include "ui/plots/plot_export.h"
@@ -140,7 +140,7 @@ void LooPanel::showComparison() {
   int waiting = 0;
   for (qint64 id : document()->runs()->ids()) {
     const RunPtr run = document()->runs()->run(id);
-    if (!run || run->isActive() || run->config.method != InferenceMethod::Nuts) continue;
+    if (!run || run->isActive() || run->config.method != services::Method::nuts) continue;
     if (!predictions()->request(document()->filePath(), run, PredictionNeed::Loo)) {
       ++waiting;
       continue;

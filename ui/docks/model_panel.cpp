@@ -9,7 +9,7 @@
 #include "ui/document/project_document.h"
 #include "ui/editor/code_editor.h"
 #include "ui/editor/model_highlighter.h"
-#include "ui/engine/model_checker.h"
+#include "ui/modeling/model_checker.h"
 
 namespace variate::ui {
 

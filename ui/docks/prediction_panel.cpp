@@ -3,7 +3,7 @@
 #include <QTimer>
 
 #include "ui/document/project_document.h"
-#include "ui/engine/prediction_service.h"
+#include "ui/analysis/prediction_service.h"
 
 namespace variate::ui {
 
@@ -40,7 +40,7 @@ void PredictionPanel::refreshPrediction() {
   QString why;
   if (!run) {
     why = tr("Run NUTS: this panel shows what a finished NUTS run predicts.");
-  } else if (run->config.method != InferenceMethod::Nuts) {
+  } else if (run->config.method != services::Method::nuts) {
     why = tr("%1 is a %2 run: this panel needs a NUTS run's draws.").arg(run->name, methodName(run->config.method));
   } else if (run->isActive()) {
     why = tr("%1 is sampling: y_rep and the pointwise log likelihood are computed once it has finished.").arg(run->name);

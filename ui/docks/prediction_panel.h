@@ -6,7 +6,7 @@
 #include <QPointer>
 #include <QWidget>
 
-#include "ui/engine/prediction_service.h"
+#include "ui/analysis/prediction_service.h"
 #include "ui/document/run_list.h"
 
 namespace variate::ui {

@@ -1,5 +1,7 @@
 #include "ui/docks/reconstructions_panel.h"
 
+#include "engine/services/setting_table.h"
+
 #include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -84,10 +86,12 @@ void ReconstructionsPanel::showCurrent() {
   samples_->setImages(preview ? preview->samples : none);
   scatter_->setVisible(preview && !preview->latent.empty());
   if (preview && !preview->latent.empty()) scatter_->setPoints(preview->latent, preview->labels);
-  const bool heldout = run && !run->config.heldoutDataSet.isEmpty();
-  originalsTitle_->setText(heldout ? tr("Held-out images (%1)").arg(run->config.heldoutDataSet)
+  const QString heldoutSet =
+      run ? QString::fromStdString(run->config.settings.get(services::setting::test_data).value_or("")) : QString();
+  const bool heldout = !heldoutSet.isEmpty();
+  originalsTitle_->setText(heldout ? tr("Held-out images (%1)").arg(heldoutSet)
                                    : tr("Training images"));
-  if (!run || run->config.method != InferenceMethod::Amortized) {
+  if (!run || run->config.method != services::Method::amortized) {
     caption_->setText(
         tr("Train a model with networks (a VAE) to see its reconstructions and samples here."));
   } else if (!preview) {

@@ -3,7 +3,7 @@
 /// reconstructions, images decoded from fixed draws of the prior (the same draws all
 /// along, so the grid changes only as the decoder learns), and, for a 2-D latent space,
 /// the encoded held-out rows coloured by label. Shows the current run's latest
-/// TrainingPreview; the training thread computes them (ui/engine/training_previewer.h).
+/// TrainingPreview; the training thread computes them (ui/runs/training_previewer.h).
 
 #include <QPointer>
 #include <QWidget>

@@ -1,10 +1,13 @@
 #include "ui/docks/run_config_panel.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+
+#include <algorithm>
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,18 +16,19 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "engine/core/argument_error.h"
+#include "engine/services/setting_table.h"
+#include "engine/services/settings.h"
 #include "ui/document/project_document.h"
 #include "ui/docks/known_workers.h"
-#include "ui/engine/devices.h"
+#include "ui/modeling/devices.h"
 
 namespace variate::ui {
 namespace {
 
-// Shows 0.001 as "0.001", not "0.001000": tolerances and step sizes span decades.
-class CompactDoubleSpinBox : public QDoubleSpinBox {
- public:
-  QString textFromValue(double value) const override { return locale().toString(value, 'g', 6); }
-};
+using services::SettingDescriptor;
+using services::SettingKind;
+using services::SettingValue;
 
 // Selects `worker` in the "Run on" box; a worker the project names but this user has not
 // added is listed too.
@@ -41,126 +45,139 @@ void showWorker(QComboBox* box, const WorkerRef& worker) {
   box->setCurrentIndex(index);
 }
 
-void prepare(QAbstractSpinBox* box, const QString& tip) {
-  box->setToolTip(tip);
-  box->setKeyboardTracking(false);  // one edit when the user is done typing
+// A spin box's bounds from a description's; a setting without a default shows its "none"
+// one step below its least value.
+int spinMinimum(const SettingDescriptor& s) {
+  const double lowest = std::max(s.min + (s.min_excluded ? 1 : 0), static_cast<double>(INT_MIN + 1));
+  return static_cast<int>(lowest) - (s.default_value ? 0 : 1);
+}
+int spinMaximum(const SettingDescriptor& s) { return static_cast<int>(std::min(s.max, static_cast<double>(INT_MAX))); }
+
+// The field that edits one kind of setting.
+QWidget* makeField(const SettingDescriptor& s) {
+  const QString none = QString::fromStdString(s.none_means);
+  switch (s.kind) {
+    case SettingKind::integer: {
+      auto* box = new QSpinBox;
+      box->setRange(spinMinimum(s), spinMaximum(s));
+      box->setGroupSeparatorShown(true);
+      if (!s.default_value) box->setSpecialValueText(none);
+      box->setKeyboardTracking(false);  // one edit when the user is done typing
+      return box;
+    }
+    case SettingKind::real: {  // a line: tolerances span from 1e-12 to 1e7, beyond a spin box's decimals
+      auto* line = new QLineEdit;
+      line->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9eE.+-]*"), line));
+      line->setPlaceholderText(none);
+      return line;
+    }
+    case SettingKind::flag: return new QCheckBox;
+    case SettingKind::tristate: {
+      auto* box = new QComboBox;
+      box->addItems({"auto", "on", "off"});
+      return box;
+    }
+    case SettingKind::choice: {
+      auto* box = new QComboBox;
+      for (const auto& choice : s.choices) box->addItem(QString::fromStdString(choice));
+      return box;
+    }
+    case SettingKind::device: {
+      auto* box = new QComboBox;
+      box->addItems(availableDevices());
+      return box;
+    }
+    case SettingKind::seed:
+    case SettingKind::text: {
+      auto* line = new QLineEdit;
+      if (s.kind == SettingKind::seed) {
+        line->setValidator(new QRegularExpressionValidator(QRegularExpression("\\d{0,20}"), line));
+      }
+      line->setPlaceholderText(none);
+      return line;
+    }
+  }
+  return new QLabel;
+}
+
+// Shows `value` (none: the setting has no value) in a setting's field.
+void showValue(const SettingDescriptor& s, QWidget* field, const std::optional<SettingValue>& value) {
+  if (auto* box = qobject_cast<QSpinBox*>(field)) {
+    box->setValue(value ? static_cast<int>(std::get<int64_t>(*value)) : box->minimum());
+  } else if (auto* check = qobject_cast<QCheckBox*>(field)) {
+    check->setChecked(value && std::get<bool>(*value));
+  } else if (auto* box = qobject_cast<QComboBox*>(field)) {
+    const QString text = value ? QString::fromStdString(s.format(*value)) : QString();
+    if (box->findText(text) < 0 && !text.isEmpty()) box->addItem(text);
+    box->setCurrentText(text);
+  } else if (auto* line = qobject_cast<QLineEdit*>(field)) {
+    line->setText(value ? QString::fromStdString(s.format(*value)) : QString());
+  }
+}
+
+// The value a setting's field shows; none for its "none" or an empty line.
+std::optional<SettingValue> fieldValue(const SettingDescriptor& s, const QWidget* field) {
+  if (auto* box = qobject_cast<const QSpinBox*>(field)) {
+    if (!s.default_value && box->value() == box->minimum()) return std::nullopt;
+    return static_cast<int64_t>(box->value());
+  }
+  if (auto* check = qobject_cast<const QCheckBox*>(field)) return check->isChecked();
+  if (auto* box = qobject_cast<const QComboBox*>(field)) return s.parse(box->currentText().toStdString());
+  if (auto* line = qobject_cast<const QLineEdit*>(field)) {
+    if (line->text().isEmpty()) return std::nullopt;
+    return s.parse(line->text().toStdString());
+  }
+  return std::nullopt;
+}
+
+// A field's object name: the setting's, with its method's before it where a setting
+// earlier in the table has that name ("draws" is NUTS's, "pathfinder.draws" Pathfinder's).
+QString fieldName(const SettingDescriptor& s) {
+  const QString name = QString::fromStdString(s.name);
+  for (const SettingDescriptor* earlier : services::all_settings()) {
+    if (earlier == &s) return name;
+    if (earlier->name != s.name) continue;
+    for (const services::Method method : services::all_methods()) {
+      if (s.methods.contains(method)) return QString::fromUtf8(store::to_string(method)) + "." + name;
+    }
+  }
+  return name;
 }
 
 }  // namespace
 
 RunConfigPanel::RunConfigPanel(QWidget* parent)
-    : QWidget(parent), form_(new QFormLayout), method_(new QComboBox), model_(new QLabel) {
-  method_->setObjectName("method");
-  for (const InferenceMethod method :
-       {InferenceMethod::Nuts, InferenceMethod::Advi, InferenceMethod::Optimize, InferenceMethod::Pathfinder}) {
-    method_->addItem(methodName(method), static_cast<int>(method));
+    : QWidget(parent), form_(new QFormLayout), method_(new QComboBox), trained_(new QLabel), runOn_(new QComboBox),
+      heldout_(new QComboBox), model_(new QLabel) {
+  for (const services::Method method : services::all_methods()) {
+    if (method != services::Method::amortized) method_->addItem(methodName(method), static_cast<int>(method));
   }
   method_->setToolTip(tr("NUTS: exact MCMC with Stan's adaptation. ADVI: a fast Gaussian approximation, started "
                          "from Pathfinder's estimate. Optimize (L-BFGS): the posterior mode, with draws from the "
                          "Laplace approximation there. Pathfinder: approximate draws from quasi-Newton paths. "
                          "The approximations' draws are independent: the Pareto k-hat of their importance "
                          "ratios says how far to trust them"));
-  addRow("method", tr("Method"), Shown::NotDeep, method_);
-
-  chains_ = addInt("chains", tr("Chains"), Shown::Nuts, &RunConfig::chains, 1, 64,
-                   tr("Independent chains (R-hat needs at least 2)"));
-  warmup_ = addInt("warmup", tr("Warmup"), Shown::Nuts, &RunConfig::warmup, 0, 10'000'000,
-                   tr("Warmup iterations per chain: step size and metric adaptation"));
-  draws_ = addInt("draws", tr("Draws"), Shown::Nuts, &RunConfig::draws, 0, 100'000'000, tr("Draws per chain after warmup"));
-  addInt("threads", tr("Threads"), Shown::Nuts, &RunConfig::threads, 0, 256,
-         tr("Threads for the chains; auto: one per chain, so every chain samples live. With several "
-            "processes: threads per process; auto: this machine's cores shared by them"),
-         tr("auto"));
-  processes_ = addInt("processes", tr("Processes"), Shown::NotDeep, &RunConfig::processes, 1, RunConfig::kMaxProcesses,
-                      processesTip());
-  metric_ = addCombo("metric", tr("Metric"), Shown::Nuts, {tr("diagonal"), tr("dense")},
-                     tr("The mass matrix warmup adapts: diagonal, or dense for strongly correlated posteriors"));
-  addInt("max_depth", tr("Max tree depth"), Shown::Nuts, &RunConfig::maxTreeDepth, 1, 30,
-         tr("A trajectory has at most 2^depth leapfrog steps; transitions that reach it are counted"));
-  addDouble("adapt_delta", tr("Adapt delta"), Shown::Nuts, &RunConfig::adaptDelta, 0.01, 0.999,
-            tr("Target acceptance rate of warmup's step-size adaptation: higher means smaller steps "
-               "and fewer divergences"));
-  addInt("until_ess", tr("Until ESS"), Shown::Nuts, &RunConfig::untilEss, 0, 10'000'000,
-         tr("Auto-stop: after Draws, the chains (keeping their adaptation) extend in rounds until every "
-            "quantity has bulk and tail ESS at least this and R-hat below Until R-hat, or Max draws per chain; "
-            "off: exactly Draws"),
-         tr("off"));
-  addDouble("until_rhat", tr("Until R-hat"), Shown::Nuts, &RunConfig::untilRhat, 1.001, 2,
-            tr("Auto-stop's bound on every quantity's rank-normalized split R-hat"));
-  addInt("max_draws", tr("Max draws"), Shown::Nuts, &RunConfig::maxDraws, 10, 100'000'000,
-         tr("Auto-stop's cap on draws per chain"));
-  batched_ = new QCheckBox(tr("evaluate all chains at once"));
-  batched_->setToolTip(tr("One batched log-density computation for all chains: faster where one evaluation has a "
-                          "large fixed cost (small models, GPUs)"));
-  addRow("batched_chains", tr("Batched chains"), Shown::Nuts, batched_);
-
-  family_ = addCombo("family", tr("Family"), Shown::Advi, {"meanfield", "fullrank"},
-                     tr("meanfield: independent Gaussians; fullrank: one correlated Gaussian"));
-  addInt("iterations", tr("Iterations"), Shown::Advi, &RunConfig::iterations, 1, 10'000'000,
-         tr("Most optimization iterations; ADVI stops earlier once converged"));
-  addDouble("tol_rel_obj", tr("tol_rel_obj"), Shown::Advi, &RunConfig::tolRelObj, 1e-6, 1,
-            tr("Converged when the relative ELBO change drops below this"));
-  eta_ = new CompactDoubleSpinBox;
-  eta_->setRange(0, 1000);
-  eta_->setDecimals(6);
-  eta_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-  eta_->setSpecialValueText(tr("adapted"));
-  prepare(eta_, tr("Step size; adapted: the best of 100, 10, 1, 0.1 and 0.01 after the adaptation iterations"));
-  addRow("eta", tr("Eta"), Shown::Advi, eta_);
-  addInt("adapt_iter", tr("Adapt iterations"), Shown::Advi, &RunConfig::adaptIterations, 1, 100'000,
-         tr("Iterations per step size tried while adapting eta"));
-  addInt("grad_samples", tr("Gradient draws"), Shown::Advi, &RunConfig::gradSamples, 1, 100'000,
-         tr("Monte Carlo draws per gradient"));
-  addInt("elbo_samples", tr("ELBO draws"), Shown::Advi, &RunConfig::elboSamples, 1, 1'000'000,
-         tr("Monte Carlo draws per ELBO evaluation"));
-  addInt("eval_elbo", tr("Evaluate ELBO every"), Shown::Advi, &RunConfig::evalElbo, 1, 1'000'000,
-         tr("Iterations between ELBO evaluations (and convergence checks)"));
-  addInt("output_draws", tr("Output draws"), Shown::AdviOrPathfinder, &RunConfig::outputDraws, 1, 10'000'000,
-         tr("Draws from the fitted approximation recorded as the run's draws (Pathfinder: each path draws as "
-            "many, and several paths' draws are resampled to this many)"));
-
-  jacobian_ = new QCheckBox(tr("include the Jacobian"));
-  jacobian_->setToolTip(tr("On: the mode of the unconstrained density, the centre of the Laplace approximation, "
-                           "whose draws then approximate the posterior (Stan's laplace). Off: the posterior mode "
-                           "of the constrained parameters (Stan's optimize); the Laplace draws then approximate "
-                           "no posterior and k-hat does not apply"));
-  addRow("jacobian", tr("Jacobian"), Shown::Optimize, jacobian_);
-  addInt("laplace_draws", tr("Laplace draws"), Shown::Optimize, &RunConfig::laplaceDraws, 0, 10'000'000,
-         tr("Draws from the Laplace approximation at the mode (the Gaussian whose covariance is the inverse "
-            "Hessian there), recorded as the run's draws; none: the run records the mode alone"),
-         tr("none (the mode alone)"));
-  addInt("num_paths", tr("Paths"), Shown::Pathfinder, &RunConfig::paths, 1, 256,
-         tr("Single Pathfinder paths from independent random starts; their draws are pooled and resampled by "
-            "Pareto smoothed importance weights"));
-
-  auto* trained = new QLabel(tr("amortized VI: the networks are trained"));
-  trained->setToolTip(tr("A model with networks or guides is trained by amortized variational inference (as "
-                         "variate fit trains it): Adam on the minibatch ELBO, the guide's latents drawn per row"));
-  addRow("method_deep", tr("Method"), Shown::Deep, trained);
-  addInt("epochs", tr("Epochs"), Shown::Deep, &RunConfig::epochs, 1, 100'000, tr("Passes over the training rows"));
-  addInt("batch_size", tr("Batch size"), Shown::Deep, &RunConfig::batchSize, 1, 1'000'000,
-         tr("Rows per step (the likelihood is scaled by N / batch size)"));
-  addDouble("learning_rate", tr("Learning rate"), Shown::Deep, &RunConfig::learningRate, 1e-6, 1,
-            tr("Adam's step size"));
-  heldout_ = addCombo("test_data_set", tr("Held-out data"), Shown::Deep, {},
-                      tr("A data set of the project whose rows give the held-out ELBO after each epoch and the "
-                         "images the Reconstructions panel shows"));
-
-  seed_ = new QLineEdit;
-  seed_->setValidator(new QRegularExpressionValidator(QRegularExpression("\\d{1,19}"), seed_));
-  seed_->setToolTip(tr("Random seed: the same seed and settings give the same draws"));
-  addRow("seed", tr("Seed"), Shown::Always, seed_);
-  dtype_ = addCombo("dtype", tr("Dtype"), Shown::NotDeep, {dtypeName(Dtype::Float64), dtypeName(Dtype::Float32)},
-                    tr("Arithmetic of data and of what the model computes from it; float32 is faster on large data "
-                       "(the log density is summed in float64)"));
-  device_ = addCombo("device", tr("Device"), Shown::NotDeep, availableDevices(), tr("Where the model is evaluated"));
-  backend_ = addCombo("backend", tr("Backend"), Shown::NotDeep, {"auto", "tape", "torch"},
-                      tr("What evaluates the density: auto takes the tape (fast, CPU, float64) when every "
-                         "op of the model has a kernel, else LibTorch; batched chains run on LibTorch"));
-
-  runOn_ = addCombo("run_on", tr("Run on"), Shown::Nuts, {}, tr("This computer, or a worker added in the Workers "
-                    "panel: the run's draws come back live; closing the studio leaves the job running, and "
-                    "reopening the project reattaches to it"));
+  addRow("method", tr("Method"), method_);
+  trained_->setText(tr("amortized VI: the networks are trained"));
+  trained_->setToolTip(tr("A model with networks or guides is trained by amortized variational inference (as "
+                          "variate fit trains it): Adam on the minibatch ELBO, the guide's latents drawn per row"));
+  addRow("method_deep", tr("Method"), trained_);
+  // The method's own settings first (chains, draws, ...), then those most methods share (the
+  // seed, the backend, the processes).
+  const auto shared = [](const SettingDescriptor& s) {
+    const auto& all = services::all_methods();
+    return std::count_if(all.begin(), all.end(), [&](services::Method m) { return s.methods.contains(m); }) > 2;
+  };
+  for (const bool general : {false, true}) {
+    for (const SettingDescriptor* setting : services::all_settings()) {
+      if (setting->has(services::kInRunPanel) && shared(*setting) == general) addSettingRow(*setting);
+    }
+  }
+  heldout_->setToolTip(QString::fromStdString(services::setting::test_data.descriptor().help));
+  addRow("test_data_set", QString::fromStdString(services::setting::test_data.descriptor().label), heldout_);
+  runOn_->setToolTip(tr("This computer, or a worker added in the Workers panel: the run's draws come back live; "
+                        "closing the studio leaves the job running, and reopening the project reattaches to it"));
+  addRow("run_on", QString::fromStdString(services::setting::worker.descriptor().label), runOn_);
   refreshWorkers();
 
   model_->setWordWrap(true);
@@ -170,7 +187,7 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   column->addLayout(form_);
   column->addWidget(model_);
   column->addStretch(1);
-  auto* scroll = new QScrollArea;  // the options outnumber a short dock's rows
+  auto* scroll = new QScrollArea;  // the settings outnumber a short dock's rows
   scroll->setWidget(content);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
@@ -178,62 +195,48 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(scroll);
 
-  for (const auto& field : ints_) connect(field.box, &QSpinBox::valueChanged, this, &RunConfigPanel::edited);
-  for (const auto& field : doubles_) connect(field.box, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
-  connect(eta_, &QDoubleSpinBox::valueChanged, this, &RunConfigPanel::edited);
-  for (QComboBox* box : {method_, metric_, family_, dtype_, device_, backend_, runOn_, heldout_}) {
+  for (QComboBox* box : {method_, runOn_, heldout_}) {
     connect(box, &QComboBox::currentIndexChanged, this, &RunConfigPanel::edited);
   }
-  connect(batched_, &QCheckBox::toggled, this, &RunConfigPanel::edited);
-  connect(jacobian_, &QCheckBox::toggled, this, &RunConfigPanel::edited);
-  connect(seed_, &QLineEdit::editingFinished, this, &RunConfigPanel::edited);
   setEnabled(false);
 }
 
-QString RunConfigPanel::processesTip() {
-  return tr("The likelihood's rows are split between this many processes on this machine; the chains then run "
-            "one after another, each on all of them, and can be stopped but not paused. Any number of "
-            "processes above 1 gives the same draws");
+void RunConfigPanel::addSettingRow(const SettingDescriptor& setting) {
+  QWidget* field = makeField(setting);
+  field->setToolTip(QString::fromStdString(setting.full_help()));
+  addRow(fieldName(setting), QString::fromStdString(setting.label), field);
+  rows_ << Row{&setting, field};
+  if (auto* box = qobject_cast<QSpinBox*>(field)) connect(box, &QSpinBox::valueChanged, this, &RunConfigPanel::edited);
+  if (auto* box = qobject_cast<QCheckBox*>(field)) connect(box, &QCheckBox::toggled, this, &RunConfigPanel::edited);
+  if (auto* box = qobject_cast<QComboBox*>(field)) {
+    connect(box, &QComboBox::currentIndexChanged, this, &RunConfigPanel::edited);
+  }
+  if (auto* line = qobject_cast<QLineEdit*>(field)) connect(line, &QLineEdit::editingFinished, this, &RunConfigPanel::edited);
 }
 
-void RunConfigPanel::addRow(const QString& key, const QString& label, Shown shown, QWidget* field) {
-  field->setObjectName(key);
+void RunConfigPanel::addRow(const QString& name, const QString& label, QWidget* field) {
+  field->setObjectName(name);
   form_->addRow(label, field);
-  rows_ << qMakePair(field, shown);
 }
 
-QSpinBox* RunConfigPanel::addInt(const QString& key, const QString& label, Shown shown, int RunConfig::*value,
-                                 int lo, int hi, const QString& tip, const QString& special) {
-  auto* box = new QSpinBox;
-  box->setRange(lo, hi);
-  box->setGroupSeparatorShown(true);
-  if (!special.isEmpty()) box->setSpecialValueText(special);
-  prepare(box, tip);
-  addRow(key, label, shown, box);
-  ints_ << Field<QSpinBox, int>{box, value};
-  return box;
+QWidget* RunConfigPanel::field(const QString& name) const {
+  for (const Row& row : rows_) {
+    if (row.field->objectName() == name) return row.field;
+  }
+  return nullptr;
 }
 
-QDoubleSpinBox* RunConfigPanel::addDouble(const QString& key, const QString& label, Shown shown,
-                                          double RunConfig::*value, double lo, double hi, const QString& tip) {
-  auto* box = new CompactDoubleSpinBox;
-  box->setDecimals(6);
-  box->setRange(lo, hi);
-  box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-  prepare(box, tip);
-  addRow(key, label, shown, box);
-  doubles_ << Field<QDoubleSpinBox, double>{box, value};
-  return box;
+QWidget* RunConfigPanel::fieldOf(const SettingDescriptor& setting) const {
+  for (const Row& row : rows_) {
+    if (row.setting == &setting) return row.field;
+  }
+  return nullptr;
 }
 
-QComboBox* RunConfigPanel::addCombo(const QString& key, const QString& label, Shown shown, const QStringList& items,
-                                    const QString& tip) {
-  auto* box = new QComboBox;
-  box->addItems(items);
-  box->setToolTip(tip);
-  addRow(key, label, shown, box);
-  return box;
-}
+QSpinBox* RunConfigPanel::chainsBox() const { return qobject_cast<QSpinBox*>(field("chains")); }
+QSpinBox* RunConfigPanel::drawsBox() const { return qobject_cast<QSpinBox*>(field("draws")); }
+QSpinBox* RunConfigPanel::warmupBox() const { return qobject_cast<QSpinBox*>(field("warmup")); }
+QSpinBox* RunConfigPanel::processesBox() const { return qobject_cast<QSpinBox*>(field("nproc")); }
 
 void RunConfigPanel::setDocument(ProjectDocument* document) {
   for (const auto& connection : connections_) disconnect(connection);
@@ -249,49 +252,31 @@ void RunConfigPanel::setDocument(ProjectDocument* document) {
   showModel(document->modelCheck());
 }
 
-bool RunConfigPanel::isShown(Shown shown, const RunConfig& config) const {
-  switch (shown) {
-    case Shown::Always: return true;
-    case Shown::Deep: return deep_;
-    case Shown::NotDeep: return !deep_;
-    case Shown::Nuts:
-      return !deep_ && (config.method == InferenceMethod::Nuts || config.method == InferenceMethod::Amortized);
-    case Shown::Advi: return !deep_ && config.method == InferenceMethod::Advi;
-    case Shown::Optimize: return !deep_ && config.method == InferenceMethod::Optimize;
-    case Shown::Pathfinder: return !deep_ && config.method == InferenceMethod::Pathfinder;
-    case Shown::AdviOrPathfinder:
-      return !deep_ && (config.method == InferenceMethod::Advi || config.method == InferenceMethod::Pathfinder);
-  }
-  return true;
+// A row shows for the method the run will use: a deep model's training, or the chosen one.
+bool RunConfigPanel::isShown(const SettingDescriptor& setting, const RunConfig& config) const {
+  return setting.methods.contains(deep_ ? services::Method::amortized : config.method);
 }
 
 void RunConfigPanel::show(const RunConfig& config) {
   showing_ = true;
-  const bool nuts = config.method == InferenceMethod::Nuts || config.method == InferenceMethod::Amortized;
+  const QString heldout = QString::fromStdString(config.settings.get(services::setting::test_data).value_or(""));
   heldout_->clear();
   heldout_->addItem(tr("(none)"), QString());
   if (document_) {
     for (const DataSetEntry& set : document_->dataSets()) heldout_->addItem(set.name, set.name);
   }
-  if (heldout_->findData(config.heldoutDataSet) < 0) heldout_->addItem(config.heldoutDataSet, config.heldoutDataSet);
-  heldout_->setCurrentIndex(heldout_->findData(config.heldoutDataSet));
+  if (heldout_->findData(heldout) < 0) heldout_->addItem(heldout, heldout);
+  heldout_->setCurrentIndex(heldout_->findData(heldout));
   method_->setCurrentIndex(std::max(0, method_->findData(static_cast<int>(config.method))));
-  for (const auto& field : ints_) field.box->setValue(config.*field.value);
-  for (const auto& field : doubles_) field.box->setValue(config.*field.value);
-  metric_->setCurrentIndex(config.metric == MetricKind::dense ? 1 : 0);
-  batched_->setChecked(config.batchedChains);
-  jacobian_->setChecked(config.jacobian);
-  family_->setCurrentIndex(config.family == AdviMethod::fullrank ? 1 : 0);
-  eta_->setValue(config.eta.value_or(0));
-  seed_->setText(QString::number(config.seed));
-  dtype_->setCurrentIndex(config.dtype == Dtype::Float32 ? 1 : 0);
-  device_->setCurrentText(config.device);
-  backend_->setCurrentText(tape::backend_name(config.backend));
-  showWorker(runOn_, config.worker);
-  processes_->setEnabled(nuts);
-  processes_->setToolTip(nuts ? processesTip()
-                              : tr("%1 runs on one process; Processes applies to NUTS").arg(methodName(config.method)));
-  for (const auto& [field, shown] : rows_) form_->setRowVisible(field, isShown(shown, config));
+  for (const Row& row : rows_) {
+    showValue(*row.setting, row.field, config.settings.value_of(*row.setting));
+    form_->setRowVisible(row.field, isShown(*row.setting, config));
+  }
+  showWorker(runOn_, config.worker());
+  form_->setRowVisible(method_, !deep_);
+  form_->setRowVisible(trained_, deep_);
+  form_->setRowVisible(heldout_, deep_);
+  form_->setRowVisible(runOn_, !deep_ && services::setting::worker.descriptor().methods.contains(config.method));
   showing_ = false;
 }
 
@@ -305,7 +290,7 @@ void RunConfigPanel::refreshWorkers() {
     runOn_->addItem(worker.address, QStringList{worker.address, worker.tokenFile, worker.caFile});
   }
   if (document_) {
-    showWorker(runOn_, document_->runConfig().worker);
+    showWorker(runOn_, document_->runConfig().worker());
   } else {
     const int index = runOn_->findText(current);
     runOn_->setCurrentIndex(index < 0 ? 0 : index);
@@ -339,24 +324,26 @@ void RunConfigPanel::showModel(const ModelCheck& check) {
 void RunConfigPanel::edited() {
   if (showing_ || !document_) return;
   RunConfig config = document_->runConfig();
-  config.method = static_cast<InferenceMethod>(method_->currentData().toInt());
-  for (const auto& field : ints_) config.*field.value = field.box->value();
-  for (const auto& field : doubles_) config.*field.value = field.box->value();
-  config.metric = metric_->currentIndex() == 1 ? MetricKind::dense : MetricKind::diagonal;
-  config.batchedChains = batched_->isChecked();
-  config.jacobian = jacobian_->isChecked();
-  config.family = family_->currentIndex() == 1 ? AdviMethod::fullrank : AdviMethod::meanfield;
-  config.eta = eta_->value() > 0 ? std::optional<double>(eta_->value()) : std::nullopt;
-  config.seed = seed_->text().toULongLong();
-  config.dtype = dtype_->currentIndex() == 1 ? Dtype::Float32 : Dtype::Float64;
-  config.device = device_->currentText();
-  config.backend = tape::parse_backend(backend_->currentText().toStdString()).value_or(tape::Backend::automatic);
-  config.heldoutDataSet = heldout_->currentData().toString();
+  config.method = static_cast<services::Method>(method_->currentData().toInt());
+  bool refused = false;
+  for (const Row& row : rows_) {
+    try {
+      const std::optional<SettingValue> value = fieldValue(*row.setting, row.field);
+      if (value) config.settings.put(*row.setting, *value); else config.settings.clear(*row.setting);
+    } catch (const ArgumentError& e) {  // a value the setting does not take: the field shows the setting's again
+      refused = true;
+      if (document_) document_->log(QString::fromUtf8(e.what()));
+    }
+  }
+  const QString heldout = heldout_->currentData().toString();
+  config.settings.set(services::setting::test_data,
+                      heldout.isEmpty() ? std::optional<std::string>() : std::optional(heldout.toStdString()));
   const QStringList worker = runOn_->currentData().toStringList();
-  if (worker.value(0) != config.worker.address) {  // the same worker keeps the recorded job
-    config.worker = worker.size() == 3 ? WorkerRef{worker[0], worker[1], worker[2], QString(), {}} : WorkerRef();
+  if (worker.value(0) != config.workerAddress()) {  // the same worker keeps the recorded job
+    config.setWorker(worker.size() == 3 ? WorkerRef{worker[0], worker[1], worker[2]} : WorkerRef());
   }
   document_->setRunConfig(config);
+  if (refused) show(document_->runConfig());
 }
 
 }  // namespace variate::ui

@@ -1,5 +1,7 @@
 #include "ui/docks/runs_panel.h"
 
+#include "engine/services/setting_table.h"
+
 #include <QHeaderView>
 #include <QMenu>
 #include <QTreeWidget>
@@ -111,19 +113,19 @@ void RunsPanel::update(qint64 id) {
   item->setIcon(Name, compared ? QIcon(":/icons/compare.svg") : QIcon());
   item->setToolTip(Name, compared ? tr("Compared with the current run") : QString());
   item->setText(Method, run->config.onSeveralProcesses()
-                           ? tr("%1 on %2 processes").arg(methodName(run->config.method)).arg(run->config.processes)
+                           ? tr("%1 on %2 processes").arg(methodName(run->config.method)).arg(*run->config.settings.get(services::setting::nproc))
                            : methodName(run->config.method));
   item->setText(Status, statusName(run->status));
   item->setForeground(Status, statusColor(run->status));
   item->setToolTip(Status, run->message);
-  item->setText(Chains, QString::number(run->config.method == InferenceMethod::Nuts ? run->config.chains : 1));
-  if (run->config.method == InferenceMethod::Amortized) {  // a training's progress: its epochs
+  item->setText(Chains, QString::number(run->config.method == services::Method::nuts ? run->config.settings.get(services::setting::chains) : 1));
+  if (run->config.method == services::Method::amortized) {  // a training's progress: its epochs
     const int done = run->elbo.epochs.empty() ? 0 : run->elbo.epochs.back().epoch;
-    item->setText(Draws, run->drawsLoaded ? tr("%1/%2 epochs").arg(done).arg(run->config.epochs)
-                                          : tr("%1 epochs").arg(run->config.epochs));
+    item->setText(Draws, run->drawsLoaded ? tr("%1/%2 epochs").arg(done).arg(run->config.epochs())
+                                          : tr("%1 epochs").arg(run->config.epochs()));
   } else {
     item->setText(Draws, run->drawsLoaded && !run->chains.empty() ? QString::number(run->samplingDrawsPerChain())
-                                                                   : QString::number(run->config.draws));
+                                                                   : QString::number(run->config.settings.get(services::setting::draws)));
   }
   item->setText(Started, run->started.toString("yyyy-MM-dd HH:mm:ss"));
   const QDateTime end = run->ended.isValid() ? run->ended : QDateTime::currentDateTime();
@@ -145,11 +147,11 @@ void RunsPanel::showMenu(const QPoint& position) {
   if (runs->comparisonId() >= 0) menu.addAction(tr("Stop comparing"), this, [runs] { runs->setComparison(-1); });
   menu.addSeparator();
   menu.addAction(tr("Rename"), this, [this, item] { tree_->editItem(item, Name); });
-  const bool training = run && run->config.method == InferenceMethod::Amortized;
+  const bool training = run && run->config.method == services::Method::amortized;
   QAction* more = menu.addAction(QIcon(":/icons/run-more.svg"),
                                  training ? tr("Continue training") : tr("Run more draws"), this,
                                  [this, id] { emit runMoreRequested(id); });
-  more->setEnabled(run && !run->isActive() && (training || run->config.method == InferenceMethod::Nuts));
+  more->setEnabled(run && !run->isActive() && (training || run->config.method == services::Method::nuts));
   menu.addAction(tr("Export draws as CSV…"), this, [this, id] { emit exportDrawsRequested(id); });
   menu.addSeparator();
   QAction* remove = menu.addAction(tr("Delete…"), this, [this, id] { emit deleteRequested(id); });

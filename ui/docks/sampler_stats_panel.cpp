@@ -1,5 +1,8 @@
 #include "ui/docks/sampler_stats_panel.h"
 
+#include "engine/mcmc/sampler_columns.h"
+#include "engine/services/setting_table.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
@@ -9,8 +12,6 @@
 
 namespace variate::ui {
 namespace {
-
-constexpr int kMaxTreeDepth = 10;  // the studio samples with NUTS's default
 
 QString duration(double seconds) {
   if (seconds < 60) return QObject::tr("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
@@ -84,7 +85,7 @@ void SamplerStatsPanel::add(const DrawBlock& block) {
       t.depth += row.treeDepth;
       t.accept += row.acceptStat;
       t.divergences += row.divergent;
-      t.maxDepthHits += row.treeDepth >= kMaxTreeDepth;
+      t.maxDepthHits += reached_max_depth(row.treeDepth, maxDepth_);
     }
     t.lastStepSize = row.stepSize;
   }
@@ -95,6 +96,7 @@ void SamplerStatsPanel::recount() {
   totals_.clear();
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
   if (!run) return;
+  maxDepth_ = run->config.settings.get(services::setting::max_depth);  // the run's limit
   for (const auto& chain : run->chains) {
     for (const auto& block : chain.blocks()) add(*block);
   }
@@ -126,10 +128,10 @@ ChainStatistics SamplerStatsPanel::statistics(int chain) const {
 void SamplerStatsPanel::refresh() {
   dirty_ = false;
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
-  const bool independent = run && drawsAreIndependent(run->config.method);
+  const bool independent = run && services::draws_are_independent(run->config.method);
   note_->setVisible(independent);
   if (independent) {
-    note_->setText(run->config.method == InferenceMethod::Advi
+    note_->setText(run->config.method == services::Method::advi
                        ? tr("ADVI draws come from the fitted approximation: there are no sampler statistics.")
                        : tr("%1 draws are independent draws from an approximation: there are no sampler statistics.")
                              .arg(methodName(run->config.method)));

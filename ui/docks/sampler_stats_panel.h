@@ -50,6 +50,7 @@ class SamplerStatsPanel : public QWidget {
 
   QPointer<ProjectDocument> document_;
   std::vector<Totals> totals_;
+  int maxDepth_ = 0;  // the current run's tree-depth limit, which its hits are counted against
   QTableWidget* table_;
   class QLabel* note_;
   QTimer timer_;

@@ -41,7 +41,7 @@ void TracePanel::ensureChains(Row& row, int chains) {
     color.setAlpha(200);
     graph->setPen(QPen(color, 1));
     // An approximation's one chain is its independent draws, in the order they were made.
-    graph->setName(run() && drawsAreIndependent(run()->config.method) ? tr("draws (independent)")
+    graph->setName(run() && services::draws_are_independent(run()->config.method) ? tr("draws (independent)")
                                                                       : tr("chain %1").arg(chain + 1));
     graph->setAdaptiveSampling(false);  // the data is decimated already
     row.graphs << graph;
@@ -73,7 +73,7 @@ void TracePanel::rebuild() {
     plot()->replot();
     return;
   }
-  const bool independent = drawsAreIndependent(run()->config.method);
+  const bool independent = services::draws_are_independent(run()->config.method);
   showWarmup_->setVisible(!independent);  // an approximation's draws have no warmup
   rows_.resize(rects.size());
   for (int i = 0; i < rects.size(); ++i) {

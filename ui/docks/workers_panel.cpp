@@ -11,7 +11,7 @@
 #include <QVBoxLayout>
 
 #include "ui/docks/known_workers.h"
-#include "ui/engine/worker_probe.h"
+#include "ui/workers/worker_probe.h"
 
 namespace variate::ui {
 namespace {
@@ -73,7 +73,7 @@ bool WorkersPanel::addWorker(const WorkerRef& worker, QString* error) {
   }
   QList<WorkerRef> workers = knownWorkers();
   workers.removeIf([&](const WorkerRef& known) { return known.address == worker.address; });
-  workers << WorkerRef{worker.address, worker.tokenFile, worker.caFile, QString(), {}};
+  workers << worker;
   setKnownWorkers(workers);
   rebuild();
   poll();
@@ -83,7 +83,7 @@ bool WorkersPanel::addWorker(const WorkerRef& worker, QString* error) {
 
 void WorkersPanel::addFromFields() {
   QString error;
-  if (addWorker({address_->text().trimmed(), tokenFile_->text().trimmed(), caFile_->text().trimmed(), {}, {}}, &error)) {
+  if (addWorker({address_->text().trimmed(), tokenFile_->text().trimmed(), caFile_->text().trimmed()}, &error)) {
     address_->clear();
     link_->clear();
   } else {

@@ -7,7 +7,7 @@
 
 #include <QWidget>
 
-#include "ui/document/run_config.h"
+#include "ui/document/worker_ref.h"
 
 class QLabel;
 class QLineEdit;

@@ -3,16 +3,31 @@
 #include <cmath>
 #include <limits>
 
-#include <QJsonArray>
 #include <QObject>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/diagnostics/psis.h"
 
 namespace variate::ui {
 namespace {
 
-// The method objects of a stored diagnostics document that may carry k-hat.
-const char* const kMethodKeys[] = {"advi", "pathfinder", "optimize"};
+// The records of a stored summary document that may carry k-hat: the services' and an
+// older studio's ("advi", and k-hat under "optimize").
+const char* const kKHatKeys[] = {"variational", "pathfinder", "laplace", "advi", "optimize"};
+
+std::optional<double> kHatOf(const nlohmann::ordered_json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_null()) return std::numeric_limits<double>::quiet_NaN();
+  if (value.is_string() && value.get<std::string>() == "Inf") return std::numeric_limits<double>::infinity();
+  return std::nullopt;
+}
+
+const nlohmann::ordered_json& record(const nlohmann::ordered_json& document, const char* key) {
+  static const nlohmann::ordered_json none = nlohmann::ordered_json::object();
+  const auto it = document.find(key);
+  return it != document.end() && it->is_object() ? *it : none;
+}
 
 }  // namespace
 
@@ -24,34 +39,39 @@ double paretoKThreshold() { return diagnostics::kPsisKHatThreshold; }
 
 double importanceKHat(const std::vector<double>& logRatios) { return diagnostics::importance_k_hat(logRatios); }
 
-QJsonValue kHatToJson(double kHat) {
-  if (std::isnan(kHat)) return QJsonValue(QJsonValue::Null);
-  if (std::isinf(kHat)) return QStringLiteral("Inf");
-  return kHat;
-}
-
-std::optional<double> kHatFromJson(const QJsonValue& value) {
-  if (value.isDouble()) return value.toDouble();
-  if (value.isNull()) return std::numeric_limits<double>::quiet_NaN();
-  if (value.isString() && value.toString() == "Inf") return std::numeric_limits<double>::infinity();
-  return std::nullopt;
-}
-
-ApproximationCheck approximationCheck(const QJsonObject& diagnostics) {
+ApproximationCheck approximationCheck(const std::string& diagnostics) {
   ApproximationCheck check;
-  for (const char* key : kMethodKeys) {
-    const QJsonObject method = diagnostics[key].toObject();
-    if (method.contains("pareto_k")) check.paretoK = kHatFromJson(method["pareto_k"]);
+  const nlohmann::ordered_json document = nlohmann::ordered_json::parse(diagnostics, nullptr, false);
+  if (!document.is_object()) return check;
+  for (const char* key : kKHatKeys) {
+    const auto& method = record(document, key);
+    if (method.contains("pareto_k")) check.paretoK = kHatOf(method["pareto_k"]);
   }
-  check.start = diagnostics["advi"].toObject()["start"].toString();
-  const QJsonObject optimize = diagnostics["optimize"].toObject();
-  const QJsonArray names = optimize["mode_names"].toArray(), values = optimize["mode"].toArray();
-  for (int i = 0; i < names.size() && i < values.size(); ++i) {
-    check.modeNames << names[i].toString();
-    check.modeValues.push_back(values[i].isDouble() ? values[i].toDouble() : std::nan(""));
+  for (const char* key : {"variational", "advi"}) {
+    const auto& fit = record(document, key);
+    if (fit.contains("start") && fit["start"].is_string()) check.start = QString::fromStdString(fit["start"]);
   }
-  if (optimize["log_density"].isDouble()) check.modeLogDensity = optimize["log_density"].toDouble();
+  const auto& optimize = record(document, "optimize");
+  if (const auto mode = optimize.find("mode"); mode != optimize.end() && mode->is_object()) {
+    for (const auto& [name, value] : mode->items()) {  // in the columns' order
+      check.modeNames << QString::fromStdString(name);
+      check.modeValues.push_back(value.is_number() ? value.get<double>() : std::nan(""));
+    }
+  }
+  if (optimize.contains("log_density") && optimize["log_density"].is_number()) {
+    check.modeLogDensity = optimize["log_density"].get<double>();
+  }
   return check;
+}
+
+int convergedAt(const std::string& diagnostics) {
+  const nlohmann::ordered_json document = nlohmann::ordered_json::parse(diagnostics, nullptr, false);
+  if (!document.is_object()) return -1;
+  for (const char* key : {"variational", "advi"}) {
+    const auto& fit = record(document, key);
+    if (fit.contains("converged_at") && fit["converged_at"].is_number_integer()) return fit["converged_at"];
+  }
+  return -1;
 }
 
 QString kHatText(double kHat) {

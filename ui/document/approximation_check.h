@@ -11,8 +11,6 @@
 #include <optional>
 #include <vector>
 
-#include <QJsonObject>
-#include <QJsonValue>
 #include <QString>
 #include <QStringList>
 
@@ -44,14 +42,14 @@ double paretoKThreshold();
 /// fewer than 2.
 double importanceKHat(const std::vector<double>& logRatios);
 
-/// k-hat in JSON as `variate fit` writes it: a number, null (NaN) or "Inf".
-QJsonValue kHatToJson(double kHat);
-/// Reads kHatToJson()'s value; nothing for a missing key.
-std::optional<double> kHatFromJson(const QJsonValue& value);
+/// The check a run stored with its summary document (the services' "variational",
+/// "pathfinder", "optimize" and "laplace" records, or an older studio's "advi"); empty
+/// when none.
+ApproximationCheck approximationCheck(const std::string& diagnostics);
 
-/// The check a run stored with its diagnostics document (the studio's "advi",
-/// "pathfinder" and "optimize" objects); empty when none.
-ApproximationCheck approximationCheck(const QJsonObject& diagnostics);
+/// The iteration where an ADVI run's convergence rule first passed, as its summary
+/// document records it; -1 when it did not or there is none.
+int convergedAt(const std::string& diagnostics);
 
 /// "Pareto k-hat 0.42" ("not available" for NaN).
 QString kHatText(double kHat);

@@ -8,6 +8,7 @@
 #include <QSettings>
 
 #include "engine/io/portable_json_data.h"
+#include "engine/services/setting_table.h"
 #include "engine/store/project.h"
 
 #include "ui/document/project_location.h"
@@ -127,7 +128,7 @@ std::unique_ptr<ProjectDocument> ProjectDocument::openModelFile(const QString& p
   auto document = create(projectPath, model.completeBaseName(), text, dataSets, error);
   if (document && names.size() == 2 && dataSets.size() == 2) {
     RunConfig config = document->runConfig();
-    config.heldoutDataSet = "test";
+    config.settings.set(services::setting::test_data, std::optional<std::string>("test"));
     document->applyRunConfig(config);
     document->applyDataSetIndex(document->dataSetIndex("train"));
   }
@@ -151,14 +152,14 @@ void ProjectDocument::load() {
     config_ = runs_.run(last.id)->config;
   }
   if (const auto stored = project_->setting(kRunConfigSetting)) {
-    config_ = RunConfig::fromJson(QJsonDocument::fromJson(QByteArray::fromStdString(*stored)).object());
+    config_ = RunConfig::fromJson(*stored);
   } else if (const QVariant legacy = QSettings().value(legacyConfigKey(path_)); legacy.isValid()) {
-    config_ = RunConfig::fromJson(QJsonDocument::fromJson(legacy.toByteArray()).object());
+    config_ = RunConfig::fromJson(legacy.toByteArray().toStdString());
     storeRunConfig();
   }
   // Data sets come in the order of their names ("test" before "train"): without a run
   // to say which it trained on, the held-out set is not the one to select.
-  if (records.empty() && currentDataSet() && currentDataSet()->name == config_.heldoutDataSet) {
+  if (records.empty() && currentDataSet() && currentDataSet()->name == heldoutDataSet()) {
     currentDataSet_ = currentDataSet_ == 0 && dataSets_.size() > 1 ? 1 : 0;
   }
   for (auto id : project_->interrupted_at_open()) {
@@ -247,7 +248,7 @@ void ProjectDocument::applyRunConfig(const RunConfig& config) {
 
 void ProjectDocument::storeRunConfig() {
   try {
-    project_->set_setting(kRunConfigSetting, QJsonDocument(config_.toJson()).toJson(QJsonDocument::Compact).toStdString());
+    project_->set_setting(kRunConfigSetting, config_.toJson());
   } catch (const store::ProjectError& e) {
     // The configuration stays in effect for this session; the file keeps the old one.
     log(tr("Could not store the run configuration in %1: %2").arg(displayName(), QString::fromUtf8(e.what())));
@@ -268,10 +269,10 @@ bool ProjectDocument::prepareRun(RunRequest* request, QString* error) {
     request->config = config_;
     // A model with networks is trained whatever method the others use; only it is.
     if (isDeepModel(modelText())) {
-      request->config.method = InferenceMethod::Amortized;
+      request->config.method = services::Method::amortized;
       if (!fillHeldout(request, error)) return false;
-    } else if (config_.method == InferenceMethod::Amortized) {
-      request->config.method = InferenceMethod::Nuts;
+    } else if (config_.method == services::Method::amortized) {
+      request->config.method = services::Method::nuts;
     }
     request->modelName = modelName_;
     request->modelText = modelText();
@@ -290,7 +291,7 @@ bool ProjectDocument::prepareRun(RunRequest* request, QString* error) {
 
 bool ProjectDocument::prepareRunMore(qint64 id, RunRequest* request, QString* error) {
   const RunPtr run = runs_.run(id);
-  if (!run || run->isActive() || run->config.method != InferenceMethod::Nuts || run->status == RunStatus::Failed) {
+  if (!run || run->isActive() || run->config.method != services::Method::nuts || run->status == RunStatus::Failed) {
     *error = tr("Only an ended NUTS run can be continued.");
     return false;
   }
@@ -311,20 +312,26 @@ bool ProjectDocument::prepareRunMore(qint64 id, RunRequest* request, QString* er
   // The chains continue in the model version and data they were sampled with.
   if (!fillFromRecord(*run, request, error)) return false;
   request->config = run->config;
-  request->config.chains = static_cast<int>(request->resume.size());
-  request->config.warmup = 0;
-  request->config.draws = config_.draws;
-  // The other processes (`variate sample`) cannot resume chains: a continuation runs in
-  // the studio alone, on the whole density.
-  request->config.processes = 1;
+  services::Settings& settings = request->config.settings;
+  namespace setting = services::setting;
+  settings.set(setting::chains, static_cast<int>(request->resume.size()));
+  settings.set(setting::warmup, 0);
+  settings.set(setting::draws, config_.settings.get(setting::draws));
+  // The other processes cannot resume chains: a continuation runs in the studio alone, on
+  // the whole density.
+  settings.set(setting::nproc, std::optional<int>());
   // Each continuation draws from its own streams (the engine also keeps them apart from
   // the first run's): the seed moves on with the draws already made.
-  request->config.seed = run->config.seed + static_cast<quint64>(run->chains.front().iterations());
+  settings.set(setting::seed, std::optional<uint64_t>(run->seed + static_cast<uint64_t>(run->chains.front().iterations())));
   return true;
 }
 
+QString ProjectDocument::heldoutDataSet() const {
+  return QString::fromStdString(config_.settings.get(services::setting::test_data).value_or(""));
+}
+
 bool ProjectDocument::fillHeldout(RunRequest* request, QString* error) const {
-  const QString& name = request->config.heldoutDataSet;
+  const QString name = QString::fromStdString(request->config.settings.get(services::setting::test_data).value_or(""));
   if (name.isEmpty()) return true;
   const int index = dataSetIndex(name);
   if (index < 0) {
@@ -337,7 +344,7 @@ bool ProjectDocument::fillHeldout(RunRequest* request, QString* error) const {
 
 bool ProjectDocument::prepareContinueTraining(qint64 id, RunRequest* request, QString* error) {
   const RunPtr run = runs_.run(id);
-  if (!run || run->isActive() || run->config.method != InferenceMethod::Amortized) {
+  if (!run || run->isActive() || run->config.method != services::Method::amortized) {
     *error = tr("Only an ended training can be continued.");
     return false;
   }
@@ -345,7 +352,7 @@ bool ProjectDocument::prepareContinueTraining(qint64 id, RunRequest* request, QS
   request->config = run->config;
   request->continues = id;
   // A finished training trains the configured epochs more; another goes on to its own.
-  if (run->status == RunStatus::Finished) request->moreEpochs = config_.epochs;
+  if (run->status == RunStatus::Finished) request->moreEpochs = config_.settings.get(services::setting::epochs).value_or(10);
   return fillHeldout(request, error);
 }
 
@@ -371,7 +378,7 @@ bool ProjectDocument::fillFromRecord(const RunData& run, RunRequest* request, QS
 
 bool ProjectDocument::prepareReattach(qint64 id, RunRequest* request, QString* error) {
   const RunPtr run = runs_.run(id);
-  if (!run || run->isActive() || !run->config.worker.isRemote() || run->config.worker.job.isEmpty()) {
+  if (!run || run->isActive() || !run->config.isRemote() || !run->config.job) {
     *error = tr("Only a run made on a worker can be reattached.");
     return false;
   }
@@ -386,7 +393,7 @@ std::optional<qint64> ProjectDocument::runToReattach() const {
   std::optional<qint64> found;
   for (const qint64 id : runs_.ids()) {
     const RunPtr run = runs_.run(id);
-    if (run && run->status == RunStatus::Interrupted && !run->config.worker.job.isEmpty()) found = run->id;
+    if (run && run->status == RunStatus::Interrupted && run->config.job) found = run->id;
   }
   return found;
 }

@@ -140,12 +140,14 @@ class ProjectDocument : public QObject {
   explicit ProjectDocument(std::unique_ptr<store::Project> project);
   /// The model version and data set `run` was sampled with, into `request`.
   bool fillFromRecord(const RunData& run, RunRequest* request, QString* error) const;
-  /// The JSON of request->config.heldoutDataSet, if it names one.
+  /// The JSON of the data set the setting test_data names, if it names one.
   bool fillHeldout(RunRequest* request, QString* error) const;
   void load();
   void loadDataSets();
   void onTextCommandAdded();
   void storeRunConfig();
+  /// The data set the configuration names for a training's held-out rows, or "".
+  QString heldoutDataSet() const;
 
   std::unique_ptr<store::Project> project_;
   QString path_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/services/setting_table.h"
+
 namespace variate::ui {
 
 namespace {
@@ -11,13 +13,19 @@ const char* const kStatusNames[] = {"running", "paused", "finished", "stopped", 
 QString statusName(RunStatus status) { return kStatusNames[static_cast<int>(status)]; }
 
 int RunData::plannedIterations() const {
-  if (config.method == InferenceMethod::Advi || config.method == InferenceMethod::Pathfinder) {
-    return config.outputDraws;
+  namespace setting = services::setting;
+  const services::Settings& s = config.settings;
+  switch (config.method) {
+    case services::Method::advi: return s.get(setting::output_draws);
+    case services::Method::pathfinder:
+      return s.get(setting::num_paths) > 1 && s.get(setting::psis_resample) ? s.get(setting::psis_draws)
+                                                                             : s.get(setting::num_paths) * s.get(setting::path_draws);
+    case services::Method::optimize: return std::max(1, s.get(setting::laplace_draws));
+    default: break;
   }
-  if (config.method == InferenceMethod::Optimize) return std::max(1, config.laplaceDraws);
-  int planned = config.warmup + config.draws;  // "run more draws" adds to draws
+  int planned = s.get(setting::warmup) + s.get(setting::draws);  // "run more draws" adds to draws
   // Auto-stop's rounds run on as long as the rule needs.
-  if (config.untilEss > 0) {
+  if (s.get(setting::until_ess)) {
     for (const auto& chain : chains) planned = std::max(planned, chain.iterations());
   }
   return planned;

@@ -54,6 +54,8 @@ class RunData {
   qint64 id = -1;  // in the project file
   QString name;
   RunConfig config;
+  /// The seed it ran with (drawn at random when the configuration named none).
+  quint64 seed = 0;
   RunStatus status = RunStatus::Running;
   QString message;  // why it failed, or a note
   QDateTime started;

@@ -1,5 +1,7 @@
 #include "ui/document/run_list.h"
 
+#include "engine/services/setting_table.h"
+
 #include <QDateTime>
 
 namespace variate::ui {
@@ -127,7 +129,8 @@ void RunList::setDraws(qint64 id, std::vector<ChainDraws> chains, std::vector<Ch
 void RunList::continueRun(qint64 id, int moreDraws) {
   RunData* target = find(id);
   if (!target) return;
-  target->config.draws += moreDraws;
+  services::Settings& settings = target->config.settings;
+  settings.set(services::setting::draws, settings.get(services::setting::draws) + moreDraws);
   for (ChainState& state : target->chainStates) {
     state.finished = false;
     state.firstDrawMs = -1;  // the rate and time left start over
@@ -142,7 +145,7 @@ void RunList::continueTraining(qint64 id, long long checkpointStep, int epochs) 
   RunData* target = find(id);
   if (!target) return;
   target->elbo.rewindTo(checkpointStep);
-  target->config.epochs = epochs;
+  target->config.settings.set(services::setting::epochs, std::optional<int>(epochs));
   target->status = RunStatus::Running;
   target->message.clear();
   target->ended = QDateTime();

@@ -2,8 +2,6 @@
 
 #include <cmath>
 
-#include <QJsonDocument>
-#include <QJsonObject>
 
 #include "engine/mcmc/sampler_columns.h"
 #include "engine/target/parameter_names.h"
@@ -29,17 +27,6 @@ RunStatus statusOf(store::RunStatus status) {
 
 }  // namespace
 
-InferenceMethod methodOf(store::RunMethod method) {
-  switch (method) {
-    case store::RunMethod::advi: return InferenceMethod::Advi;
-    case store::RunMethod::amortized: return InferenceMethod::Amortized;
-    case store::RunMethod::optimize: return InferenceMethod::Optimize;
-    case store::RunMethod::pathfinder: return InferenceMethod::Pathfinder;
-    case store::RunMethod::nuts: break;
-  }
-  return InferenceMethod::Nuts;
-}
-
 QString bracketedName(const std::string& stanName) {
   return QString::fromStdString(to_style(stanName, NameStyle::Bracketed));
 }
@@ -58,10 +45,8 @@ RunData runFromRecord(const store::RunInfo& info) {
   RunData run;
   run.id = info.id;
   run.name = QString::fromStdString(info.name);
-  const QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(info.config_json)).object();
-  run.config = RunConfig::fromJson(config);
-  run.config.method = methodOf(info.method);
-  run.config.seed = info.seed;
+  run.config = RunConfig::ofRun(info.method, info.config_json);
+  run.seed = info.seed;
   run.status = statusOf(info.status);
   run.message = QString::fromStdString(info.error_message);
   run.started = fromUnix(info.started_at.value_or(info.created_at));
@@ -124,17 +109,16 @@ LoadedDraws readDraws(const store::Project& project, const store::RunInfo& info)
 }
 
 ApproximationCheck readApproximation(const store::Project& project, const store::RunInfo& info) {
-  if (!drawsAreIndependent(methodOf(info.method))) return {};
+  if (!services::draws_are_independent(info.method)) return {};
   ApproximationCheck check;
   if (const auto json = project.diagnostics_json(info.id)) {
-    check = approximationCheck(QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object());
+    check = approximationCheck(*json);
   }
   if (check.paretoK) return check;
   // A run recorded before the studio stored k-hat (or by another program): its draws carry
   // log p and log q, so k-hat is what it would have stored. Laplace draws without the
   // Jacobian approximate no posterior: their k-hat would say nothing.
-  const RunConfig config = RunConfig::fromJson(QJsonDocument::fromJson(QByteArray::fromStdString(info.config_json)).object());
-  if (info.method == store::RunMethod::optimize && !config.jacobian) return check;
+  if (!RunConfig::ofRun(info.method, info.config_json).kHatApplies()) return check;
   const auto column = [&](const char* name) {
     for (size_t i = 0; i < info.columns.size(); ++i) {
       if (info.columns[i] == name) return static_cast<int>(i);
@@ -161,11 +145,8 @@ ElboTrace readElbo(const store::Project& project, store::Id run) {
   for (const store::EpochRecord& e : project.training_epochs(run)) {
     trace.epochs.push_back({e.epoch, e.step, e.train_elbo, e.heldout_elbo, e.seconds, e.rows_per_second});
   }
-  // The studio stores where the convergence rule passed with the run's diagnostics.
-  if (const auto json = project.diagnostics_json(run)) {
-    const QJsonObject advi = QJsonDocument::fromJson(QByteArray::fromStdString(*json)).object()["advi"].toObject();
-    trace.convergedAt = advi["converged_at"].toInt(-1);
-  }
+  // The run's summary records where the convergence rule passed.
+  if (const auto json = project.diagnostics_json(run)) trace.convergedAt = convergedAt(*json);
   return trace;
 }
 

@@ -30,8 +30,6 @@ LoadedDraws readDraws(const store::Project& project, const store::RunInfo& run);
 /// @throws store::ProjectError when the file cannot be read.
 ApproximationCheck readApproximation(const store::Project& project, const store::RunInfo& info);
 
-/// The studio's method of a stored run.
-InferenceMethod methodOf(store::RunMethod method);
 
 /// ELBO trace of a variational run.
 ElboTrace readElbo(const store::Project& project, store::Id run);

@@ -31,7 +31,7 @@ struct RunRequest {
   QString dataSetName;
   QString dataJson;  // empty when the model reads no data
   std::optional<qint64> dataSetId;
-  /// A training's held-out rows (config.heldoutDataSet's JSON); empty for none.
+  /// A training's held-out rows (the JSON of the data set the setting test_data names); empty for none.
   QString heldoutJson;
   /// "Run more draws": the run that grows (its draws are appended) and one start per
   /// chain (warmup is skipped). A training continues from its latest checkpoint.
@@ -40,7 +40,7 @@ struct RunRequest {
   /// Continuing a finished training: this many epochs more (0: an unfinished one goes
   /// on to its own number).
   int moreEpochs = 0;
-  /// Reattaching to `continues`, a run whose job (config.worker.job) went on on its worker
+  /// Reattaching to `continues`, a run whose job (config.job) went on on its worker
   /// while no studio followed it: its missing draws are filled in.
   bool reattach = false;
 };

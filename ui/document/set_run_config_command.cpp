@@ -5,13 +5,17 @@
 namespace variate::ui {
 namespace {
 
-// The keys whose values differ.
+// What differs: "method", the names of the settings whose values differ, "worker job".
 QStringList changedKeys(const RunConfig& a, const RunConfig& b) {
-  const QJsonObject x = a.toJson(), y = b.toJson();
   QStringList keys;
-  for (auto it = x.begin(); it != x.end(); ++it) {
-    if (y.value(it.key()) != it.value()) keys << it.key();
+  if (a.method != b.method) keys << "method";
+  for (const services::SettingDescriptor* setting : services::all_settings()) {
+    if (a.settings.value_of(*setting) != b.settings.value_of(*setting)) {
+      const QString name = QString::fromStdString(setting->name);
+      if (!keys.contains(name)) keys << name;
+    }
   }
+  if (a.job.has_value() != b.job.has_value() || (a.job && a.job->id != b.job->id)) keys << "worker job";
   return keys;
 }
 

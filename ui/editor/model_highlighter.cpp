@@ -1,6 +1,6 @@
 #include "ui/editor/model_highlighter.h"
 
-#include "ui/engine/language_words.h"
+#include "ui/modeling/language_words.h"
 
 namespace variate::ui {
 namespace {

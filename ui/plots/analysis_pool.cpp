@@ -3,8 +3,8 @@
 #include <QCoreApplication>
 #include <QThreadPool>
 
-#include "ui/engine/background_priority.h"
-#include "ui/engine/thread_handoff.h"
+#include "ui/runs/background_priority.h"
+#include "ui/threading/thread_handoff.h"
 
 namespace variate::ui {
 

@@ -13,7 +13,7 @@
 #include <QElapsedTimer>
 #include <QPointer>
 
-#include "ui/engine/thread_handoff.h"
+#include "ui/threading/thread_handoff.h"
 #include "ui/plots/analysis_pool.h"
 #include "ui/plots/run_plot_panel.h"
 

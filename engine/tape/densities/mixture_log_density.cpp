@@ -61,115 +61,143 @@ const typename Family::Arguments& shared_arguments(const double* storage, int64_
 // Operands: 0 the weights [weight rows, C], 1 the value [n], 2.. the component's
 // arguments, 5 scratch. indices: for the weights, then each argument, its row period and
 // component stride. dims: n, C.
-template <class Family, bool kSharedArguments>
-void mixture_sink(const Instruction& op, Sweep& s) {
-  using Arguments = typename Family::Arguments;
-  constexpr int kArguments = kArity<Family>;
-  const int64_t n = op.dims[0];
-  const int64_t C = op.dims[1];
-  const int64_t* layout = s.indices + op.index;
-  const double* weights = s.values + op.in[0];
-  double* weight_adjoint = s.adjoints + op.in[0];
-  const double* x = s.values + op.in[1];
-  double* x_adjoint = s.adjoints + op.in[1];
-  const int64_t weight_rows = layout[0];
-  const bool weights_vary = op.varying[0];
-  const bool x_varies = op.varying[1];
+template <class Family>
+struct MixtureOperands {
+  static constexpr int kArguments = kArity<Family>;
 
+  MixtureOperands(const Instruction& op, Sweep& s)
+      : n(op.dims[0]), C(op.dims[1]), weight_rows(s.indices[op.index]), weights(s.values + op.in[0]),
+        weight_adjoint(s.adjoints + op.in[0]), x(s.values + op.in[1]), x_adjoint(s.adjoints + op.in[1]),
+        weights_vary(op.varying[0]), x_varies(op.varying[1]) {
+    const int64_t* layout = s.indices + op.index;
+    gradient = weights_vary || x_varies;
+    for (int k = 0; k < kArguments; ++k) {
+      arguments[k] = s.values + op.in[2 + k];
+      argument_adjoints[k] = s.adjoints + op.in[2 + k];
+      argument_varies[k] = op.varying[2 + k];
+      gradient = gradient || argument_varies[k];
+      period[k] = layout[2 + 2 * k];
+      component_stride[k] = layout[3 + 2 * k];
+      width[k] = component_stride[k] == 0 ? 1 : C;
+    }
+    log_weights = s.values + op.in[5];
+    weight_responsibility = log_weights + weight_rows * C;
+    component_lp = weight_responsibility + weight_rows * C;
+    component_d_x = component_lp + C;
+    component_d_a = component_d_x + C;
+    shared = component_d_a + C * kArguments;  // C components' arguments, when shared
+  }
+
+  // Component argument k's offset for an element at `row` of its period, component c.
+  int64_t at(int k, int64_t row, int64_t c) const { return row * width[k] + c * component_stride[k]; }
+
+  const int64_t n, C, weight_rows;
+  const double* weights;
+  double* weight_adjoint;
+  const double* x;
+  double* x_adjoint;
+  const bool weights_vary, x_varies;
+  bool gradient;
   const double* arguments[kArguments];
   double* argument_adjoints[kArguments];
   bool argument_varies[kArguments];
   int64_t period[kArguments];
   int64_t component_stride[kArguments];
   int64_t width[kArguments];
-  bool gradient = weights_vary || x_varies;
-  for (int k = 0; k < kArguments; ++k) {
-    arguments[k] = s.values + op.in[2 + k];
-    argument_adjoints[k] = s.adjoints + op.in[2 + k];
-    argument_varies[k] = op.varying[2 + k];
-    gradient = gradient || argument_varies[k];
-    period[k] = layout[2 + 2 * k];
-    component_stride[k] = layout[3 + 2 * k];
-    width[k] = component_stride[k] == 0 ? 1 : C;
+  // Scratch: log w, each weight's summed responsibilities, one element's component log
+  // densities (then their exponentials) and partials, the shared arguments.
+  double* log_weights;
+  double* weight_responsibility;
+  double* component_lp;
+  double* component_d_x;
+  double* component_d_a;
+  double* shared;
+};
+
+// Element i's components: component_lp[c] = exp(lp_c + log w_c - shift), their partials;
+// returns {shift, the sum of the exponentials} (at::logsumexp: an infinite max is not
+// subtracted).
+template <class Family, bool kSharedArguments>
+std::pair<double, double> element_components(MixtureOperands<Family>& m, int64_t i, int64_t weight_row,
+                                             const int64_t* row) {
+  constexpr int kArguments = MixtureOperands<Family>::kArguments;
+  double max = -std::numeric_limits<double>::infinity();
+  for (int64_t c = 0; c < m.C; ++c) {
+    Element e;
+    if constexpr (kSharedArguments) {
+      e = component_at<Family>(m.x[i], shared_arguments<Family>(m.shared, c));
+    } else {
+      double a[kArguments];
+      for (int k = 0; k < kArguments; ++k) a[k] = m.arguments[k][m.at(k, row[k], c)];
+      typename Family::Arguments own;
+      load_arguments(own, a, m.argument_varies, std::make_index_sequence<kArguments>{});
+      e = component_at<Family>(m.x[i], own);
+    }
+    const double lp = e.lp + m.log_weights[weight_row * m.C + c];
+    m.component_lp[c] = lp;
+    m.component_d_x[c] = e.dx;
+    for (int k = 0; k < kArguments; ++k) m.component_d_a[c * kArguments + k] = e.da[static_cast<size_t>(k)];
+    if (!(lp <= max)) max = lp;
   }
+  const double shift = std::isinf(max) ? 0.0 : max;
+  double sum = 0;
+  for (int64_t c = 0; c < m.C; ++c) {
+    m.component_lp[c] = std::exp(m.component_lp[c] - shift);
+    sum += m.component_lp[c];
+  }
+  return {shift, sum};
+}
 
-  double* log_weights = s.values + op.in[5];
-  double* weight_responsibility = log_weights + weight_rows * C;
-  double* component_lp = weight_responsibility + weight_rows * C;
-  double* component_d_x = component_lp + C;
-  double* component_d_a = component_d_x + C;
-  double* shared = component_d_a + C * kArguments;  // C components' arguments, when shared
+// Element i's partials: the components' weighted by their responsibilities exp(lp_c - lse),
+// from the exponentials of the sum (LibTorch takes them again).
+template <class Family>
+void add_responsibilities(MixtureOperands<Family>& m, int64_t i, int64_t weight_row, const int64_t* row,
+                          double sum) {
+  constexpr int kArguments = MixtureOperands<Family>::kArguments;
+  const double inverse_sum = 1 / sum;
+  for (int64_t c = 0; c < m.C; ++c) {
+    const double responsibility = m.component_lp[c] * inverse_sum;
+    m.weight_responsibility[weight_row * m.C + c] += responsibility;
+    if (m.x_varies) m.x_adjoint[i] += responsibility * m.component_d_x[c];
+    for (int k = 0; k < kArguments; ++k) {
+      if (!m.argument_varies[k]) continue;
+      m.argument_adjoints[k][m.at(k, row[k], c)] += responsibility * m.component_d_a[c * kArguments + k];
+    }
+  }
+}
 
-  for (int64_t e = 0; e < weight_rows * C; ++e) {
-    log_weights[e] = std::log(weights[e]);
-    weight_responsibility[e] = 0;
+template <class Family, bool kSharedArguments>
+void mixture_sink(const Instruction& op, Sweep& s) {
+  MixtureOperands<Family> m(op, s);
+  constexpr int kArguments = MixtureOperands<Family>::kArguments;
+  for (int64_t e = 0; e < m.weight_rows * m.C; ++e) {
+    m.log_weights[e] = std::log(m.weights[e]);
+    m.weight_responsibility[e] = 0;
   }
   if constexpr (kSharedArguments) {
-    for (int64_t c = 0; c < C; ++c) {
+    for (int64_t c = 0; c < m.C; ++c) {
       double a[kArguments];
-      for (int k = 0; k < kArguments; ++k) a[k] = arguments[k][c * component_stride[k]];
-      load_arguments(*make_shared_arguments<Family>(shared, c), a, argument_varies,
+      for (int k = 0; k < kArguments; ++k) a[k] = m.arguments[k][c * m.component_stride[k]];
+      load_arguments(*make_shared_arguments<Family>(m.shared, c), a, m.argument_varies,
                      std::make_index_sequence<kArguments>{});
     }
   }
-
   double total = 0;
   int64_t weight_row = 0;
   int64_t row[kArguments] = {};
-  for (int64_t i = 0; i < n; ++i) {
-    double max = -std::numeric_limits<double>::infinity();
-    for (int64_t c = 0; c < C; ++c) {
-      Element e;
-      if constexpr (kSharedArguments) {
-        e = component_at<Family>(x[i], shared_arguments<Family>(shared, c));
-      } else {
-        double a[kArguments];
-        for (int k = 0; k < kArguments; ++k) {
-          a[k] = arguments[k][row[k] * width[k] + c * component_stride[k]];
-        }
-        Arguments own;
-        load_arguments(own, a, argument_varies, std::make_index_sequence<kArguments>{});
-        e = component_at<Family>(x[i], own);
-      }
-      const double lp = e.lp + log_weights[weight_row * C + c];
-      component_lp[c] = lp;
-      component_d_x[c] = e.dx;
-      for (int k = 0; k < kArguments; ++k) component_d_a[c * kArguments + k] = e.da[static_cast<size_t>(k)];
-      if (!(lp <= max)) max = lp;
-    }
-    // at::logsumexp: an infinite max is not subtracted.
-    const double shift = std::isinf(max) ? 0.0 : max;
-    double sum = 0;
-    for (int64_t c = 0; c < C; ++c) {
-      component_lp[c] = std::exp(component_lp[c] - shift);  // now exp(lp_c - shift)
-      sum += component_lp[c];
-    }
+  for (int64_t i = 0; i < m.n; ++i) {
+    const auto [shift, sum] = element_components<Family, kSharedArguments>(m, i, weight_row, row);
     total += std::log(sum) + shift;
-    if (gradient) {
-      // exp(lp_c - lse) from the exponentials of the sum (LibTorch takes them again).
-      const double inverse_sum = 1 / sum;
-      for (int64_t c = 0; c < C; ++c) {
-        const double responsibility = component_lp[c] * inverse_sum;
-        weight_responsibility[weight_row * C + c] += responsibility;
-        if (x_varies) x_adjoint[i] += responsibility * component_d_x[c];
-        for (int k = 0; k < kArguments; ++k) {
-          if (!argument_varies[k]) continue;
-          argument_adjoints[k][row[k] * width[k] + c * component_stride[k]] +=
-              responsibility * component_d_a[c * kArguments + k];
-        }
-      }
-    }
-    if (++weight_row == weight_rows) weight_row = 0;
+    if (m.gradient) add_responsibilities(m, i, weight_row, row, sum);
+    if (++weight_row == m.weight_rows) weight_row = 0;
     for (int k = 0; k < kArguments; ++k) {
-      if (++row[k] == period[k]) row[k] = 0;
+      if (++row[k] == m.period[k]) row[k] = 0;
     }
   }
   s.lp += total;
-  if (weights_vary) {
+  if (m.weights_vary) {
     // Through log w, as the family takes it once per weight.
-    for (int64_t e = 0; e < weight_rows * C; ++e) {
-      weight_adjoint[e] += weight_responsibility[e] / weights[e];
-    }
+    for (int64_t e = 0; e < m.weight_rows * m.C; ++e) m.weight_adjoint[e] += m.weight_responsibility[e] / m.weights[e];
   }
 }
 

@@ -4,7 +4,7 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
-#include "reference_draws.h"
+#include "tests/engine/diagnostics/reference_draws.h"
 #include "engine/diagnostics/ess.h"
 #include "engine/diagnostics/mcse.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "reference_draws.h"
+#include "tests/engine/diagnostics/reference_draws.h"
 #include "engine/core/checks.h"
 #include "engine/diagnostics/quantiles.h"
 

@@ -7,7 +7,7 @@
 #include <ctime>
 #include <limits>
 
-#include "reference_draws.h"
+#include "tests/engine/diagnostics/reference_draws.h"
 #include "engine/core/checks.h"
 #include "engine/diagnostics/ess.h"
 #include "engine/diagnostics/mcse.h"

@@ -2,6 +2,8 @@
 // first round whose draws meet it (checked here independently), never before; the
 // observer sees one continuous run per chain; the cap ends a run that does not converge.
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <mutex>
 
@@ -10,6 +12,7 @@
 #include "engine/variate.h"
 #include "engine/diagnostics/ess.h"
 #include "engine/diagnostics/rhat.h"
+#include "engine/diagnostics/thresholds.h"
 #include "engine/workflow/auto_stop.h"
 
 namespace vt = variate;
@@ -33,8 +36,10 @@ struct Fixture {
   vt::DrawColumns columns{log_joint, layout};
 };
 
-// The rule, computed here from the chains' first `draws` sampling positions.
-bool rule_holds(const Fixture& f, const std::vector<vt::ChainResult>& chains, int draws, double min_ess) {
+// The rule, computed here from the chains' first `draws` sampling positions with the verdict
+// every report gives (diagnostics/thresholds.h), under the rule's bounds.
+bool rule_holds(const Fixture& f, const std::vector<vt::ChainResult>& chains, int draws,
+                const vt::diagnostics::ConvergenceRule& rule) {
   std::vector<vt::diagnostics::Draws> by_column(f.columns.size(), vt::diagnostics::Draws(chains.size()));
   for (const auto& chain : chains) {
     const auto first = chain.positions.begin() + chain.warmup_iterations;
@@ -42,10 +47,10 @@ bool rule_holds(const Fixture& f, const std::vector<vt::ChainResult>& chains, in
       for (size_t c = 0; c < row.size(); ++c) by_column[c][chain.chain].push_back(row[c]);
     }
   }
-  for (const auto& draws_of_column : by_column) {
-    if (vt::diagnostics::rhat(draws_of_column) >= 1.01) return false;
-    if (vt::diagnostics::ess_bulk(draws_of_column) < min_ess) return false;
-    if (vt::diagnostics::ess_tail(draws_of_column) < min_ess) return false;
+  for (const auto& d : by_column) {
+    const auto verdict = vt::diagnostics::convergence_verdict(vt::diagnostics::rhat(d), vt::diagnostics::ess_bulk(d),
+                                                              vt::diagnostics::ess_tail(d), d.size(), rule);
+    if (!verdict.converged()) return false;
   }
   return true;
 }
@@ -82,7 +87,7 @@ class TestAutoStop : public QObject {
   void stopsAtTheFirstRoundThatMeetsTheRule() {
     const Fixture f;
     wf::AutoStopRule rule;
-    rule.min_ess = 1500;
+    rule.convergence.min_ess_per_chain = 375;  // 1500 over the 4 chains
     rule.max_draws = 5000;  // a bound on the test's time should the rule never hold
     const auto options = vt::NutsOptions().chains(4).warmup(300).draws(100).seed(11);
     const wf::AutoStopRun run = wf::sample_until_converged(f.target, f.columns, options, rule);
@@ -94,7 +99,7 @@ class TestAutoStop : public QObject {
       QVERIFY(check.draws_per_chain > total);
       total = check.draws_per_chain;
       // Each round's verdict is the rule on the draws up to it, recomputed here.
-      QCOMPARE(check.holds, rule_holds(f, run.chains, total, rule.min_ess));
+      QCOMPARE(check.holds, rule_holds(f, run.chains, total, rule.convergence));
       QCOMPARE(check.holds, r + 1 == run.checks.size());
       QCOMPARE(check.holds, check.worst.empty());
     }
@@ -110,7 +115,7 @@ class TestAutoStop : public QObject {
   void theObserverSeesOneRunPerChain() {
     const Fixture f;
     wf::AutoStopRule rule;
-    rule.min_ess = 1200;
+    rule.convergence.min_ess_per_chain = 600;  // 1200 over the 2 chains
     rule.max_draws = 5000;
     Recorder recorder;
     int rounds = 0;
@@ -132,7 +137,7 @@ class TestAutoStop : public QObject {
   void theCapEndsARunThatDoesNotConverge() {
     const Fixture f;
     wf::AutoStopRule rule;
-    rule.min_ess = 1e9;
+    rule.convergence.min_ess_per_chain = 1e9;
     rule.max_draws = 250;
     const wf::AutoStopRun run =
         wf::sample_until_converged(f.target, f.columns, vt::NutsOptions().chains(2).warmup(200).draws(100).seed(5), rule);
@@ -145,10 +150,11 @@ class TestAutoStop : public QObject {
   void nextRoundSizeFollowsTheEssRate() {
     wf::ConvergenceCheck check;
     check.draws_per_chain = 1000;
+    check.chains = 4;
     check.min_ess_bulk = 200;
     check.min_ess_tail = 400;
     wf::AutoStopRule rule;
-    rule.min_ess = 400;
+    rule.convergence.min_ess_per_chain = 100;  // 400 over the 4 chains
     QCOMPARE(wf::next_round_draws(check, rule), 1400);  // 1000 * 2 * 1.2 - 1000
     check.min_ess_bulk = 500;
     check.min_ess_tail = 500;
@@ -159,7 +165,7 @@ class TestAutoStop : public QObject {
 
   void constantQuantitiesDoNotBlockTheRule() {
     wf::AutoStopRule rule;
-    rule.min_ess = 10;
+    rule.convergence.min_ess_per_chain = 5;
     std::vector<std::vector<double>> constant(2, std::vector<double>(50, 1.0));
     std::vector<std::vector<double>> mixing(2);
     for (int i = 0; i < 50; ++i) {
@@ -176,6 +182,40 @@ class TestAutoStop : public QObject {
     QCOMPARE(QString::fromStdString(failed.worst), QString("stuck"));
   }
 
+  // Auto-stop's check is the verdict the diagnostics give, with the same bounds: at the
+  // edges (a bound equal to the ESS per chain passes, the next number above fails).
+  void theCheckIsTheVerdictAtItsEdges() {
+    std::vector<std::vector<double>> a(4), b(4);
+    for (int c = 0; c < 4; ++c) {
+      for (int i = 0; i < 200; ++i) {
+        a[c].push_back(std::sin(i * 0.37 + c) + 0.01 * i);
+        b[c].push_back(std::cos(i * 1.3 * (c + 1)));
+      }
+    }
+    const std::vector<std::vector<std::vector<double>>> draws = {a, b};
+    const double least = std::min({vt::diagnostics::ess_bulk(a), vt::diagnostics::ess_tail(a),
+                                   vt::diagnostics::ess_bulk(b), vt::diagnostics::ess_tail(b)});
+    const double worst_rhat = std::max(vt::diagnostics::rhat(a), vt::diagnostics::rhat(b));
+    for (const double per_chain : {least / 4, std::nextafter(least / 4, 1e9)}) {
+      for (const double max_rhat : {worst_rhat, std::nextafter(worst_rhat, 10.0)}) {
+        wf::AutoStopRule rule;
+        rule.convergence = {max_rhat, per_chain};
+        bool verdict = true;
+        for (const auto& d : draws) {
+          verdict = verdict && vt::diagnostics::convergence_verdict(vt::diagnostics::rhat(d), vt::diagnostics::ess_bulk(d),
+                                                                    vt::diagnostics::ess_tail(d), 4, rule.convergence)
+                                   .converged();
+        }
+        QCOMPARE(wf::check_convergence(draws, {"a", "b"}, rule).holds, verdict);
+      }
+    }
+    wf::AutoStopRule edge;
+    edge.convergence = {std::nextafter(worst_rhat, 10.0), least / 4};
+    QVERIFY(wf::check_convergence(draws, {"a", "b"}, edge).holds);  // an ESS equal to the bound is enough
+    edge.convergence.max_rhat = worst_rhat;
+    QVERIFY(!wf::check_convergence(draws, {"a", "b"}, edge).holds);  // an R-hat equal to the bound is not
+  }
+
   void rejectsWhatItCannotDo() {
     const Fixture f;
     wf::AutoStopRule rule;
@@ -185,7 +225,7 @@ class TestAutoStop : public QObject {
     QVERIFY_THROWS_EXCEPTION(vt::ArgumentError, wf::sample_until_converged(f.target, f.columns,
                                                                            vt::NutsOptions().draws(100), rule));
     rule = {};
-    rule.max_rhat = 1.0;
+    rule.convergence.max_rhat = 1.0;
     QVERIFY_THROWS_EXCEPTION(vt::ArgumentError, wf::sample_until_converged(f.target, f.columns, vt::NutsOptions(), rule));
   }
 };

@@ -1,0 +1,32 @@
+#include "engine/services/bound_run.h"
+
+#include <random>
+
+#include "engine/services/setting_table.h"
+
+namespace variate::services {
+
+CompileChoice compile_choice(const Settings& settings) {
+  return {settings.get(setting::backend), settings.get(setting::dtype), settings.get(setting::device)};
+}
+
+void bind_run(const RunSpec& spec, RankFiles& files, const RunObservers& observers, BoundRun& bound) {
+  bound.ranks = DistributedRun::start(rank_plan(spec, files), [&](const std::string& line) { observers.tell(line); });
+  bound.root = !bound.ranks || bound.ranks->root();
+  const CompileChoice choice = compile_choice(spec.settings);
+  DistributedRun* ranks = bound.ranks.get();
+  bound.model = ranks && ranks->split_rows()
+                    ? spec.model->bind_sharded(spec.data, choice,
+                                               {ranks->communicator(), ranks->row_blocks(), ranks->local_rank()})
+                    : spec.model->bind(spec.data, choice);
+  const std::optional<uint64_t> seed = spec.settings.get(setting::seed);
+  bound.seed = ranks ? ranks->agree_on_seed(seed) : seed.value_or(std::random_device{}());
+}
+
+BoundModel bind_for_worker(const RunSpec& spec) {
+  CompileChoice here = compile_choice(spec.settings);
+  here.device = "cpu";
+  return spec.model->bind(spec.data, here);
+}
+
+}  // namespace variate::services

@@ -1,0 +1,40 @@
+#pragma once
+/// How every method's run starts on this process: its ranks (a run on several processes
+/// starts or joins them), its model bound to the data (this rank's blocks of the rows, or
+/// the whole model), the note on why the density runs on LibTorch, and the seed every rank
+/// agrees on.
+
+#include <memory>
+#include <optional>
+
+#include "engine/services/distributed_run.h"
+#include "engine/services/model_source.h"
+#include "engine/services/rank_command.h"
+#include "engine/services/run_observers.h"
+#include "engine/services/run_spec.h"
+
+namespace variate::services {
+
+struct BoundRun {
+  std::unique_ptr<DistributedRun> ranks;  ///< null on one process with its density whole
+  bool root = true;                       ///< this process records and reports
+  std::optional<BoundModel> model;
+  uint64_t seed = 0;
+
+  int size() const { return ranks ? ranks->size() : 1; }
+};
+
+/// The settings backend, dtype and device.
+CompileChoice compile_choice(const Settings& settings);
+
+/// Starts `spec`'s ranks (files for them in `files`), binds its model and agrees on the
+/// seed; tells the notes rank 0 has. `bound` is filled as it goes, so that a failure
+/// finds the ranks to stop.
+/// @throws as ModelSource::bind; distributed::DistributedError when the ranks fail.
+void bind_run(const RunSpec& spec, RankFiles& files, const RunObservers& observers, BoundRun& bound);
+
+/// The model bound here on the CPU for a run a worker makes: its outputs' columns (and an
+/// ADVI fit's layout), whatever device the worker computes on.
+BoundModel bind_for_worker(const RunSpec& spec);
+
+}  // namespace variate::services

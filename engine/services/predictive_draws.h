@@ -1,0 +1,37 @@
+#pragma once
+// The posterior predictive columns of a run's draws, read from Stan CSV files or a
+// project: what `variate predict` writes and `variate loo --project` scores.
+
+#include <string>
+#include <vector>
+
+#include "engine/model/compiled_model.h"
+#include "engine/workflow/posterior_predictive.h"
+
+namespace variate::services {
+
+/// One chain's draws as a table of named columns (Stan CSV names: "theta.1").
+struct ChainTable {
+  std::string where;  // the file, or "project P, run R, chain 2", for messages
+  int64_t chain_id = 1;  // from 1, as CmdStan numbers chains: the chain's predictive stream
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+};
+
+/// The Stan CSV names of the model's parameters, in the order a draw records them.
+std::vector<std::string> parameter_names(const model::CompiledModel& model);
+
+/// Each row's parameter values, picked by name: what PosteriorPredictive::rows reads.
+/// @throws ArgumentError "WHERE has no column 'theta_trans.3', a parameter of the model".
+std::vector<std::vector<double>> parameter_rows(const ChainTable& chain, const std::vector<std::string>& parameters);
+
+/// The model's posterior predictive. @throws ArgumentError for a model that observes nothing.
+workflow::PosteriorPredictive make_predictive(const model::CompiledModel& model);
+
+/// Every chain's predictive columns, chain c's values from chain_generator(seed, c).
+/// @throws ArgumentError as parameter_rows.
+std::vector<workflow::PredictiveRows> predict_chains(const workflow::PosteriorPredictive& predictive,
+                                                     const std::vector<std::string>& parameters,
+                                                     const std::vector<ChainTable>& chains, uint64_t seed);
+
+}  // namespace variate::services

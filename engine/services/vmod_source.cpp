@@ -1,0 +1,97 @@
+#include "engine/services/vmod_source.h"
+
+#include <ATen/Context.h>
+
+#include "engine/distributed/sharded_target.h"
+#include "engine/io/data_file.h"
+#include "engine/model/invalid_argument.h"
+#include "engine/model/model_error.h"
+#include "engine/services/run_error.h"
+#include "engine/tape/compiler/select_target.h"
+
+namespace variate::services {
+namespace {
+
+// The located report of the model's first invalid argument, for a failed initialization.
+std::function<std::string()> invalid_argument_report(const model::CompiledModel& model,
+                                                     std::shared_ptr<const model::Source> source) {
+  return [model, source] { return model::report_invalid_argument(model, *source); };
+}
+
+tape::Backend backend_of(const CompileChoice& choice) {
+  const auto backend = tape::parse_backend(choice.backend);
+  if (!backend) throw ArgumentError("--backend: expected auto, tape or torch, got '" + choice.backend + "'");
+  return *backend;
+}
+
+BoundModel bound(const model::CompiledModel& model, const UnconstrainedTarget& target, std::string note,
+                 std::shared_ptr<const model::Source> source) {
+  BoundModel result{model.log_joint(), target, target, model.draw_columns(), model.derived_names(), std::move(note)};
+  result.explain_no_initial_point = invalid_argument_report(model, std::move(source));
+  result.parameter_columns = parameter_columns(model.layout());
+  return result;
+}
+
+}  // namespace
+
+model::CompileOptions compile_options(const CompileChoice& choice) {
+  model::CompileOptions options;
+  options.dtype = choice.dtype == "float32" ? at::kFloat : at::kDouble;
+  if (choice.device != "cpu") {
+    if (!at::hasCUDA()) {
+      throw ArgumentError("--device " + choice.device + ": this LibTorch build runs on the CPU only (no CUDA)");
+    }
+    try {
+      options.device = at::Device(choice.device);
+    } catch (const c10::Error&) {
+      throw ArgumentError("--device " + choice.device + ": expected cpu, cuda or cuda:N");
+    }
+  }
+  return options;
+}
+
+VmodSource VmodSource::from_file(const std::string& path) { return VmodSource(io::read_text_file(path), path, path); }
+
+VmodSource::VmodSource(std::string text, std::string name, std::optional<std::string> file)
+    : text_(std::move(text)), name_(std::move(name)), file_(std::move(file)) {}
+
+model::CompileResult VmodSource::compile(const Data* data, const model::CompileOptions& options) const {
+  model::CompileResult result = model::compile_model(model::Source(name_, text_), data, options);
+  if (!result.ok()) {
+    const size_t count = result.diagnostics.error_count();
+    throw ReportedError(result.report() + std::to_string(count) + (count == 1 ? " error" : " errors") + " in " +
+                        name_ + "\n");
+  }
+  return result;
+}
+
+BoundModel VmodSource::bind(const DataInput& data, const CompileChoice& choice) const {
+  const model::CompileOptions options = compile_options(choice);
+  const Data values = data.read();
+  const model::CompileResult compiled = compile(data.given() ? &values : nullptr, options);
+  if (!compiled.model) throw ArgumentError(name_ + " declares data: give it with --data");
+  const model::CompiledModel& model = *compiled.model;
+  const tape::SelectedTarget selected = tape::select_target(model, backend_of(choice));
+  return bound(model, selected.target, selected.fallback_reason, compiled.source);
+}
+
+BoundModel VmodSource::bind_sharded(const DataInput& data, const CompileChoice& choice, const RowSplit& split) const {
+  if (!data.given()) throw ArgumentError("splitting the likelihood's rows between processes needs its data (--data)");
+  const Data values = data.read();
+  model::CompileOptions options = compile_options(choice);
+  if (options.device.is_cuda() && !options.device.has_index()) {  // one GPU per process of a host
+    options.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(split.local_rank));
+  }
+  const model::CompileResult compiled = compile(&values, options);
+  try {
+    const distributed::ShardedModel sharded =
+        distributed::compile_sharded(compiled, values, backend_of(choice), split.communicator, split.row_blocks);
+    return bound(sharded.whole, sharded.target, sharded.fallback_reason, compiled.source);
+  } catch (const model::ModelError& e) {
+    throw ReportedError(model::format(*compiled.source,
+                                      {model::Severity::error, e.span(),
+                                       std::string("cannot split the rows between processes: ") + e.what()}));
+  }
+}
+
+}  // namespace variate::services

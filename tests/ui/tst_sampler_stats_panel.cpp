@@ -1,0 +1,83 @@
+// The Sampler panel counts a chain's tree-depth hits by the sampler's own rule
+// (mcmc/sampler_columns.h: reached_max_depth) against the run's max_depth setting, as the
+// summary and `variate sample`'s warnings count them (io/chains_summary.h): at the edge,
+// a depth of 5 is a hit of a maximum of 5 and not of 6, and warmup's are not counted.
+
+#include <QtTest/QtTest>
+
+#include "engine/io/chains_summary.h"
+#include "engine/mcmc/sampler_columns.h"
+#include "engine/services/setting_table.h"
+#include "tests/ui/analysis_panel_fixture.h"
+#include "ui/docks/sampler_stats_panel.h"
+
+using namespace analysis_test;
+
+namespace {
+
+constexpr int kWarmup = 2;
+
+// One chain: two warmup transitions at depth 5, then these post-warmup depths.
+Iterations chainOfDepths(const std::vector<int>& depths) {
+  Iterations rows;
+  for (int i = 0; i < kWarmup; ++i) rows.add({0.0}, SamplerRow{-1, 0.9, 0.3, 5, 31, 0, 2});
+  for (const int depth : depths) rows.add({0.0}, SamplerRow{-1, 0.9, 0.3, depth, (1 << depth) - 1, 0, 2});
+  return rows;
+}
+
+// The same transitions as sampler rows after warmup, as the summary counts them.
+variate::io::ChainRows samplerRows(const std::vector<std::vector<int>>& chains) {
+  variate::io::ChainRows rows;
+  for (const auto& depths : chains) {
+    rows.emplace_back();
+    for (const int depth : depths) {
+      std::vector<double> row(variate::kSamplerColumnCount, 0.0);
+      row[variate::column_index(variate::SamplerColumn::treedepth)] = depth;
+      rows.back().push_back(row);
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+class TestSamplerStatsPanel : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void depthHitsAreCountedAgainstTheRunsMaxDepth_data() {
+    QTest::addColumn<int>("maxDepth");
+    QTest::addColumn<int>("hits");
+    QTest::newRow("max depth 5: depth 5 is a hit") << 5 << 3 + 1;
+    QTest::newRow("max depth 6: depth 5 is not") << 6 << 0;
+    QTest::newRow("max depth 4: depths 4 and 5 are") << 4 << 4 + 2;
+  }
+
+  void depthHitsAreCountedAgainstTheRunsMaxDepth() {
+    QFETCH(int, maxDepth);
+    QFETCH(int, hits);
+    const std::vector<std::vector<int>> depths = {{4, 5, 5, 3, 5}, {2, 4, 5}};
+    AnalysisFixture fixture;
+    services::Settings settings;
+    settings.set(services::setting::max_depth, maxDepth);
+    const qint64 id = fixture.addRun({"mu"}, kWarmup, {chainOfDepths(depths[0]), chainOfDepths(depths[1])},
+                                     services::Method::nuts, settings);
+
+    SamplerStatsPanel panel;
+    panel.setDocument(fixture.document());
+    QCOMPARE(panel.statistics(0).maxDepthHits + panel.statistics(1).maxDepthHits, hits);
+    QCOMPARE(panel.statistics(0).warmup, kWarmup);
+    // The summary's count of the same transitions, by the same rule.
+    QCOMPARE(static_cast<int>(variate::io::sampler_checks(samplerRows(depths), maxDepth).max_treedepth_hits), hits);
+
+    // A live batch is counted as it comes, by the same limit.
+    Iterations live;
+    live.add({0.0}, SamplerRow{-1, 0.9, 0.3, 5, 31, 0, 2});
+    fixture.appendLive(id, 1, live);
+    QTRY_COMPARE(panel.statistics(1).iterations, kWarmup + 3 + 1);
+    QCOMPARE(panel.statistics(0).maxDepthHits + panel.statistics(1).maxDepthHits, hits + (maxDepth <= 5 ? 1 : 0));
+  }
+};
+
+QTEST_MAIN(TestSamplerStatsPanel)
+#include "tst_sampler_stats_panel.moc"
