@@ -32,6 +32,7 @@ ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec
   output.info.num_warmup = s.get(setting::warmup);
   output.info.save_warmup = s.get(setting::save_warmup);
   output.info.adapt_delta = s.get(setting::adapt_delta);
+  output.info.step_size = s.get(setting::stepsize);
   output.info.max_depth = s.get(setting::max_depth);
   output.info.metric = s.get(setting::metric) == "dense" ? "dense_e" : "diag_e";
   output.info.num_chains = s.get(setting::chains);

@@ -3,6 +3,7 @@
 ///
 ///   NutsOptions().chains(4).warmup(1000).draws(1000).seed(1).target_accept(0.9)
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ class NutsOptions {
   VARIATE_OPTION(uint64_t, seed, 0, true)
   VARIATE_OPTION(int, max_tree_depth, 10, value >= 1 && value <= 30)
   VARIATE_OPTION(double, target_accept, 0.8, value > 0 && value < 1)
+  /// Where the search for a first step size starts (Stan's stepsize): the step size is
+  /// doubled or halved from it until one leapfrog step's acceptance crosses 0.8.
+  VARIATE_OPTION(double, step_size, 1.0, value > 0 && std::isfinite(value))
   /// Chains run in parallel on at most this many threads; 0 picks one per chain, bounded
   /// by the hardware's cores. In lockstep with other processes (sample_nuts), chains run
   /// one at a time and this is the threads their density gets (0: all cores).

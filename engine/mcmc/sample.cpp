@@ -144,10 +144,10 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
       throw ArgumentError("chain " + std::to_string(chain + 1) +
                           ": the log density or its gradient is not finite at the given initial position");
     }
-    step_size = initial_step_size(hamiltonian, point, 1.0, random);
+    step_size = initial_step_size(hamiltonian, point, options.step_size(), random);
   } else {
     point = initial_point(hamiltonian, d, options.init_radius(), random, chain);
-    step_size = initial_step_size(hamiltonian, point, 1.0, random);
+    step_size = initial_step_size(hamiltonian, point, options.step_size(), random);
   }
 
   StepSizeAdaptation step_adaptation(options.target_accept());

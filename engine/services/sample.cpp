@@ -326,6 +326,7 @@ NutsOptions nuts_options(const Settings& settings, uint64_t seed, int threads) {
                             .threads(threads)
                             .max_tree_depth(settings.get(setting::max_depth))
                             .target_accept(settings.get(setting::adapt_delta))
+                            .step_size(settings.get(setting::stepsize))
                             .metric(settings.get(setting::metric) == "dense" ? MetricKind::dense : MetricKind::diagonal)
                             .batched_chains(settings.get(setting::batched_chains));
   const std::string init = settings.get(setting::init);

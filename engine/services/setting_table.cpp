@@ -206,6 +206,12 @@ const Setting<int> max_depth{add(
         .help("A trajectory has at most 2^depth leapfrog steps; transitions that reach it are counted")
         .methods(kSampling).scopes(kEverywhere))};
 
+const Setting<double> stepsize{add(
+    Describe("stepsize", K::real).by_default(NutsOptions().step_size()).above(0)
+        .label("Initial step size")
+        .help("Where warmup's search for a first step size starts; adaptation takes it from there")
+        .methods(kSampling).scopes(kEverywhere))};
+
 const Setting<double> adapt_delta{add(
     Describe("adapt_delta", K::real).by_default(NutsOptions().target_accept()).above(0).at_most(0.9999)
         .label("Adapt delta")

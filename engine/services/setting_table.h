@@ -47,6 +47,7 @@ extern const Setting<int> warmup;
 extern const Setting<int> draws;
 extern const Setting<int> threads;
 extern const Setting<int> max_depth;
+extern const Setting<double> stepsize;
 extern const Setting<double> adapt_delta;
 extern const Setting<std::string> metric;  // "diag", "dense"
 extern const Setting<std::string> init;    // a radius, or "pathfinder"

@@ -248,6 +248,19 @@ class TestNuts : public QObject {
     QVERIFY(hits > 0);
   }
 
+  // The search for a first step size doubles or halves from the option (Stan's stepsize):
+  // without warmup, the chain's step size is the option times a power of two.
+  void initialStepSizeIsWhereTheSearchStarts() {
+    const auto target = correlated_gaussian();
+    for (const double start : {1.0, 1e-3, 7.0}) {
+      const auto chains =
+          vt::sample_nuts(target, vt::NutsOptions().chains(1).warmup(0).draws(1).seed(4).step_size(start));
+      const double doublings = std::log2(chains[0].step_size / start);
+      QVERIFY2(doublings == std::round(doublings), qPrintable(QString::number(chains[0].step_size)));
+    }
+    QVERIFY_THROWS_EXCEPTION(vt::ArgumentError, vt::NutsOptions().step_size(0));
+  }
+
   void densityThatIsNanEverywhereFailsToInitialize() {
     auto log_joint = vt::make_log_joint([] {
       const auto x = vt::Normal("x", 0.0, 1.0);
