@@ -130,7 +130,7 @@ void postRowsBefore(const RunRequest& request, RunContext& context) {
   }
 }
 
-RunOutcome sample(const RunRequest& request, RunContext& context) {
+RunOutcome sampleRun(const RunRequest& request, RunContext& context) {
   std::vector<int> offsets, warmups;
   for (const auto& resume : request.resume) {  // more draws: the live view appends them
     offsets.push_back(resume.iterations);
@@ -157,7 +157,7 @@ RunOutcome sample(const RunRequest& request, RunContext& context) {
   return {result.run_id, result.stopped ? RunStatus::Stopped : RunStatus::Finished, {}};
 }
 
-RunOutcome fit(const RunRequest& request, RunContext& context) {
+RunOutcome fitRun(const RunRequest& request, RunContext& context) {
   ElboRelay relay(context.mailbox);
   services::RunObservers observers = observersOf(context);
   observers.elbo = &relay;
@@ -177,7 +177,7 @@ RunOutcome fit(const RunRequest& request, RunContext& context) {
   return {result.run_id, result.stopped ? RunStatus::Stopped : RunStatus::Finished, {}};
 }
 
-RunOutcome optimize(const RunRequest& request, RunContext& context) {
+RunOutcome optimizeRun(const RunRequest& request, RunContext& context) {
   services::RunObservers observers = observersOf(context);
   observers.lbfgs = [&context](const LbfgsIterate& i) {
     if (i.iteration > 0 && i.iteration % kLoggedIterations == 0) {
@@ -206,7 +206,7 @@ RunOutcome optimize(const RunRequest& request, RunContext& context) {
   return {r.run_id, status, text(r.failure)};
 }
 
-RunOutcome pathfinder(const RunRequest& request, RunContext& context) {
+RunOutcome pathfinderRun(const RunRequest& request, RunContext& context) {
   services::RunObservers observers = observersOf(context);
   int current = -1;
   const int paths = request.config.settings.get(setting::num_paths);
@@ -229,7 +229,7 @@ RunOutcome pathfinder(const RunRequest& request, RunContext& context) {
   return {r.run_id, r.stopped ? RunStatus::Stopped : RunStatus::Finished, {}};
 }
 
-RunOutcome train(const RunRequest& request, RunContext& context) {
+RunOutcome trainRun(const RunRequest& request, RunContext& context) {
   std::unique_ptr<TrainingPreviewer> previewer;
   TrainingRelay relay(context.mailbox, [&previewer](long long step, int epoch) {
     return previewer ? previewer->compute(step, epoch) : TrainingPreviewPtr();
@@ -270,11 +270,11 @@ RunOutcome runRequest(const RunRequest& request, RunContext& context) {
   };
   try {
     switch (request.config.method) {
-      case services::Method::nuts: return sample(request, tracked);
-      case services::Method::advi: return fit(request, tracked);
-      case services::Method::optimize: return optimize(request, tracked);
-      case services::Method::pathfinder: return pathfinder(request, tracked);
-      case services::Method::amortized: return train(request, tracked);
+      case services::Method::nuts: return sampleRun(request, tracked);
+      case services::Method::advi: return fitRun(request, tracked);
+      case services::Method::optimize: return optimizeRun(request, tracked);
+      case services::Method::pathfinder: return pathfinderRun(request, tracked);
+      case services::Method::amortized: return trainRun(request, tracked);
     }
     return {started, RunStatus::Failed, "unknown method"};
   } catch (const services::JobGoesOnError& e) {  // the job may go on: the run stays interrupted, to reattach
