@@ -77,6 +77,8 @@ std::string describe_bytes(double bytes) {
 }
 
 void check_memory(double bytes, const std::string& what, const std::string& advice) {
+  constexpr double kTooSmallToCheck = 16.0 * 1024 * 1024;
+  if (bytes < kTooSmallToCheck) return;
   const int64_t available = available_memory();
   if (bytes <= static_cast<double>(available)) return;
   throw ArgumentError(what + " needs " + describe_bytes(bytes) + " of memory, and " +
