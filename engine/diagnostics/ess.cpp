@@ -11,14 +11,13 @@
 #include <numeric>
 
 #include "engine/diagnostics/autocovariance.h"
+#include "engine/diagnostics/not_a_number.h"
 #include "engine/diagnostics/quantiles.h"
 #include "engine/diagnostics/rank_normalization.h"
 #include "engine/diagnostics/split_chains.h"
 
 namespace variate::diagnostics {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // min that propagates NaN, like R's min(NA, x).
 double nan_min(double a, double b) {

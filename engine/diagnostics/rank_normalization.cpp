@@ -15,11 +15,10 @@
 #include <limits>
 
 #include "engine/diagnostics/inverse_normal_cdf.h"
+#include "engine/diagnostics/not_a_number.h"
 
 namespace variate::diagnostics {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 using Entry = std::pair<double, std::uint64_t>;
 

@@ -9,16 +9,12 @@
 #include <limits>
 #include <numeric>
 
+#include "engine/diagnostics/not_a_number.h"
 #include "engine/diagnostics/quantiles.h"
 #include "engine/diagnostics/rank_normalization.h"
 #include "engine/diagnostics/split_chains.h"
 
 namespace variate::diagnostics {
-namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-}  // namespace
 
 double rhat_basic(const Draws& chains) {
   check_draws("rhat_basic", chains);

@@ -9,7 +9,7 @@
 namespace variate::io {
 namespace {
 
-constexpr const char* kFunction = "StanCsvWriter";
+constexpr const char* kStanCsvWriter = "StanCsvWriter";
 
 std::string join_numbers(const double* values, size_t count, int sig_figs) {
   std::string text;
@@ -29,13 +29,13 @@ std::string format_seconds(double seconds) {
 
 const std::string& checked_path(const std::string& path, const SampleCsvInfo& info) {
   if (info.metric != "diag_e" && info.metric != "dense_e" && info.metric != "unit_e") {
-    throw ArgumentError(std::string(kFunction) +
+    throw ArgumentError(std::string(kStanCsvWriter) +
                         ": argument 'metric' must be diag_e, dense_e or unit_e, got " +
                         info.metric);
   }
   if (info.num_samples < 0 || info.num_warmup < 0 || info.max_depth < 1 ||
       info.num_chains < 1) {
-    throw ArgumentError(std::string(kFunction) +
+    throw ArgumentError(std::string(kStanCsvWriter) +
                         ": num_samples and num_warmup must be non-negative and max_depth "
                         "and num_chains positive");
   }
@@ -74,7 +74,7 @@ void write_header(LineFile& file, const SampleCsvInfo& info) {
 
 StanCsvWriter::StanCsvWriter(const std::string& path, const SampleCsvInfo& info,
                              const std::vector<std::string>& parameter_columns)
-    : file_(checked_path(path, info), kFunction),
+    : file_(checked_path(path, info), kStanCsvWriter),
       info_(info),
       row_size_(kSamplerColumnCount + parameter_columns.size()) {
   write_header(file_, info_);
@@ -87,17 +87,17 @@ StanCsvWriter::StanCsvWriter(const std::string& path, const SampleCsvInfo& info,
 void StanCsvWriter::write_adaptation(double step_size,
                                      const std::vector<double>& inverse_metric) {
   if (adapted_) {
-    throw ArgumentError(std::string(kFunction) + ": the adaptation block was already written");
+    throw ArgumentError(std::string(kStanCsvWriter) + ": the adaptation block was already written");
   }
   const size_t n = inverse_metric.size();
   const auto d = static_cast<size_t>(std::llround(std::sqrt(static_cast<double>(n))));
   if (info_.metric == "dense_e" && d * d != n) {
-    throw ArgumentError(std::string(kFunction) +
+    throw ArgumentError(std::string(kStanCsvWriter) +
                         ": argument 'inverse_metric' must hold d*d values for dense_e, got " +
                         std::to_string(n));
   }
   if (info_.metric == "unit_e" && n != 0) {
-    throw ArgumentError(std::string(kFunction) +
+    throw ArgumentError(std::string(kStanCsvWriter) +
                         ": argument 'inverse_metric' must be empty for unit_e, got " +
                         std::to_string(n) + " values");
   }
@@ -118,13 +118,13 @@ void StanCsvWriter::write_adaptation(double step_size,
 
 void StanCsvWriter::write_draw(const std::vector<double>& row) {
   if (row.size() != row_size_) {
-    throw ArgumentError(std::string(kFunction) + ": a draw must have " +
+    throw ArgumentError(std::string(kStanCsvWriter) + ": a draw must have " +
                         std::to_string(row_size_) + " values (7 sampler columns and " +
                         std::to_string(row_size_ - kSamplerColumnCount) +
                         " parameters), got " + std::to_string(row.size()));
   }
   if (!adapted_ && !info_.save_warmup && info_.num_warmup > 0) {
-    throw ArgumentError(std::string(kFunction) +
+    throw ArgumentError(std::string(kStanCsvWriter) +
                         ": a draw before the adaptation block is a warmup draw, but "
                         "save_warmup is off");
   }

@@ -6,11 +6,11 @@
 namespace variate::io {
 namespace {
 
-constexpr const char* kFunction = "VariationalCsvWriter";
+constexpr const char* kVariationalCsvWriter = "VariationalCsvWriter";
 
 const std::string& checked_path(const std::string& path, const VariationalCsvInfo& info) {
   if (info.algorithm != "meanfield" && info.algorithm != "fullrank") {
-    throw ArgumentError(std::string(kFunction) +
+    throw ArgumentError(std::string(kVariationalCsvWriter) +
                         ": argument 'algorithm' must be meanfield or fullrank, got " +
                         info.algorithm);
   }
@@ -46,7 +46,7 @@ void write_header(LineFile& file, const VariationalCsvInfo& info) {
 VariationalCsvWriter::VariationalCsvWriter(const std::string& path,
                                            const VariationalCsvInfo& info,
                                            const std::vector<std::string>& parameter_columns)
-    : file_(checked_path(path, info), kFunction),
+    : file_(checked_path(path, info), kVariationalCsvWriter),
       sig_figs_(info.run.sig_figs),
       parameters_(parameter_columns.size()) {
   write_header(file_, info);
@@ -58,7 +58,7 @@ VariationalCsvWriter::VariationalCsvWriter(const std::string& path,
 
 void VariationalCsvWriter::write_eta(double eta) {
   if (has_mean_) {
-    throw ArgumentError(std::string(kFunction) + ": eta must be written before the first row");
+    throw ArgumentError(std::string(kVariationalCsvWriter) + ": eta must be written before the first row");
   }
   file_.comment("Stepsize adaptation complete.");
   file_.comment("eta = " + format_number(eta, sig_figs_));
@@ -66,7 +66,7 @@ void VariationalCsvWriter::write_eta(double eta) {
 
 void VariationalCsvWriter::write_mean(const std::vector<double>& values) {
   if (has_mean_) {
-    throw ArgumentError(std::string(kFunction) + ": the mean row was already written");
+    throw ArgumentError(std::string(kVariationalCsvWriter) + ": the mean row was already written");
   }
   write_row(0, 0, values);
   has_mean_ = true;
@@ -75,7 +75,7 @@ void VariationalCsvWriter::write_mean(const std::vector<double>& values) {
 void VariationalCsvWriter::write_draw(double log_p, double log_g,
                                       const std::vector<double>& values) {
   if (!has_mean_) {
-    throw ArgumentError(std::string(kFunction) +
+    throw ArgumentError(std::string(kVariationalCsvWriter) +
                         ": the first row must be the mean of the approximation");
   }
   write_row(log_p, log_g, values);
@@ -86,7 +86,7 @@ void VariationalCsvWriter::finish() { file_.close(); }
 void VariationalCsvWriter::write_row(double log_p, double log_g,
                                      const std::vector<double>& values) {
   if (values.size() != parameters_) {
-    throw ArgumentError(std::string(kFunction) + ": a row must have " +
+    throw ArgumentError(std::string(kVariationalCsvWriter) + ": a row must have " +
                         std::to_string(parameters_) + " parameter values, got " +
                         std::to_string(values.size()));
   }

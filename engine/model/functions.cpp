@@ -48,7 +48,7 @@ void require_rank(const Expr& call, const std::vector<Value>& args, size_t i, in
   if (args[i].rank() != rank) {
     throw ModelError(argument_span(call, i),
                      call.name + ": argument " + std::to_string(i + 1) + " must be " + what +
-                         ", got shape " + to_string(args[i].point_shape()));
+                         ", got shape " + variate::to_string(args[i].point_shape()));
   }
 }
 
@@ -120,7 +120,7 @@ Value cholesky(const Expr& call, const std::vector<Value>& args, bool checking) 
   if (checking) require_rank(call, args, 0, 2, "a square matrix");
   if (m.tensor.size(-1) != m.tensor.size(-2)) {
     throw ModelError(argument_span(call, 0), "cholesky: argument must be a square matrix, got shape " +
-                                                 to_string(m.point_shape()));
+                                                 variate::to_string(m.point_shape()));
   }
   // A matrix that is not positive definite gives NaN (a divergence for samplers), not an
   // exception, except while the model is being checked. Factored in float64 whatever the

@@ -13,12 +13,6 @@ namespace {
 
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double sum = 0;
-  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-  return sum;
-}
-
 double norm(const std::vector<double>& a) { return std::sqrt(dot(a, a)); }
 
 // The curvature pairs and the two-loop recursion for H^-1 v.

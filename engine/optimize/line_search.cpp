@@ -11,12 +11,6 @@ constexpr double kC1 = 1e-4;
 constexpr double kC2 = 0.9;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double sum = 0;
-  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-  return sum;
-}
-
 class Line {
  public:
   Line(const ObjectiveFunction& f, const LinePoint& start, const std::vector<double>& p)
@@ -67,6 +61,12 @@ double interpolate(const LinePoint& a, const LinePoint& b) {
 }
 
 }  // namespace
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0;
+  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
 
 LineSearchResult strong_wolfe_search(const ObjectiveFunction& f, const LinePoint& start,
                                      const std::vector<double>& p, double alpha, int max_evaluations) {

@@ -27,6 +27,9 @@ struct LineSearchResult {
   int evaluations = 0;
 };
 
+/// The inner product of two vectors of one length (L-BFGS and its line search).
+double dot(const std::vector<double>& a, const std::vector<double>& b);
+
 /// Searches along descent direction `p` from `start` (alpha 0, with value and slope < 0)
 /// from the trial step `alpha`. c1 = 1e-4 (sufficient decrease), c2 = 0.9 (curvature), as
 /// quasi-Newton methods use.

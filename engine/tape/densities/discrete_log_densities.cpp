@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 
+#include "engine/distributions/parameters.h"
 #include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/densities/log_density_ops.h"
 #include "engine/tape/densities/poisson_family.h"
@@ -21,7 +22,7 @@ namespace variate::tape {
 namespace {
 
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
-constexpr double kHalfLog2Pi = 0.91893853320467274178;
+using distributions::kHalfLog2Pi;
 
 double summed(const at::Tensor& t) { return t.sum().item<double>(); }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/distributions/parameters.h"
 #include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/densities/multivariate_sinks.h"
 #include "engine/tape/program/unsupported.h"
@@ -16,7 +17,7 @@
 namespace variate::tape {
 namespace {
 
-constexpr double kHalfLog2Pi = 0.91893853320467274178;
+using distributions::kHalfLog2Pi;
 
 // The lower Cholesky factor of the lower triangle of A (row-major K x K) into L, its upper
 // triangle zeroed; false when a pivot is not positive (LAPACK's potrf fails there, and the
