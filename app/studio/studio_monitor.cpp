@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/services/setting_table.h"
 #include "ui/app/main_window.h"
 #include "ui/document/project_document.h"
 
@@ -57,6 +58,11 @@ void StudioMonitor::report() {
     if (const ui::RunPtr run = document->runs()->current(); run && !run->chains.empty()) {
       iterations = run->chains.front().iterations();
       for (const auto& chain : run->chains) iterations = std::min(iterations, chain.iterations());
+      // With fewer threads than chains the later chains start when earlier ones end: until
+      // then they have run no iteration (and the count never goes back).
+      const bool waiting = run->config.method == services::Method::nuts &&
+                           static_cast<int>(run->chains.size()) < run->config.settings.get(services::setting::chains);
+      if (waiting) iterations = 0;
     }
   }
   std::fprintf(file_.get(), "%lld %.1f %.1f %d\n", static_cast<long long>(sinceStart_.elapsed() / 1000),
