@@ -65,7 +65,7 @@ void print_mode(std::ostream& out, const services::RunSpec& spec, const services
       << "; seed " << r.facts.seed << "\n"
       << describe(lbfgs.status) << " after " << lbfgs.iterations << " iterations"
       << (r.mode.newton_steps > 0 ? ", then " + std::to_string(r.mode.newton_steps) +
-                                        " Newton steps with the exact Hessian (L-BFGS's curvature estimate had "
+                                        (r.mode.newton_steps == 1 ? " Newton step" : " Newton steps") + " with the exact Hessian (L-BFGS's curvature estimate had "
                                         "stopped short of the mode)"
                                   : std::string())
       << " (" << lbfgs.evaluations << " evaluations); " << (mle ? "log likelihood " : "log density ")
@@ -103,8 +103,8 @@ std::function<void(const LbfgsIterate&)> trace(std::ostream& err) {
         dx += previous->empty() ? 0 : (i.x[k] - (*previous)[k]) * (i.x[k] - (*previous)[k]);
         g += i.gradient[k] * i.gradient[k];
       }
-      err << number("%8d", i.iteration) << number("  %12.6g", -i.value) << number("  %12.4g", std::sqrt(dx))
-          << number("  %12.4g", std::sqrt(g)) << number("  %7d", i.evaluations) << "\n";
+      err << number("%8.0f", i.iteration) << number("  %12.6g", -i.value) << number("  %12.4g", std::sqrt(dx))
+          << number("  %12.4g", std::sqrt(g)) << number("  %7.0f", i.evaluations) << "\n";
     }
     *previous = i.x;
   };

@@ -41,9 +41,8 @@ ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec
 
 // The summary as CmdStan's stansummary prints it, with the sampler's totals and warnings.
 void print_summary(std::ostream& out, const std::string& model, const services::SampleResult& r) {
-  const size_t draws = r.chains.empty() ? 0 : r.chains[0].positions.size() - r.chains[0].warmup_iterations;
   out << "Inference for " << model << ": " << r.chains.size() << " chains, each with " << r.warmup << " warmup and "
-      << draws << " draws; seed " << r.facts.seed << "\n";
+      << r.draws << " draws; seed " << r.facts.seed << "\n";
   if (r.auto_stop) {
     out << (r.auto_stop->converged ? "Auto-stop: every quantity has R-hat < "
                                    : "Auto-stop: the cap ended the run before R-hat < ")

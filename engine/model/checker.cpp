@@ -31,6 +31,10 @@ const std::set<std::string>& discrete_families() {
   return names;
 }
 
+bool is_output_column_name(const std::string& name) {
+  return name.size() > 2 && name.compare(name.size() - 2, 2, "__") == 0;
+}
+
 class Checker {
  public:
   Checker(CheckedModel& model, const Source& source, Diagnostics& diagnostics)
@@ -70,7 +74,13 @@ class Checker {
     for (size_t s = 0; s < statements().size(); ++s) {
       const Statement& statement = statements()[s];
       statement_lines_[s] = line_of(statement.name_span());
+      const bool first_use = !model_.node_positions.count(statement.name());
       Node& n = node(statement.name());
+      if (first_use && is_output_column_name(n.name)) {
+        // lp__, accept_stat__, energy__...: the draws' files already have such columns.
+        diagnostics_.error(statement.name_span(), "'" + n.name + "' ends in '__', which names the sampler's own "
+                           "columns (lp__, energy__, ...); rename it");
+      }
       if (statement.kind() == StatementKind::element) {
         n.elements.push_back(s);
         continue;

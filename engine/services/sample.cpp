@@ -1,5 +1,7 @@
 #include "engine/services/sample.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -299,7 +301,15 @@ void summarize(Sampling& s) {
     r.summary = {stored.parameters, stored.sampler_rows};
     if (stored.totals) r.totals = *stored.totals;
     r.warnings = stored.warnings;
+    r.draws = r.chains.empty() ? 0 : std::numeric_limits<int>::max();
+    for (const ChainResult& chain : r.chains) {
+      r.draws = std::min(r.draws, std::max(0, static_cast<int>(chain.positions.size()) - chain.warmup_iterations));
+    }
   } else {
+    // Counted from the rows, not the positions: a worker's chains arrive without them.
+    const io::ChainRows& rows = s.fanout->sampling_rows();
+    r.draws = rows.empty() ? 0 : std::numeric_limits<int>::max();
+    for (const auto& chain : rows) r.draws = std::min(r.draws, static_cast<int>(chain.size()));
     r.summary = io::summarize_chains(s.fanout->sampling_rows(), r.names);
     const io::SamplerChecks checks = io::sampler_checks(s.fanout->sampling_rows(), s.options.max_tree_depth());
     r.warnings = io::summary_warnings(checks, r.summary.parameters);

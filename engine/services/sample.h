@@ -35,6 +35,7 @@ struct SampleResult {
   store::Id run_id = -1;
   std::string job;  ///< the worker's job that made it
   int warmup = 0;   ///< iterations per chain (0 when it continued chains)
+  int draws = 0;    ///< post-warmup draws of the shortest chain: what the summary describes
   std::vector<ChainResult> chains;
   /// The sampler's columns, then the outputs (with `predict` their predictive columns).
   std::vector<std::string> names;

@@ -370,6 +370,13 @@ class TestLanguageAdditions : public QObject {
         << "m.vmod:5:30: error: 'a' has both a constraint type and a truncation; the truncation sets its support";
     QTest::newRow("observed data outside the interval") << "data N: int\ndata x: real[N]\nx ~ Normal(0, 1) T[0, 2]\n"
         << "m.vmod:3:1: error: data 'x' is outside the support of Normal (interval(0, 2)): got 3.0 (element 3, 1-based, counting row by row)";
+    // Names the draws' files use for the sampler's own columns.
+    QTest::newRow("a parameter named lp__") << "lp__ ~ Normal(0, 1)\n"
+        << "m.vmod:1:1: error: 'lp__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
+    QTest::newRow("a derived value named energy__") << "a ~ Normal(0, 1)\nenergy__ = 2 * a\n"
+        << "m.vmod:2:1: error: 'energy__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
+    QTest::newRow("data named n__") << "data n__: int\na ~ Normal(0, 1)\n"
+        << "m.vmod:1:6: error: 'n__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
     // target +=.
     QTest::newRow("target += without a value") << header + "target +=\n"
         << "m.vmod:5:10: error: expected an expression after '+=', got end of line";
