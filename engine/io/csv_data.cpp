@@ -9,6 +9,7 @@
 
 #include <ATen/ATen.h>
 
+#include "engine/core/byte_order_mark.h"
 #include "engine/core/checks.h"
 #include "engine/io/data_file.h"
 #include "engine/io/number_column.h"
@@ -76,8 +77,8 @@ class CsvReader {
  public:
   explicit CsvReader(std::string file_name) : file_name_(std::move(file_name)) {}
 
-  void line(const std::string& line) {
-    ++line_number_;
+  void line(std::string line) {
+    if (++line_number_ == 1) drop_byte_order_mark(line);
     if (line.find_first_not_of(" \t\r") == std::string::npos) return;
     const std::string where = file_name_ + ":" + std::to_string(line_number_) + ":";
     const auto fields = split_line(line, where + "1: ");

@@ -4,11 +4,13 @@
 // chunks rather than whole.
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 #include <ATen/ATen.h>
 #include <nlohmann/json.hpp>
@@ -66,9 +68,11 @@ at::Tensor idx_value(const json& node, const std::string& name, const std::strin
 // object naming an IDX file.
 class DataReader {
  public:
-  /// `locate` turns a byte offset into "line:column".
-  DataReader(std::string file_name, std::function<std::string(size_t)> locate)
-      : file_name_(std::move(file_name)), where_(file_name_ + ": "), locate_(std::move(locate)) {}
+  /// `locate` turns a byte offset into "line:column"; `offset` is how many bytes the parser
+  /// has read (at an event, the end of the token it reports).
+  DataReader(std::string file_name, std::function<std::string(size_t)> locate, std::function<size_t()> offset)
+      : file_name_(std::move(file_name)), where_(file_name_ + ": "), locate_(std::move(locate)),
+        offset_(std::move(offset)) {}
 
   Data take() { return std::move(data_); }
 
@@ -76,7 +80,11 @@ class DataReader {
   bool null() { return scalar_error("null", ""); }
   bool boolean(bool value) {
     if (depth() == 0) return not_an_object("boolean");
-    return in_idx_object() ? idx_entry(value) : number(Value{value ? 1 : 0, 0, true});
+    if (in_idx_object()) return idx_entry(value);
+    // CmdStan reads no booleans: one taken as 1 or 0 would hide a mistaken file.
+    const char* literal = value ? "true" : "false";
+    throw ArgumentError(file_name_ + ":" + locate_(token_start(std::strlen(literal))) + ": data variable '" + name_ +
+                        "' must hold numbers, got the boolean " + literal + " (write " + (value ? "1" : "0") + ")");
   }
   bool number_integer(json::number_integer_t value) {
     return in_idx_object() ? idx_entry(value) : number(Value{value, 0, true});
@@ -99,6 +107,13 @@ class DataReader {
   bool binary(json::binary_t&) { return scalar_error("binary", ""); }
   bool key(std::string& key) {
     if (depth() == 1) {
+      // A JSON object's repeated name would otherwise keep its last value without a word.
+      const size_t at = token_start(key.size() + 2);
+      const auto [first, inserted] = key_offsets_.emplace(key, at);
+      if (!inserted) {
+        throw ArgumentError(file_name_ + ":" + locate_(at) + ": data variable '" + key + "' is given twice (first at " +
+                            locate_(first->second) + "); keep one");
+      }
       name_ = key;
     } else {
       idx_key_ = key;
@@ -173,6 +188,11 @@ class DataReader {
   enum class Container { object, idx, list };
 
   size_t depth() const { return containers_.size(); }
+  // Where the token of `length` bytes the parser just read begins.
+  size_t token_start(size_t length) const {
+    const size_t end = offset_();
+    return end >= length ? end - length : 0;
+  }
   size_t list_depth() const { return counts_.size(); }
   bool in_idx_object() const { return !containers_.empty() && containers_.back() == Container::idx; }
   static std::string idx_hint() {
@@ -237,6 +257,8 @@ class DataReader {
   std::string file_name_;
   std::string where_;
   std::function<std::string(size_t)> locate_;
+  std::function<size_t()> offset_;
+  std::unordered_map<std::string, size_t> key_offsets_;  // each variable's name, where it was read
   Data data_;
   std::vector<Container> containers_;
   std::string name_;  // the variable being read
@@ -257,8 +279,10 @@ class FileBytes {
   bool at_end() const { return next_ == end_; }
   char current() const { return buffer_[next_]; }
   void advance() {
+    ++offset_;
     if (++next_ == end_) refill();
   }
+  size_t offset() const { return offset_; }
   /// "line:column" of a byte offset, counted over the file from its start.
   static std::string locate(const std::string& path, size_t offset) {
     FileBytes bytes(path);
@@ -275,27 +299,6 @@ class FileBytes {
     return std::to_string(line) + ":" + std::to_string(column);
   }
 
-  class Iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = char;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const char*;
-    using reference = char;
-    explicit Iterator(FileBytes* bytes) : bytes_(bytes) {}
-    char operator*() const { return bytes_->current(); }
-    Iterator& operator++() {
-      bytes_->advance();
-      return *this;
-    }
-    // Only comparisons with the end are made: equal when both are at the end.
-    bool operator==(const Iterator& other) const { return done() == other.done(); }
-    bool operator!=(const Iterator& other) const { return !(*this == other); }
-
-   private:
-    bool done() const { return !bytes_ || bytes_->at_end(); }
-    FileBytes* bytes_;
-  };
 
  private:
   void refill() {
@@ -306,20 +309,62 @@ class FileBytes {
   std::vector<char> buffer_ = std::vector<char>(size_t{1} << 20);
   size_t next_ = 0;
   size_t end_ = 0;
+  size_t offset_ = 0;
+};
+
+// A string's bytes, as the parser's input iterator, counting those read.
+class TextBytes {
+ public:
+  explicit TextBytes(const std::string& text) : text_(text) {}
+  bool at_end() const { return offset_ == text_.size(); }
+  char current() const { return text_[offset_]; }
+  void advance() { ++offset_; }
+  size_t offset() const { return offset_; }
+
+ private:
+  const std::string& text_;
+  size_t offset_ = 0;
+};
+
+// Bytes as the input iterator nlohmann's parser takes (it reads one at a time).
+template <typename Bytes>
+class ByteIterator {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = char;
+  explicit ByteIterator(Bytes* bytes) : bytes_(bytes) {}
+  char operator*() const { return bytes_->current(); }
+  ByteIterator& operator++() {
+    bytes_->advance();
+    return *this;
+  }
+  // Only comparisons with the end are made: equal when both are at the end.
+  bool operator==(const ByteIterator& other) const { return done() == other.done(); }
+  bool operator!=(const ByteIterator& other) const { return !(*this == other); }
+
+ private:
+  bool done() const { return !bytes_ || bytes_->at_end(); }
+  Bytes* bytes_;
 };
 
 }  // namespace
 
 Data parse_json_data(const std::string& text, const std::string& file_name) {
-  DataReader reader(file_name, [&text](size_t offset) { return line_column(text, offset); });
-  json::sax_parse(text, &reader);
+  TextBytes bytes(text);
+  DataReader reader(file_name, [&text](size_t offset) { return line_column(text, offset); },
+                    [&bytes] { return bytes.offset(); });
+  json::sax_parse(ByteIterator<TextBytes>(&bytes), ByteIterator<TextBytes>(nullptr), &reader);
   return reader.take();
 }
 
 Data read_json_data_file(const std::string& path) {
-  DataReader reader(path, [&path](size_t offset) { return FileBytes::locate(path, offset); });
   FileBytes bytes(path);
-  json::sax_parse(FileBytes::Iterator(&bytes), FileBytes::Iterator(nullptr), &reader);
+  DataReader reader(path, [&path](size_t offset) { return FileBytes::locate(path, offset); },
+                    [&bytes] { return bytes.offset(); });
+  json::sax_parse(ByteIterator<FileBytes>(&bytes), ByteIterator<FileBytes>(nullptr), &reader);
   return reader.take();
 }
 

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 
+#include "engine/core/byte_order_mark.h"
+
 namespace variate::model {
 
 Source::Source(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
+  drop_byte_order_mark(text_);  // columns on line 1 count from the first character shown
   line_starts_.push_back(0);
   for (std::size_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);

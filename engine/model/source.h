@@ -26,6 +26,7 @@ struct Location {
 ///   source.location(5);   // {1, 6}
 class Source {
  public:
+  /// A byte order mark at the start of `text` is dropped (offsets count from after it).
   Source(std::string name, std::string text);
 
   const std::string& name() const { return name_; }

@@ -54,6 +54,13 @@ class TestDataFile : public QObject {
     QTest::newRow("number beyond a double") << "{\"y\": [1, 1e600]}"
                                             << "d.json:1:11: the number 1e600 is beyond the range of a double";
     QTest::newRow("IDX file") << "{\"o\": {\"idx_labels\": \"/nonexistent/labels.gz\"}}" << "/nonexistent/labels.gz";
+    // A repeated name would keep its last value; a boolean would read as 1 or 0.
+    QTest::newRow("name given twice") << "{\"N\": 3,\n \"y\": [1, 2],\n \"N\": 4}"
+                                      << "d.json:3:2: data variable 'N' is given twice (first at 1:2); keep one";
+    QTest::newRow("true") << "{\"N\": 3,\n \"flag\": true}"
+                          << "d.json:2:10: data variable 'flag' must hold numbers, got the boolean true (write 1)";
+    QTest::newRow("false in a list") << "{\"v\": [1, false]}"
+                                     << "d.json:1:11: data variable 'v' must hold numbers, got the boolean false (write 0)";
   }
   void jsonErrors() {
     QFETCH(QString, text);
@@ -77,6 +84,9 @@ class TestDataFile : public QObject {
     QCOMPARE(data["x"].scalar_type(), at::kDouble);  // 4e1 is written as a real
     QCOMPARE(data["group"].scalar_type(), at::kLong);
     QVERIFY(at::equal(data["group"], at::tensor({int64_t{1}, int64_t{2}})));
+    // Excel's "CSV UTF-8" starts with a byte order mark: not part of the first name.
+    const auto marked = vio::parse_csv_data("\xEF\xBB\xBFy,x\n1,2\n", "d.csv");
+    QCOMPARE(marked.names(), (std::vector<std::string>{"x", "y"}));
   }
 
   // Integers beyond int64 stay real (their int64 conversion is undefined); binding one to
@@ -117,7 +127,9 @@ class TestDataFile : public QObject {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QByteArray>("text");
     QTest::newRow("json") << "d.json"
-                          << QByteArray(R"({"N": 3, "y": [1.5, 2, -3e2], "X": [[1, 2], [3, 4], [5, 6]], "a": ["NaN", "Inf"], "e": [], "b": true})");
+                          << QByteArray(R"({"N": 3, "y": [1.5, 2, -3e2], "X": [[1, 2], [3, 4], [5, 6]], "a": ["NaN", "Inf"], "e": []})");
+    QTest::newRow("json with a byte order mark") << "d.json" << QByteArray("\xEF\xBB\xBF{\"N\": 3}");
+    QTest::newRow("csv with a byte order mark") << "d.csv" << QByteArray("\xEF\xBB\xBFy,x\n1,2\n");
     QTest::newRow("json, long") << "d.json" << ("{\"v\": [" + QByteArray("0.25, ").repeated(300000) + "1]}");
     QTest::newRow("csv") << "d.csv" << QByteArray("y,x,\"group\"\n1.5,2,1\n\n-3,4e1,2\n");
     QTest::newRow("csv, CRLF") << "d.csv" << QByteArray("y,x\r\n1,2\r\n3,4");
@@ -154,6 +166,10 @@ class TestDataFile : public QObject {
     QTest::newRow("far in") << "d.json" << ("{\"v\": [\n" + QByteArray("1,\n").repeated(400000) + "x]}")
                             << ":400002:1: malformed JSON: syntax error";
     QTest::newRow("csv") << "d.csv" << QByteArray("a,b\n1,2\n3,x\n") << ":3:3: column 'b' must hold numbers, got 'x'";
+    QTest::newRow("json name given twice") << "d.json" << QByteArray("{\"N\": 3,\n \"N\": 4}")
+                                           << ":2:2: data variable 'N' is given twice (first at 1:2); keep one";
+    QTest::newRow("json boolean") << "d.json" << QByteArray("{\"N\": 3,\n \"b\": false}")
+                                  << ":2:7: data variable 'b' must hold numbers, got the boolean false (write 0)";
   }
   void fileErrorsAreLocated() {
     QFETCH(QString, name);

@@ -375,6 +375,8 @@ class TestLanguageAdditions : public QObject {
         << "m.vmod:1:1: error: 'lp__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
     QTest::newRow("a derived value named energy__") << "a ~ Normal(0, 1)\nenergy__ = 2 * a\n"
         << "m.vmod:2:1: error: 'energy__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
+    QTest::newRow("an error after a byte order mark") << "\xEF\xBB\xBF" "a ~ Normal(0, s)\n"
+        << "m.vmod:1:15: error: undefined name 's'; did you mean 'a'?";
     QTest::newRow("data named n__") << "data n__: int\na ~ Normal(0, 1)\n"
         << "m.vmod:1:6: error: 'n__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
     // target +=.

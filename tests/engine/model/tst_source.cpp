@@ -41,6 +41,13 @@ class TestSource : public QObject {
     QCOMPARE(static_cast<int>(source.location(3).column), 4);
   }
 
+  // Notepad writes a byte order mark first: not text, and not counted in columns.
+  void byteOrderMarkIsDropped() {
+    const Source source("m.vmod", "\xEF\xBB\xBFmu ~ Normal(0, 1)\n");
+    QCOMPARE(source.text(), std::string("mu ~ Normal(0, 1)\n"));
+    QCOMPARE(static_cast<int>(source.location(5).column), 6);
+  }
+
   void lineTexts() {
     const Source source("m.vmod", "first\r\nsecond\n\nlast");
     QCOMPARE(static_cast<int>(source.line_count()), 4);
