@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/cli/fit_command.h"
+#include "engine/cli/path_checks.h"
 #include "engine/cli/sample_command.h"
 #include "engine/remote/remote_client.h"
 #include "engine/services/setting_table.h"
@@ -129,8 +130,10 @@ void add_job_commands(CLI::App& app, int& exit_code, std::shared_ptr<services::R
     add_access(*command, o->access);
     command->add_option("--heartbeat-timeout", o->heartbeat_timeout,
                         services::setting::heartbeat_timeout.descriptor().full_help());
-    command->add_option("--output", o->run.output, "Write the job's CSV files into this folder");
-    command->add_option("--summary-json", o->run.summary_json, "Write the summary as JSON");
+    command->add_option("--output", o->run.output, "Write the job's CSV files into this folder")
+        ->check(cli::output_folder_check());
+    command->add_option("--summary-json", o->run.summary_json, "Write the summary as JSON")
+        ->check(cli::writable_file_check());
     command->add_option("--project", o->run.project, "Record the run into this project file");
     command->add_option("--run-name", o->run.run_name, "Name of the run in the project");
     command->add_flag("--quiet", o->run.quiet, "No progress lines");
@@ -145,8 +148,10 @@ void add_job_commands(CLI::App& app, int& exit_code, std::shared_ptr<services::R
     command->callback([access, job, &exit_code] {
       exit_code = reporting([&] {
         const RemoteClient client = client_for(*access);
-        client.cancel(*job);
-        std::cout << "job " << *job << ": " << remote::state_name(client.job(*job).state()) << "\n";
+        const v1::JobState state = client.cancel(*job);
+        const v1::JobInfo info = client.job(*job);
+        std::cout << "job " << *job << ": " << remote::state_name(state)
+                  << (info.message().empty() ? "" : " (" + info.message() + ")") << "\n";
         return 0;
       });
     });

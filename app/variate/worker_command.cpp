@@ -14,6 +14,7 @@
 #include "engine/io/data_file.h"
 
 #include "engine/remote/auth.h"
+#include "engine/remote/tls_files.h"
 #include "engine/remote/limits.h"
 #include "engine/remote/worker_service.h"
 
@@ -54,7 +55,8 @@ std::shared_ptr<grpc::ServerCredentials> credentials_of(const WorkerOptions& opt
   }
   if (options.tls_cert) {
     grpc::SslServerCredentialsOptions ssl;
-    ssl.pem_key_cert_pairs.push_back({io::read_text_file(*options.tls_key), io::read_text_file(*options.tls_cert)});
+    const std::string certificate = read_certificate_file(*options.tls_cert, "--tls-cert");
+    ssl.pem_key_cert_pairs.push_back({read_private_key_file(*options.tls_key, certificate, *options.tls_cert), certificate});
     return grpc::SslServerCredentials(ssl);
   }
   if (!is_loopback(options.listen)) {

@@ -7,6 +7,7 @@
 #include "engine/model/model_error.h"
 
 #include "engine/cli/command_run.h"
+#include "engine/cli/path_checks.h"
 #include "engine/io/data_file.h"
 #include "engine/services/vmod_source.h"
 
@@ -56,7 +57,8 @@ void add_export_command(CLI::App& app, int& exit_code) {
   command->add_option("model", options->model, "The model (.vmod)")->required();
   command->add_option("--cpp", options->directory,
                       "Write model.h, main.cpp, CMakeLists.txt and README.md into this folder")
-      ->required();
+      ->required()
+      ->check(output_folder_check());
   command->add_option("--name", options->name,
                       "C++ name of the model and the program (default: from the file name)");
   command->add_option("--data", options->data, "Also check the model against this data file");

@@ -16,6 +16,7 @@
 
 #include "engine/cli/approximation_report.h"
 #include "engine/cli/command_run.h"
+#include "engine/cli/path_checks.h"
 #include "engine/cli/summary_file.h"
 #include "engine/services/loo.h"
 
@@ -193,7 +194,8 @@ void add_loo_commands(CLI::App& app, int& exit_code) {
                       "data, and stored with the run")
       ->check(CLI::ExistingFile);
   command->add_option("--run", loo->run, "The run in the project: its name or id");
-  command->add_option("--summary-json", loo->summary_json, "Write the estimates and every Pareto k as JSON");
+  command->add_option("--summary-json", loo->summary_json, "Write the estimates and every Pareto k as JSON")
+      ->check(writable_file_check());
   command->callback([loo, &exit_code] { exit_code = run_loo(*loo); });
 
   auto compare = std::make_shared<CompareOptions>();
@@ -208,7 +210,8 @@ void add_loo_commands(CLI::App& app, int& exit_code) {
                               "Compare runs of this project (*.variate), by their stored LOO (computed and stored "
                               "when a run has none)")
       ->check(CLI::ExistingFile);
-  compare_command->add_option("--summary-json", compare->summary_json, "Write the table as JSON");
+  compare_command->add_option("--summary-json", compare->summary_json, "Write the table as JSON")
+      ->check(writable_file_check());
   compare_command->callback([compare, &exit_code] { exit_code = run_compare(*compare); });
 }
 

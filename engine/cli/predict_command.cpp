@@ -10,6 +10,7 @@
 #include "engine/io/method_csv_writer.h"
 
 #include "engine/cli/command_run.h"
+#include "engine/cli/path_checks.h"
 #include "engine/core/version.h"
 #include "engine/services/predict.h"
 
@@ -87,7 +88,8 @@ void add_predict_command(CLI::App& app, int& exit_code) {
   command->add_option("files", o->files, "The run's Stan CSV files, one per chain")->check(CLI::ExistingFile);
   command->add_option("--data", o->data, "Data file (CmdStan JSON or CSV) of the model")->check(CLI::ExistingFile);
   command->add_option("--output", o->output, "Write chain_1.csv, ... (the run's columns, then NAME_rep and log_lik) here")
-      ->required();
+      ->required()
+      ->check(output_folder_check());
   command->add_option("--seed", o->seed, "Random seed of the replicated draws (default: the run's)");
   command->callback([o, &exit_code] { exit_code = run_predict(*o); });
 }

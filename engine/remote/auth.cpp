@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -27,6 +28,17 @@ std::string read_token_file(const std::string& path) {
   token = first == std::string::npos ? "" : token.substr(first, last - first + 1);
   if (token.empty()) throw std::runtime_error("the token file '" + path + "' is empty");
   if (token.size() > 4096) throw std::runtime_error("the token in '" + path + "' is longer than 4096 bytes");
+  // A gRPC header carries printable ASCII only: raw random bytes would abort every call
+  // inside gRPC (which prints the header). Neither the token nor its bytes are ever shown.
+  const auto unprintable = [](char c) { return c < 0x21 || c > 0x7e; };
+  if (std::any_of(token.begin(), token.end(), unprintable)) {
+    throw std::runtime_error("the token in '" + path + "' holds bytes that are not printable ASCII (raw random bytes?): "
+                             "write it encoded, as `head -c 32 /dev/urandom | base64 > " + path + "`");
+  }
+  if (token.size() < kMinimumTokenLength) {
+    throw std::runtime_error("the token in '" + path + "' has " + std::to_string(token.size()) + " characters; use at least " +
+                             std::to_string(kMinimumTokenLength) + ", as `head -c 32 /dev/urandom | base64 > " + path + "`");
+  }
   return token;
 }
 

@@ -11,9 +11,14 @@
 
 namespace variate::remote {
 
+/// Shorter tokens are refused: 16 printable characters are about 100 bits at best.
+inline constexpr size_t kMinimumTokenLength = 16;
+
 /// The token in `path` (surrounding whitespace dropped).
 /// @throws std::runtime_error when the file cannot be read, is readable or writable by
-/// its group or others, or holds no token (or one over 4096 bytes).
+/// its group or others, or holds no token, one over 4096 bytes or under
+/// kMinimumTokenLength, or one with a byte that is not printable ASCII (space included).
+/// The message never shows the token.
 std::string read_token_file(const std::string& path);
 
 /// Whether `given` is `expected`, in time that does not depend on where they differ.

@@ -116,7 +116,7 @@ std::shared_ptr<Job> Job::load(const std::filesystem::path& folder) {
 }
 
 Job::~Job() {
-  cancel();
+  cancel("the worker stopped while the job ran");
   if (thread_.joinable()) thread_.join();
 }
 
@@ -155,14 +155,27 @@ void Job::start(std::function<void()> ended) {
   });
 }
 
-void Job::cancel() {
+void Job::cancel(const std::string& reason) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (cancel_reason_.empty()) cancel_reason_ = reason;
+  }
   control_.request_stop();
-  if (state() == v1::QUEUED) finish(v1::STOPPED, 0, "");
+  if (state() == v1::QUEUED) finish(v1::STOPPED, 0, reason);
 }
 
 void Job::interrupt() {
   interrupted_ = true;
-  cancel();
+  cancel("the worker stopped while the job ran");
+}
+
+bool Job::wait_until_ended(std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!ended()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 std::string Job::pause() {
@@ -279,7 +292,12 @@ void Job::run() {
                              : control_.stop_requested() ? v1::STOPPED
                              : exit_code == 0         ? v1::FINISHED
                                                       : v1::FAILED;
-  finish(state, exit_code, state == v1::FAILED ? last_error : "");
+  std::string cancelled_by;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancelled_by = cancel_reason_;
+  }
+  finish(state, exit_code, state == v1::FAILED ? last_error : state == v1::STOPPED ? cancelled_by : "");
 }
 
 }  // namespace variate::remote

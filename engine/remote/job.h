@@ -39,7 +39,8 @@ class Job {
   /// Starts the run on its thread; `ended` is called on that thread once it ended.
   void start(std::function<void()> ended);
   /// Ends the run at its next iteration (its draws are kept); a queued job ends at once.
-  void cancel();
+  /// `reason` ("cancelled by ann@host") becomes the ended job's message.
+  void cancel(const std::string& reason);
   /// "" or why not (a job on several processes cannot pause: its ranks would time out).
   std::string pause();
   void resume();
@@ -51,6 +52,8 @@ class Job {
   v1::JobInfo info(bool with_model_text) const;
   v1::JobState state() const;
   bool ended() const;
+  /// Waits until the job has ended or `timeout` has passed; whether it ended.
+  bool wait_until_ended(std::chrono::milliseconds timeout) const;
   const JobLog& log() const { return log_; }
 
  private:
@@ -71,6 +74,7 @@ class Job {
   services::RunControl control_;  // pause and cancel, honoured by the run
   int ranks_ = 1;
   std::atomic<bool> interrupted_{false};
+  std::string cancel_reason_;  // guarded by mutex_
   std::thread thread_;
 };
 

@@ -3,6 +3,7 @@
 /// A request over a bound gets RESOURCE_EXHAUSTED or INVALID_ARGUMENT and the worker keeps
 /// serving; README.md's "Remote workers" lists them.
 
+#include <chrono>
 #include <cstdint>
 
 namespace variate::remote {
@@ -27,6 +28,8 @@ inline constexpr int64_t kMaxDrawBatchBytes = 256 << 10;
 /// gRPC keepalive pings on both sides: every 20 s, a peer silent 10 s after one is gone.
 inline constexpr int kKeepaliveMs = 20000;
 inline constexpr int kKeepaliveTimeoutMs = 10000;
+/// How long a Cancel waits for the job to end before it answers with the state then.
+inline constexpr std::chrono::milliseconds kCancelWait{30000};
 /// Seconds between heartbeats on a quiet event stream (the worker's default).
 inline constexpr double kDefaultHeartbeatSeconds = 5;
 

@@ -1,5 +1,8 @@
 #include "engine/remote/remote_client.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -9,6 +12,7 @@
 #include "engine/io/data_file.h"
 
 #include "engine/remote/auth.h"
+#include "engine/remote/tls_files.h"
 #include "engine/remote/content_hash.h"
 #include "engine/remote/limits.h"
 
@@ -32,9 +36,9 @@ WorkerEndpoint WorkerEndpoint::from_files(const std::string& address, const std:
     throw RemoteError(e.what());
   }
   try {
-    if (ca_file) endpoint.ca_pem = io::read_text_file(*ca_file);
+    if (ca_file) endpoint.ca_pem = read_certificate_file(*ca_file, "--tls-ca");
   } catch (const std::exception& e) {
-    throw RemoteError(std::string("the CA certificate: ") + e.what());
+    throw RemoteError(e.what());
   }
   return endpoint;
 }
@@ -178,16 +182,31 @@ std::vector<v1::JobInfo> RemoteClient::jobs() const {
   return {reply.jobs().begin(), reply.jobs().end()};
 }
 
-void RemoteClient::job_call(JobCall call, const std::string& id, const std::string& doing) const {
+v1::JobState RemoteClient::job_call(JobCall call, const std::string& id, const std::string& doing,
+                                    std::chrono::milliseconds timeout) const {
   grpc::ClientContext context;
-  prepare(context, std::chrono::seconds(30));
+  prepare(context, timeout);
   v1::JobRequest request;
   request.set_job_id(id);
+  request.set_client_label(client_label());
   v1::JobReply reply;
   if (const grpc::Status status = (stub_.get()->*call)(&context, request, &reply); !status.ok()) fail(status, doing + " job " + id);
+  v1::JobState state = v1::JOB_STATE_UNSPECIFIED;
+  v1::JobState_Parse(reply.state(), &state);
+  return state;
 }
 
-void RemoteClient::cancel(const std::string& id) const { job_call(&v1::Worker::Stub::Cancel, id, "cancel"); }
+v1::JobState RemoteClient::cancel(const std::string& id) const {
+  // The worker answers once the job has ended, or after kCancelWait.
+  return job_call(&v1::Worker::Stub::Cancel, id, "cancel", kCancelWait + std::chrono::seconds(30));
+}
+
+std::string client_label() {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  const char* user = std::getenv("USER");
+  return std::string(user ? user : "someone") + "@" + host;
+}
 void RemoteClient::pause(const std::string& id) const { job_call(&v1::Worker::Stub::Pause, id, "pause"); }
 void RemoteClient::resume(const std::string& id) const { job_call(&v1::Worker::Stub::Resume, id, "resume"); }
 

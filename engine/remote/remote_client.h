@@ -61,7 +61,8 @@ class RemoteClient {
   std::string submit(const v1::SubmitRequest& request) const;
   v1::JobInfo job(const std::string& id) const;
   std::vector<v1::JobInfo> jobs() const;
-  void cancel(const std::string& id) const;
+  /// The job's state once the cancel took effect (the worker waits a while for it).
+  v1::JobState cancel(const std::string& id) const;
   void pause(const std::string& id) const;
   void resume(const std::string& id) const;
 
@@ -76,8 +77,9 @@ class RemoteClient {
 
  private:
   using JobCall = grpc::Status (v1::Worker::Stub::*)(grpc::ClientContext*, const v1::JobRequest&, v1::JobReply*);
-  /// Cancel, Pause or Resume of job `id`.
-  void job_call(JobCall call, const std::string& id, const std::string& doing) const;
+  /// Cancel, Pause or Resume of job `id`: the state the worker answers with.
+  v1::JobState job_call(JobCall call, const std::string& id, const std::string& doing,
+                        std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
   void prepare(grpc::ClientContext& context, std::chrono::milliseconds timeout) const;
   [[noreturn]] void fail(const grpc::Status& status, const std::string& doing) const;
 
@@ -85,6 +87,9 @@ class RemoteClient {
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Worker::Stub> stub_;
 };
+
+/// "ann@host": who this process runs as, where (shown with the jobs it submits or cancels).
+std::string client_label();
 
 /// "job 0123abcd… on HOST:PORT: STATE" words for a job state.
 std::string state_name(v1::JobState state);

@@ -15,13 +15,13 @@ bool printable(const std::string& text) {
   return true;
 }
 
+}  // namespace
+
 std::string check_name(const std::string& what, const std::string& name) {
   if (name.size() > static_cast<size_t>(kMaxNameBytes)) return what + " is longer than " + std::to_string(kMaxNameBytes) + " bytes";
   if (!printable(name)) return what + " holds control characters";
   return "";
 }
-
-}  // namespace
 
 std::string check_submit(const v1::SubmitRequest& request, int max_ranks) {
   if (request.command() != "sample" && request.command() != "fit") {

@@ -14,6 +14,9 @@ namespace variate::remote {
 std::string check_submit(const v1::SubmitRequest& request, int max_ranks);
 /// "" or why `ref` names no data set this worker could hold.
 std::string check_data_ref(const v1::DataRef& ref, int64_t max_data_bytes);
+/// "" or why `name` (`what`: "the model's name", "the client's label") is too long or holds
+/// control characters.
+std::string check_name(const std::string& what, const std::string& name);
 /// "" or why `id` cannot be a job's (the worker makes them: 16 lower-case hex digits).
 std::string check_job_id(const std::string& id);
 

@@ -154,9 +154,7 @@ std::string WorkerInference::submit(const services::WorkerAddress& worker, const
     start->set_step_size(chain.step_size);
     *start->mutable_inverse_metric() = {chain.inverse_metric.begin(), chain.inverse_metric.end()};
   }
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  request.set_client_label(std::string(getenv("USER") ? getenv("USER") : "someone") + "@" + host);
+  request.set_client_label(client_label());
   return client.submit(request);
 }
 

@@ -38,7 +38,7 @@ grpc::Status invalid(const std::string& why) { return {grpc::StatusCode::INVALID
 
 }  // namespace
 
-WorkerService::WorkerService(WorkerSettings settings) : settings_(std::move(settings)) {
+WorkerService::WorkerService(WorkerSettings settings) : settings_(std::move(settings)), lock_(settings_.jobs_dir) {
   std::filesystem::create_directories(settings_.jobs_dir / "data");
   std::vector<std::pair<int64_t, std::shared_ptr<Job>>> found;
   for (const auto& entry : std::filesystem::directory_iterator(settings_.jobs_dir)) {
@@ -264,7 +264,13 @@ grpc::Status WorkerService::Cancel(grpc::ServerContext* context, const v1::JobRe
   if (grpc::Status status = authorize(*context, settings_.token); !status.ok()) return status;
   std::shared_ptr<Job> job;
   if (grpc::Status status = find(request->job_id(), job); !status.ok()) return status;
-  job->cancel();
+  const std::string label = request->client_label().empty() ? context->peer() : request->client_label();
+  if (std::string problem = check_name("the client's label", label); !problem.empty()) {
+    return {grpc::StatusCode::INVALID_ARGUMENT, problem};
+  }
+  job->cancel("cancelled by " + label);
+  // The state after the cancel, not before it: a run ends at its next iteration.
+  job->wait_until_ended(kCancelWait);
   reply->set_state(v1::JobState_Name(job->state()));
   return grpc::Status::OK;
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/remote/job.h"
+#include "engine/remote/jobs_dir_lock.h"
 #include "variate_worker.grpc.pb.h"
 
 namespace variate::remote {
@@ -60,6 +61,7 @@ class WorkerService final : public v1::Worker::Service {
   int running_jobs() const;
 
   WorkerSettings settings_;
+  JobsDirLock lock_;  // taken before the jobs are read
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Job>> jobs_;
   std::vector<std::string> order_;  // job ids in order of submission

@@ -81,6 +81,10 @@ AdviFit fit_on_worker(const RunSpec& spec, const BoundModel& model, ElboRecorder
   if (end.state == JobEnd::State::detached) {
     throw RemoteError("detached from job " + job + "; it goes on: " + spec.remote->reattach_hint(worker, job));
   }
+  if (cancelled_elsewhere(end, observers)) {
+    throw RemoteError("job " + job + " on " + worker.address + ": " +
+                      (end.message.empty() ? std::string("cancelled on the worker") : end.message));
+  }
   if (!end.fit) {
     throw RemoteError("job " + job + " on " + worker.address + ": " +
                       (end.message.empty() ? std::string("it ended without a fit") : end.message));

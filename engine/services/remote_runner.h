@@ -55,6 +55,12 @@ class RemoteError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Whether the job was stopped by someone other than this run's user (`variate cancel`, a
+/// studio that follows it too): the run did not end as they asked, and says so.
+inline bool cancelled_elsewhere(const JobEnd& end, const RunObservers& observers) {
+  return end.state == JobEnd::State::stopped && !observers.stop_requested();
+}
+
 /// The worker went silent, or following was detached, while its job may go on there: a
 /// NUTS run stays interrupted, to be followed again (reattached).
 class JobGoesOnError : public RemoteError {

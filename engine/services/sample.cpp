@@ -278,10 +278,12 @@ void sample_on_worker(Sampling& s) {
   if (end.state == JobEnd::State::detached) {
     throw JobGoesOnError("detached from job " + job.id + "; it goes on: " + s.spec.remote->reattach_hint(worker, job.id));
   }
-  if (end.state == JobEnd::State::failed || end.state == JobEnd::State::interrupted) {
-    const std::string why = !end.message.empty()                     ? end.message
-                            : end.state == JobEnd::State::failed ? "failed on the worker"
-                                                                  : "interrupted: the worker stopped while it ran";
+  if (end.state == JobEnd::State::failed || end.state == JobEnd::State::interrupted ||
+      cancelled_elsewhere(end, s.observers)) {
+    const std::string why = !end.message.empty()                      ? end.message
+                            : end.state == JobEnd::State::failed  ? "failed on the worker"
+                            : end.state == JobEnd::State::stopped ? "cancelled on the worker"
+                                                                   : "interrupted: the worker stopped while it ran";
     throw RemoteError("job " + job.id + " on " + worker.address + ": " + why);
   }
   if (!s.fanout) throw RemoteError("job " + job.id + " ended before its run began");

@@ -30,10 +30,14 @@ store::RunInfo find_run(const store::Project& project, const std::string& run) {
     throw ArgumentError("project '" + project.path() + "' has " + std::to_string(named.size()) + " runs named '" + run +
                         "': give the run's id (its runs: " + run_list(runs) + ")");
   }
-  if (named.size() == 1) return named[0];
-  for (const auto& r : runs) {
-    if (is_id(run) && std::to_string(r.id) == run) return r;
+  const auto by_id = std::find_if(runs.begin(), runs.end(), [&](const auto& r) { return is_id(run) && std::to_string(r.id) == run; });
+  if (named.size() == 1 && by_id != runs.end() && by_id->id != named[0].id) {
+    throw ArgumentError("project '" + project.path() + "': '" + run + "' is both the id of run '" + by_id->name +
+                        "' and the name of run " + std::to_string(named[0].id) + ": give '" + by_id->name + "' or " +
+                        std::to_string(named[0].id));
   }
+  if (named.size() == 1) return named[0];
+  if (by_id != runs.end()) return *by_id;
   throw ArgumentError("project '" + project.path() + "' has no run '" + run + "' (its runs: " + run_list(runs) + ")");
 }
 

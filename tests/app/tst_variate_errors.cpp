@@ -1,5 +1,6 @@
-// Bad input a user can give `variate check` and `variate logp`: each gets a clear,
-// located message and a non-zero exit, never a crash or a hang.
+// Bad input a user can give `variate check` and `variate logp`, and bad options of
+// `variate sample`: each gets a clear, located message and a non-zero exit, never a crash
+// or a hang.
 
 #include <QtTest/QtTest>
 
@@ -197,6 +198,35 @@ class TestVariateErrors : public QObject {
         run({"check", "m.vmod", "--data", file.isEmpty() ? "missing.json" : file}, directory.path());
     QCOMPARE(outcome.exit_code, 1);
     QVERIFY2(outcome.output.contains(expected), qPrintable(outcome.output));
+  }
+
+  // Option errors speak the CLI's language, and the paths a run writes at its end are
+  // checked before it starts: nothing is sampled.
+  void badOptionsAreRefusedBeforeSampling_data() {
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("adapt delta") << QStringList{"--adapt-delta", "1.5"}
+        << "--adapt-delta: expected a number above 0 and up to 0.9999, got 1.5";
+    QTest::newRow("no chains") << QStringList{"--chains", "0"} << "--chains: expected a whole number from 1 to 1024, got 0";
+    QTest::newRow("negative seed") << QStringList{"--seed", "-1"}
+        << "--seed: expected a whole number from 0 to 18446744073709551615, got '-1'";
+    QTest::newRow("summary in a missing folder") << QStringList{"--summary-json", "/nonexistent/s.json"}
+        << "--summary-json: cannot write '/nonexistent/s.json': the folder '/nonexistent' does not exist";
+    QTest::newRow("summary onto a folder") << QStringList{"--summary-json", "."} << "--summary-json: cannot write '.': it is a folder";
+    QTest::newRow("output onto a file") << QStringList{"--output", "m.vmod"} << "--output: 'm.vmod' is a file, not a folder";
+    QTest::newRow("output under a file") << QStringList{"--output", "m.vmod/out"}
+        << "--output: cannot create the folder 'm.vmod/out': Not a directory";
+  }
+  void badOptionsAreRefusedBeforeSampling() {
+    QFETCH(QStringList, options);
+    QFETCH(QString, expected);
+    QTemporaryDir directory;
+    write(directory.filePath("m.vmod"), "mu ~ Normal(0, 1)\n");
+    const Outcome outcome = run(QStringList{"sample", "m.vmod", "--warmup", "50", "--draws", "50"} + options, directory.path());
+    QVERIFY(outcome.exit_code != 0);
+    QVERIFY2(outcome.output.contains(expected), qPrintable(outcome.output));
+    QVERIFY2(!outcome.output.contains("Iteration"), qPrintable(outcome.output));
+    QVERIFY2(!outcome.output.contains(QRegularExpression("[0-9]{21}")), qPrintable(outcome.output));
   }
 
   void badParameterFiles_data() {

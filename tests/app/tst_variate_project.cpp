@@ -206,6 +206,20 @@ class TestVariateProject : public QObject {
           1000 * lost / rate);
   }
 
+  // `--run 1` where run 1 is named "first" and run 2 is named "1": refused as ambiguous,
+  // naming both, rather than picking one.
+  void aRunNamedAsAnotherRunsIdIsAmbiguous() {
+    QTemporaryDir directory;
+    const QString project = directory.filePath("p.variate");
+    QCOMPARE(run(sample_arguments(project, "30", "30") << "--run-name" << "first").exit_code, 0);
+    QCOMPARE(run(sample_arguments(project, "30", "30") << "--run-name" << "1").exit_code, 0);
+    const Outcome ambiguous = run({"predict", "--project", project, "--run", "1", "--output", directory.filePath("p")});
+    QVERIFY(ambiguous.exit_code != 0);
+    QVERIFY2(ambiguous.output.contains("'1' is both the id of run 'first' and the name of run 2: give 'first' or 2"),
+             qPrintable(ambiguous.output));
+    QCOMPARE(run({"predict", "--project", project, "--run", "2", "--output", directory.filePath("p")}).exit_code, 0);
+  }
+
   void aFileThatIsNotAProjectIsRefusedUntouched() {
     QTemporaryDir directory;
     const QString path = directory.filePath("notes.variate");

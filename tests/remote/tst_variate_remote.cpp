@@ -83,6 +83,8 @@ class TestVariateRemote : public QObject {
                               kTimeout);
     QVERIFY2(there.exit_code == 0, qPrintable(there.output));
     QVERIFY(!job_id_in(there.output).isEmpty());
+    // Counted from the draws received (a worker's chains arrive without their positions).
+    QVERIFY2(there.output.contains(": 2 chains, each with 150 warmup and 200 draws; seed 11"), qPrintable(there.output));
     for (const QString chain : {"/chain_1.csv", "/chain_2.csv"}) {
       QCOMPARE(draws_of(remote + chain), draws_of(local + chain));
       QCOMPARE(draw_lines(remote + chain), 200);
@@ -160,6 +162,7 @@ class TestVariateRemote : public QObject {
                                   "--output", again, "--quiet"},
                                  kTimeout);
     QVERIFY2(attached.exit_code == 0, qPrintable(attached.output));
+    QVERIFY2(attached.output.contains(": 2 chains, each with 1000 warmup and 4000 draws; seed 5"), qPrintable(attached.output));
     for (const QString chain : {"/chain_1.csv", "/chain_2.csv"}) {
       QCOMPARE(draw_lines(again + chain), 4000);
       QCOMPARE(draws_of(again + chain), draws_of(local + chain));
@@ -179,14 +182,21 @@ class TestVariateRemote : public QObject {
     const QString job = job_id_in(QString::fromUtf8(client.readAll()));
     const Outcome cancelled = run({"cancel", job, "--worker", worker_->address(), "--token-file", worker_->token_file()}, kTimeout);
     QVERIFY2(cancelled.exit_code == 0, qPrintable(cancelled.output));
+    // The state after the cancel, and who cancelled it.
+    const QString by = "cancelled by " + qEnvironmentVariable("USER", "someone") + "@" + QSysInfo::machineHostName();
+    QVERIFY2(cancelled.output.contains("job " + job + ": stopped (" + by + ")"), qPrintable(cancelled.output));
+    // The submitting client did not ask for it: it says so and fails, keeping its draws.
     QVERIFY(client.waitForFinished(kTimeout));
-    QCOMPARE(client.exitCode(), 0);  // a stopped run still reports its draws
+    const QString said = QString::fromUtf8(client.readAll());
+    QVERIFY2(client.exitCode() != 0, qPrintable(said));
+    QVERIFY2(said.contains("job " + job + " on " + worker_->address() + ": " + by), qPrintable(said));
+    QVERIFY2(!said.contains("Inference for"), qPrintable(said));
     QVERIFY(draw_lines(out + "/chain_1.csv") > 0);
     QVERIFY(draw_lines(out + "/chain_1.csv") < 1000000);
   }
 
   void badCredentialsRunNothing() {
-    const QString wrong = remote_test::write_token(folder_.path(), "wrong.token", "not-the-token");
+    const QString wrong = remote_test::write_token(folder_.path(), "wrong.token", "not-the-token-at-all");
     const int before = jobCount();
     const Outcome refused = run(QStringList{"sample"} + eight_schools() +
                                     QStringList{"--worker", worker_->address(), "--token-file", wrong},
@@ -201,6 +211,75 @@ class TestVariateRemote : public QObject {
     QVERIFY(open.exit_code != 0);
     QVERIFY2(open.output.contains("readable or writable by others"), qPrintable(open.output));
     QCOMPARE(jobCount(), before);
+  }
+
+  // Raw random bytes (`head -c 32 /dev/urandom` without an encoding) or a short token are
+  // refused when read, by the client and the worker alike, and never printed.
+  void tokensAreCheckedWhenRead() {
+    const QString raw = remote_test::write_token(folder_.path(), "raw.token", QByteArray("\x9c\x01zq\x80secret-bytes\x07\xff", 17));
+    const QString brief = remote_test::write_token(folder_.path(), "short.token", "abc123xyz");
+    const int before = jobCount();
+    for (const QString& file : {raw, brief}) {
+      const Outcome client = run(QStringList{"sample"} + eight_schools() +
+                                     QStringList{"--worker", worker_->address(), "--token-file", file},
+                                 kTimeout);
+      QVERIFY(client.exit_code != 0);
+      QVERIFY2(client.output.contains("the token in '" + file + "'"), qPrintable(client.output));
+      for (const QString& secret : {"secret-bytes", "abc123xyz", "Bearer"}) {
+        QVERIFY2(!client.output.contains(secret), qPrintable(client.output));
+      }
+      const Outcome worker = run({"worker", "--listen", "127.0.0.1:0", "--token-file", file, "--jobs-dir",
+                                  folder_.path() + "/token-jobs"},
+                                 kTimeout);
+      QCOMPARE(worker.exit_code, 1);
+      QVERIFY2(worker.output.contains("the token in '" + file + "'"), qPrintable(worker.output));
+    }
+    QCOMPARE(jobCount(), before);
+  }
+
+  // A second worker on a jobs folder would take the first's running jobs for leftovers.
+  void oneWorkerPerJobsFolder() {
+    const Outcome second = run({"worker", "--listen", "127.0.0.1:0", "--token-file", worker_->token_file(),
+                                "--jobs-dir", folder_.path() + "/jobs"},
+                               kTimeout);
+    QCOMPARE(second.exit_code, 1);
+    QVERIFY2(second.output.contains("another worker (PID " + QString::number(worker_->pid()) + ")"),
+             qPrintable(second.output));
+  }
+
+  // TLS files are read and checked first: the message names the file and its fault.
+  void tlsFilesAreChecked() {
+    QTemporaryDir other;
+    QVERIFY(remote_test::make_certificate(folder_.path()) && remote_test::make_certificate(other.path()));
+    const QString cert = folder_.path() + "/cert.pem", key = folder_.path() + "/key.pem";
+    const QString garbage = folder_.path() + "/garbage.pem";
+    QFile file(garbage);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("not a certificate\n");
+    file.close();
+    const QString jobs = folder_.path() + "/tls-jobs";
+    const auto worker = [&](const QString& c, const QString& k) {
+      return run({"worker", "--listen", "127.0.0.1:0", "--token-file", worker_->token_file(), "--jobs-dir", jobs,
+                  "--tls-cert", c, "--tls-key", k},
+                 kTimeout);
+    };
+    const struct {
+      Outcome outcome;
+      QString message;
+    } cases[] = {
+        {worker(garbage, key), "--tls-cert '" + garbage + "' holds no PEM certificate"},
+        {worker(key, key), "--tls-cert '" + key + "' is a private key, not a certificate"},
+        {worker(cert, cert), "--tls-key '" + cert + "' holds no PEM private key"},
+        {worker(cert, other.path() + "/key.pem"),
+         "--tls-key '" + other.path() + "/key.pem' is not the key of the certificate in --tls-cert '" + cert + "'"},
+        {worker(cert, folder_.path() + "/missing.pem"), "--tls-key '" + folder_.path() + "/missing.pem': cannot read it"},
+        {run({"jobs", "--worker", worker_->address(), "--token-file", worker_->token_file(), "--tls-ca", garbage}, kTimeout),
+         "--tls-ca '" + garbage + "' holds no PEM certificate"},
+    };
+    for (const auto& c : cases) {
+      QVERIFY(c.outcome.exit_code != 0);
+      QVERIFY2(c.outcome.output.contains(c.message), qPrintable(c.outcome.output));
+    }
   }
 
   void tlsWorker() {
@@ -230,7 +309,7 @@ class TestVariateRemote : public QObject {
   }
 
   void noCleartextOnOtherAddresses() {
-    const QString token = remote_test::write_token(folder_.path(), "listen.token", "t");
+    const QString token = remote_test::write_token(folder_.path(), "listen.token", "a-token-long-enough");
     const Outcome refused = run({"worker", "--listen", "0.0.0.0:0", "--token-file", token}, kTimeout);
     QCOMPARE(refused.exit_code, 1);
     QVERIFY(refused.output.contains("--tls-cert"));
