@@ -42,7 +42,24 @@ bool is_constant(const Draws& draws) {
       hi = std::max(hi, x);
     }
   }
-  return std::abs(hi - lo) < std::numeric_limits<double>::epsilon();
+  return hi == lo || hi - lo < std::numeric_limits<double>::epsilon() * std::max(std::abs(lo), std::abs(hi));
+}
+
+UnitScaled unit_scaled(const Draws& draws) {
+  double largest = 0;
+  for (const auto& chain : draws) {
+    for (double x : chain) {
+      if (std::isfinite(x)) largest = std::max(largest, std::abs(x));
+    }
+  }
+  if (largest == 0) return {draws, 1};
+  int exponent = 0;
+  std::frexp(largest, &exponent);  // largest = f 2^exponent, f in [0.5, 1)
+  UnitScaled result{draws, std::ldexp(1.0, exponent)};
+  for (auto& chain : result.draws) {
+    for (double& x : chain) x = std::ldexp(x, -exponent);
+  }
+  return result;
 }
 
 std::vector<double> pooled(const Draws& draws) {

@@ -35,8 +35,9 @@ Draws indicator(const Draws& draws, double threshold) {
 
 }  // namespace
 
-double ess(const Draws& chains) {
-  check_draws("ess", chains);
+double ess(const Draws& draws) {
+  check_draws("ess", draws);
+  const Draws chains = unit_scaled(draws).draws;  // autocovariances of draws near 3e200 overflow
   const auto n = static_cast<std::ptrdiff_t>(draws_per_chain(chains));
   const auto m = static_cast<double>(chains.size());
   if (n < 3 || !all_finite(chains) || is_constant(chains)) return kNaN;
@@ -124,9 +125,9 @@ double ess_mean(const Draws& draws) { return ess(split_chains(draws)); }
 
 double ess_sd(const Draws& draws) {
   check_draws("ess_sd", draws);
-  const std::vector<double> all = pooled(draws);
+  Draws squared = unit_scaled(draws).draws;  // squares of draws near 3e200 overflow
+  const std::vector<double> all = pooled(squared);
   const double mean = std::accumulate(all.begin(), all.end(), 0.0) / all.size();
-  Draws squared = draws;
   for (auto& chain : squared) {
     for (double& x : chain) x = (x - mean) * (x - mean);
   }

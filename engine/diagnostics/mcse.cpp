@@ -41,18 +41,22 @@ Moments moments(const Draws& draws) {
 
 }  // namespace
 
+// Moments of draws near 3e200 overflow, of draws near 1e-200 underflow: both are taken
+// of the unit-scaled draws, and the MCSE scaled back.
 double mcse_mean(const Draws& draws) {
-  const double ess = ess_mean(draws);
-  const Moments m = moments(draws);
+  const UnitScaled unit = unit_scaled(draws);
+  const double ess = ess_mean(unit.draws);
+  const Moments m = moments(unit.draws);
   const double sd = std::sqrt(m.m2 * m.count / (m.count - 1));
-  return sd / std::sqrt(ess);
+  return sd / std::sqrt(ess) * unit.scale;
 }
 
 double mcse_sd(const Draws& draws) {
-  const double ess = ess_sd(draws);
-  const Moments m = moments(draws);
+  const UnitScaled unit = unit_scaled(draws);
+  const double ess = ess_sd(unit.draws);
+  const Moments m = moments(unit.draws);
   const double var_of_var = (m.m4 - m.m2 * m.m2) / ess;
-  return std::sqrt(var_of_var / m.m2 / 4);
+  return std::sqrt(var_of_var / m.m2 / 4) * unit.scale;
 }
 
 }  // namespace variate::diagnostics

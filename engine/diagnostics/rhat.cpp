@@ -16,8 +16,9 @@
 
 namespace variate::diagnostics {
 
-double rhat_basic(const Draws& chains) {
-  check_draws("rhat_basic", chains);
+double rhat_basic(const Draws& draws) {
+  check_draws("rhat_basic", draws);
+  const Draws chains = unit_scaled(draws).draws;  // squares of draws near 3e200 overflow
   const std::size_t n = draws_per_chain(chains);
   const auto m = static_cast<double>(chains.size());
   // With one draw per chain the within-chain variance is undefined (R's var() is NA).

@@ -16,8 +16,10 @@
 
 namespace variate::diagnostics {
 
-ParameterSummary summarize(std::string name, const Draws& draws) {
-  check_draws("summarize", draws);
+namespace {
+
+// The summary of draws whose largest magnitude is near 1 (unit_scaled).
+ParameterSummary summarize_unit(std::string name, const Draws& draws) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   ParameterSummary s;
   s.name = std::move(name);
@@ -45,6 +47,17 @@ ParameterSummary summarize(std::string name, const Draws& draws) {
   const double rhat_bulk = rhat_basic(bulk);
   const double rhat_tail = rhat_basic(ranking.folded_normalized(s.q50));
   s.r_hat = std::isnan(rhat_bulk) || std::isnan(rhat_tail) ? kNaN : std::max(rhat_bulk, rhat_tail);
+  return s;
+}
+
+}  // namespace
+
+ParameterSummary summarize(std::string name, const Draws& draws) {
+  check_draws("summarize", draws);
+  const UnitScaled unit = unit_scaled(draws);
+  ParameterSummary s = summarize_unit(std::move(name), unit.draws);
+  // ESS and R-hat have no units; the rest are in the draws' units.
+  for (double* value : {&s.mean, &s.sd, &s.q5, &s.q50, &s.q95, &s.mcse_mean, &s.mcse_sd}) *value *= unit.scale;
   return s;
 }
 

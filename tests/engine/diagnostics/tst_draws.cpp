@@ -15,7 +15,11 @@ class TestDraws : public QObject {
  private slots:
   void constancyUsesMachineEpsilon() {
     QVERIFY(vd::is_constant({{1.5, 1.5}, {1.5, 1.5}}));
-    QVERIFY(vd::is_constant({{1e-20, 2e-20}}));  // range below epsilon, as posterior
+    // Relative to the draws' magnitude: constancy does not depend on the units.
+    QVERIFY(!vd::is_constant({{1e-20, 2e-20}}));
+    QVERIFY(vd::is_constant({{3e200, 3e200}, {3e200, 3e200}}));
+    QVERIFY(!vd::is_constant({{3e200, 3.0000000000001e200}}));
+    QVERIFY(vd::is_constant({{0.0, 0.0}}));
     QVERIFY(!vd::is_constant({{1.0, 1.0 + 1e-15}}));
     QVERIFY(!vd::is_constant({{1.0}, {2.0}}));
   }

@@ -95,6 +95,37 @@ class TestSummary : public QObject {
     QVERIFY(same(s.r_hat, vd::rhat(draws)));
   }
 
+  // Draws near 3e200 or 1e-200 (a quantity in other units): the summary is the one at
+  // scale 1, scaled; nothing overflows to inf or underflows to 0 or NaN.
+  void scaleFreeAtExtremes_data() {
+    QTest::addColumn<double>("scale");
+    for (double scale : {3e200, 1e-200, 1e300, 1e-300, -7e250}) QTest::newRow(qPrintable(QString::number(scale))) << scale;
+  }
+  void scaleFreeAtExtremes() {
+    QFETCH(double, scale);
+    const vd::Draws draws = ar1(4, 500, 0.6, 77);
+    vd::Draws scaled = draws;
+    for (auto& chain : scaled) {
+      for (double& x : chain) x *= scale;
+    }
+    const vd::ParameterSummary one = vd::summarize("x", draws), far = vd::summarize("x", scaled);
+    const auto close = [](double got, double expected) { return std::abs(got - expected) <= 1e-12 * std::abs(expected); };
+    const double units = std::abs(scale);
+    QVERIFY2(close(far.mean, one.mean * scale), qPrintable(QString::number(far.mean)));
+    QVERIFY2(close(far.sd, one.sd * units), qPrintable(QString::number(far.sd)));
+    QVERIFY(close(far.mcse_mean, one.mcse_mean * units));
+    QVERIFY(close(far.mcse_sd, one.mcse_sd * units));
+    QVERIFY(close(scale > 0 ? far.q5 : far.q95, one.q5 * scale));
+    QVERIFY(close(far.q50, one.q50 * scale));
+    QVERIFY2(close(far.ess_bulk, one.ess_bulk), qPrintable(QString::number(far.ess_bulk)));
+    QVERIFY2(close(far.ess_tail, one.ess_tail), qPrintable(QString::number(far.ess_tail)));
+    QVERIFY2(close(far.r_hat, one.r_hat), qPrintable(QString::number(far.r_hat)));
+    // The one-by-one functions as well.
+    QVERIFY(close(vd::mcse_mean(scaled), one.mcse_mean * units));
+    QVERIFY(close(vd::ess_tail(scaled), one.ess_tail));
+    QVERIFY(close(vd::rhat(scaled), one.r_hat));
+  }
+
   void constantParameter() {
     const vd::ParameterSummary s = vd::summarize("c", vd::Draws(4, std::vector<double>(100, 3.0)));
     QCOMPARE(s.mean, 3.0);
