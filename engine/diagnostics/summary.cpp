@@ -25,7 +25,12 @@ ParameterSummary summarize_unit(std::string name, const Draws& draws) {
   s.name = std::move(name);
   std::vector<double> all = pooled(draws);
   const double count = static_cast<double>(all.size());
-  s.mean = std::accumulate(all.begin(), all.end(), 0.0) / count;
+  // Shifted by the first draw: constant draws (a model's fixed quantity) give their value
+  // and a standard deviation of 0 exactly, not a rounding error of the sum.
+  const double shift = all.empty() ? 0.0 : all.front();
+  double shifted_sum = 0;
+  for (double x : all) shifted_sum += x - shift;
+  s.mean = shift + shifted_sum / count;
   double squares = 0;
   for (double x : all) squares += (x - s.mean) * (x - s.mean);
   s.sd = std::sqrt(squares / (count - 1));

@@ -111,6 +111,14 @@ class BatchedFeed {
   Clock::time_point started_;
 };
 
+// An iteration of a model without parameters: the point stays; its density is reported.
+NutsResult fixed_iteration(const PhasePoint& point) {
+  NutsResult stats;
+  stats.log_density = point.log_density;
+  stats.energy = -point.log_density;
+  return stats;
+}
+
 ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& options, int chain,
                       SampleObserver* observer, const std::atomic<bool>* stop, Lockstep* lockstep) {
   const bool resuming = !options.resume_from().empty();
@@ -145,6 +153,12 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
                           ": the log density or its gradient is not finite at the given initial position");
     }
     step_size = initial_step_size(hamiltonian, point, options.step_size(), random);
+  } else if (d == 0) {
+    // No parameters (Stan's fixed_param): nothing moves; each iteration's derived
+    // quantities and predictions are computed from its (empty) draw downstream.
+    point.p.clear();
+    hamiltonian.evaluate(point);
+    step_size = 0;
   } else {
     point = initial_point(hamiltonian, d, options.init_radius(), random, chain);
     step_size = initial_step_size(hamiltonian, point, options.step_size(), random);
@@ -172,7 +186,7 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   std::vector<double> inverse_metric;
   for (int iteration = 0; iteration < total && !stopped(); ++iteration) {
     const bool warming_up = iteration < options.warmup();
-    NutsResult stats = nuts.one_step(point, step_size, random);
+    NutsResult stats = d > 0 ? nuts.one_step(point, step_size, random) : fixed_iteration(point);
     if (warming_up) {
       step_size = step_adaptation.learn(stats.accept_stat);
       if (metric_adaptation.learn(point.q, inverse_metric)) {

@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "engine/core/argument_error.h"
 #include "engine/services/setting_table.h"
 
 namespace variate::services {
@@ -21,6 +22,13 @@ void bind_run(const RunSpec& spec, RankFiles& files, const RunObservers& observe
                     : spec.model->bind(spec.data, choice);
   const std::optional<uint64_t> seed = spec.settings.get(setting::seed);
   bound.seed = ranks ? ranks->agree_on_seed(seed) : seed.value_or(std::random_device{}());
+}
+
+void require_parameters(const BoundModel& model, const std::string& method) {
+  if (model.target.layout().dimension() > 0) return;
+  throw ArgumentError("the model has no parameters, so " + method +
+                      " has nothing to fit; `variate sample` draws its derived quantities and predictions at each "
+                      "iteration (as Stan's fixed_param)");
 }
 
 BoundModel bind_for_worker(const RunSpec& spec) {

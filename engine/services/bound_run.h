@@ -33,6 +33,12 @@ CompileChoice compile_choice(const Settings& settings);
 /// @throws as ModelSource::bind; distributed::DistributedError when the ranks fail.
 void bind_run(const RunSpec& spec, RankFiles& files, const RunObservers& observers, BoundRun& bound);
 
+/// Refuses a model without parameters (none declared, `theta[N]` with N = 0, a simplex of
+/// one entry) for a method that fits or optimizes: it has nothing to do. `variate sample`
+/// takes such a model as Stan's fixed_param does.
+/// @throws ArgumentError "the model has no parameters: ...".
+void require_parameters(const BoundModel& model, const std::string& method);
+
 /// The model bound here on the CPU for a run a worker makes: its outputs' columns (and an
 /// ADVI fit's layout), whatever device the worker computes on.
 BoundModel bind_for_worker(const RunSpec& spec);

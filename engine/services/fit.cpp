@@ -185,6 +185,7 @@ FitResult run_fit(const RunSpec& spec, const RunObservers& observers) {
       bind_run(spec, files, observers, bound);
     }
     const BoundModel& model = *bound.model;
+    require_parameters(model, "ADVI");
     result.root = bound.root;
     result.facts = {model.batch_target.backend(), bound.size(), bound.seed, spec.settings.get(setting::device),
                     model.backend_note};

@@ -105,6 +105,7 @@ OptimizeResult run_optimize(const RunSpec& spec, const RunObservers& observers) 
   }
   if (spec.record.project) check_data_fits_project(spec.data);
   const BoundModel model = spec.model->bind(spec.data, compile_choice(s));
+  require_parameters(model, "L-BFGS");
   if (!model.backend_note.empty()) observers.tell_note("the density runs on LibTorch: " + model.backend_note);
   const UnconstrainedTarget target = s.get(setting::mle) ? likelihood_only(model.target) : model.target;
   r.facts = {target.backend(), 1, s.get(setting::seed).value_or(std::random_device{}()), s.get(setting::device),

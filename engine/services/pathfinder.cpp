@@ -63,6 +63,7 @@ PathfinderRunResult run_pathfinder(const RunSpec& spec, const RunObservers& obse
   const Settings& s = spec.settings;
   if (spec.record.project) check_data_fits_project(spec.data);
   const BoundModel model = spec.model->bind(spec.data, compile_choice(s));
+  require_parameters(model, "Pathfinder");
   if (!model.backend_note.empty()) observers.tell_note("the density runs on LibTorch: " + model.backend_note);
   PathfinderRunResult r;
   r.facts = {model.target.backend(), 1, s.get(setting::seed).value_or(std::random_device{}()), s.get(setting::device),

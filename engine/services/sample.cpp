@@ -123,6 +123,13 @@ void bind(Sampling& s, RankFiles& files) {
   if (ranks && s.root) s.observers.tell("running on " + ranks->describe() + ", " + std::to_string(threads) + " thread(s) each");
   s.options = nuts_options(settings, s.bound.seed, threads);
   if (!s.spec.resume.empty()) s.options.warmup(0).resume_from(s.spec.resume);
+  if (s.target->layout().dimension() == 0) {
+    s.options.warmup(0);  // nothing to adapt
+    if (s.root) {
+      s.observers.tell_note("the model has no parameters: each draw computes its derived quantities and predictions "
+                            "(as Stan's fixed_param), without warmup");
+    }
+  }
   s.result.facts = {s.target->backend(), s.bound.size(), s.bound.seed, settings.get(setting::device),
                     batched ? std::string() : s.model->backend_note};
 }
@@ -364,7 +371,7 @@ SampleResult run_sample(const RunSpec& spec, const RunObservers& observers) {
       sample_on_worker(s);
     } else {
       bind(s, files);
-      if (spec.settings.get(setting::init) == "pathfinder") start_at_pathfinder(s);
+      if (spec.settings.get(setting::init) == "pathfinder" && s.target->layout().dimension() > 0) start_at_pathfinder(s);
       if (s.root) {
         check_memory_of(s.options, *s.model, s.model->columns.size(), observers.draws && observers.draws->keeps_rows());
         begin(s, std::nullopt);

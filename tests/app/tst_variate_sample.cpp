@@ -72,6 +72,50 @@ class TestVariateSample : public QObject {
     QVERIFY2(outcome.output.contains("transitions ended with a divergence"), qPrintable(outcome.output));
   }
 
+  // No free parameters (none declared, a vector of length 0, a simplex of one entry):
+  // `sample` draws the derived quantities and predictions per iteration, as Stan's
+  // fixed_param; the other methods say the model has no parameters.
+  void modelsWithoutParameters_data() {
+    QTest::addColumn<QByteArray>("model");
+    QTest::addColumn<QByteArray>("data");
+    QTest::addColumn<QString>("column");  // a derived or predicted column of each draw
+    QTest::newRow("none declared") << QByteArray("data N: int\ndata y: real[N]\ny ~ Normal(0, 1)\n")
+                                   << QByteArray(R"({"N": 3, "y": [1, 2, 3]})") << "y_rep.3";
+    QTest::newRow("length 0") << QByteArray("data N: int\ndata y: real[3]\ntheta[N] ~ Normal(0, 1)\ny ~ Normal(0, 1)\ns = sum(theta) + 2\n")
+                              << QByteArray(R"({"N": 0, "y": [1, 2, 3]})") << "s";
+    QTest::newRow("simplex of one") << QByteArray("data y: real[3]\ntheta: simplex[1] ~ Dirichlet([1])\ny ~ Normal(theta[1], 1)\n")
+                                    << QByteArray(R"({"y": [1, 2, 3]})") << "theta.1";
+  }
+  void modelsWithoutParameters() {
+    QFETCH(QByteArray, model);
+    QFETCH(QByteArray, data);
+    QFETCH(QString, column);
+    QTemporaryDir directory;
+    for (const auto& [name, bytes] : {std::pair{"m.vmod", model}, std::pair{"d.json", data}}) {
+      QFile file(directory.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(bytes);
+    }
+    const QString m = directory.filePath("m.vmod"), d = directory.filePath("d.json"), out = directory.filePath("out");
+    const Outcome sampled = run({"sample", m, "--data", d, "--seed", "2", "--chains", "2", "--draws", "50", "--predict",
+                                 "--output", out});
+    QVERIFY2(sampled.exit_code == 0, qPrintable(sampled.output));
+    QVERIFY2(sampled.output.contains("the model has no parameters: each draw computes its derived quantities and "
+                                     "predictions (as Stan's fixed_param)"),
+             qPrintable(sampled.output));
+    QVERIFY2(sampled.output.contains("2 chains, each with 0 warmup and 50 draws"), qPrintable(sampled.output));
+    QCOMPARE(draw_lines(out + "/chain_2.csv"), 50);
+    const QStringList header = lines_of(out + "/chain_1.csv").filter(QRegularExpression("^lp__,"));
+    QCOMPARE(header.size(), 1);
+    QVERIFY2(header[0].split(',').contains(column), qPrintable(header[0]));
+    for (const QString method : {"optimize", "pathfinder", "fit"}) {
+      const Outcome refused = run({method, m, "--data", d, "--seed", "2"});
+      QVERIFY(refused.exit_code != 0);
+      QVERIFY2(refused.output.contains("error: the model has no parameters, so"), qPrintable(refused.output));
+      QVERIFY2(!refused.output.contains("reshape") && !refused.output.contains("every path"), qPrintable(refused.output));
+    }
+  }
+
   void densityThatIsNanEverywhereFailsClearly() {
     QTemporaryDir directory;
     QFile model(directory.filePath("nan.vmod"));
