@@ -105,7 +105,9 @@ v1::HelloReply RemoteClient::hello(std::chrono::milliseconds timeout) const {
   return reply;
 }
 
-v1::DataRef RemoteClient::put_data(const std::string& path) const {
+v1::DataRef RemoteClient::put_data(const std::string& path) const { return put_file(path, data_format(path)); }
+
+v1::DataRef RemoteClient::put_file(const std::string& path, const std::string& format) const {
   v1::DataRef ref;
   try {
     ref.set_sha256(file_sha256_hex(path));
@@ -113,7 +115,7 @@ v1::DataRef RemoteClient::put_data(const std::string& path) const {
     throw RemoteError("cannot read the data file '" + path + "'");
   }
   ref.set_size(static_cast<int64_t>(std::filesystem::file_size(path)));
-  ref.set_format(data_format(path));
+  ref.set_format(format);
   {
     grpc::ClientContext context;
     prepare(context, std::chrono::seconds(30));

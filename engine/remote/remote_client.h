@@ -55,6 +55,8 @@ class RemoteClient {
   v1::HelloReply hello(std::chrono::milliseconds timeout = std::chrono::seconds(10)) const;
   /// The worker's reference to the data file at `path`, uploading it unless it holds it.
   v1::DataRef put_data(const std::string& path) const;
+  /// The file at `path` as format `format` ("json", "csv", or "idx": a file a data set names).
+  v1::DataRef put_file(const std::string& path, const std::string& format) const;
   /// Writes the data set `ref` into `path`.
   void download_data(const v1::DataRef& ref, const std::string& path) const;
   /// The new job's id.

@@ -77,7 +77,9 @@ std::string check_submit(const v1::SubmitRequest& request, int max_ranks) {
 
 std::string check_data_ref(const v1::DataRef& ref, int64_t max_data_bytes) {
   if (!is_sha256_hex(ref.sha256())) return "a data reference needs the SHA-256 of the data (64 lower-case hex digits)";
-  if (ref.format() != "json" && ref.format() != "csv") return "a data set is CmdStan JSON or CSV (format json or csv)";
+  if (ref.format() != "json" && ref.format() != "csv" && ref.format() != "idx") {
+    return "a data set is CmdStan JSON or CSV, or an IDX file one names (format json, csv or idx)";
+  }
   if (ref.size() < 0 || ref.size() > max_data_bytes) {
     return "a data set of " + std::to_string(ref.size()) + " bytes; this worker takes at most " + std::to_string(max_data_bytes);
   }

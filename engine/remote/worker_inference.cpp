@@ -4,10 +4,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <thread>
 
+#include "engine/io/data_file.h"
 #include "engine/remote/event_codec.h"
+#include "engine/remote/idx_references.h"
 #include "engine/remote/remote_client.h"
 
 namespace variate::remote {
@@ -122,6 +126,37 @@ void relay_control(const RemoteClient& client, const std::string& job, const ser
   }
 }
 
+// The data set and every IDX file it names, uploaded (a path would name a file on this
+// host); the data set as the worker holds it, naming the IDX files as uploaded.
+v1::DataRef upload_data_set(const RemoteClient& client, const services::DataInput& data) {
+  if (data.path && std::filesystem::path(*data.path).extension() == ".csv") return client.put_data(*data.path);
+  std::string text;
+  try {
+    text = data.path ? io::read_text_file(*data.path) : *data.json;
+  } catch (const std::exception& e) {
+    throw RemoteError(e.what());
+  }
+  const std::string folder = data.path ? std::filesystem::path(*data.path).parent_path().string() : "";
+  const std::string sent = with_uploaded_idx_files(text, folder, [&](const std::string& path) {
+    return uploaded_idx_name(client.put_file(path, "idx").sha256());
+  });
+  if (data.path && sent == text) return client.put_data(*data.path);
+  char name[] = "/tmp/variate-data-XXXXXX";  // put_data uploads a file
+  const int fd = mkstemp(name);
+  if (fd < 0) throw RemoteError("cannot write the data set for the worker");
+  const bool written = ::write(fd, sent.data(), sent.size()) == static_cast<ssize_t>(sent.size());
+  ::close(fd);
+  try {
+    if (!written) throw RemoteError("cannot write the data set for the worker");
+    const v1::DataRef ref = client.put_file(name, "json");
+    std::remove(name);
+    return ref;
+  } catch (...) {
+    std::remove(name);
+    throw;
+  }
+}
+
 }  // namespace
 
 std::string WorkerInference::submit(const services::WorkerAddress& worker, const services::JobSubmission& job) {
@@ -132,20 +167,8 @@ std::string WorkerInference::submit(const services::WorkerAddress& worker, const
   request.set_model_text(job.model_text);
   request.set_model_name(job.model_name);
   if (job.data.given()) {
-    std::string path = job.data.path.value_or("");
-    if (!job.data.path) {  // put_data uploads a file
-      char name[] = "/tmp/variate-data-XXXXXX";
-      const int fd = mkstemp(name);
-      if (fd < 0) throw RemoteError("cannot write the data set for the worker");
-      const std::string text = *job.data.json;
-      const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-      ::close(fd);
-      path = name;
-      if (!written) throw RemoteError("cannot write the data set for the worker");
-    }
-    *request.mutable_data() = client.put_data(path);
+    *request.mutable_data() = upload_data_set(client, job.data);
     request.set_data_name(job.data.name);
-    if (!job.data.path) std::remove(path.c_str());
   }
   for (const std::string& argument : job.arguments) request.add_arguments(argument);
   for (const ChainStart& chain : job.resume) {

@@ -11,6 +11,7 @@
 
 #include "engine/remote/auth.h"
 #include "engine/remote/content_hash.h"
+#include "engine/remote/idx_references.h"
 #include "engine/remote/limits.h"
 #include "engine/remote/request_checks.h"
 #include "engine/core/version.h"
@@ -205,7 +206,16 @@ grpc::Status WorkerService::Submit(grpc::ServerContext* context, const v1::Submi
     if (request->data().size() > settings_.max_data_bytes) return invalid("the data set is larger than this worker takes");
     const std::filesystem::path path = data_path(request->data());
     if (!std::filesystem::exists(path)) return {grpc::StatusCode::FAILED_PRECONDITION, "upload the data set first"};
+    if (request->data().format() == "idx") return invalid("a job's data set is CmdStan JSON or CSV, not an IDX file");
     data_file = path.string();
+    if (request->data().format() == "json") {
+      std::ifstream file(path, std::ios::binary);
+      const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      const std::string problem = check_idx_references(text, [&](const std::string& name) {
+        return std::filesystem::exists(settings_.jobs_dir / "data" / name);
+      });
+      if (!problem.empty()) return invalid(problem);
+    }
   }
   v1::JobInfo info;
   info.set_job_id(new_job_id());

@@ -171,6 +171,33 @@ class TestRemoteProtocol : public QObject {
     QCOMPARE(writer->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   }
 
+  // A data set naming a file on the worker's host (absolute, or one never uploaded) is
+  // refused: the worker opens only what its clients upload.
+  void dataNamingAHostFileIsRefused_data() {
+    QTest::addColumn<QString>("path");
+    QTest::newRow("absolute") << "/etc/passwd";
+    QTest::newRow("relative") << "../../worker.token";
+    QTest::newRow("not uploaded") << QString(64, 'b') + ".idx";
+  }
+  void dataNamingAHostFileIsRefused() {
+    QFETCH(QString, path);
+    const QString json = folder_.path() + "/names_a_file.json";
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(("{\"N\": 1, \"labels\": {\"idx_labels\": \"" + path + "\"}}").toUtf8());
+    file.close();
+    const RemoteClient client(endpoint_);
+    v1::SubmitRequest request = sample_request(kEightSchools + "eight_schools.vmod", {"--seed", "1"});
+    *request.mutable_data() = client.put_data(json.toStdString());  // as a raw client would: the path as it is
+    grpc::ClientContext context;
+    add_token(context, endpoint_.token);
+    v1::SubmitReply reply;
+    const grpc::Status status = stub_->Submit(&context, request, &reply);
+    QCOMPARE(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    QVERIFY2(QString::fromStdString(status.error_message()).contains("which was not uploaded with it"),
+             status.error_message().c_str());
+  }
+
   // Over 2 MiB: three chunks, stored whole under its hash.
   void aLargeDataSetGoesUpInChunks() {
     QString json = "{\"N\": 600000, \"y\": [";

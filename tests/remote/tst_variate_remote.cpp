@@ -213,6 +213,32 @@ class TestVariateRemote : public QObject {
     QCOMPARE(jobCount(), before);
   }
 
+  // A data file that names an IDX file beside it: the client uploads that file too, and
+  // the remote run draws what the local one draws.
+  void idxFilesTheDataNamesGoUpWithIt() {
+    const QString here = folder_.path() + "/idx";
+    QDir().mkpath(here);
+    QByteArray labels("\x00\x00\x08\x01\x00\x00\x00\x06", 8);
+    labels += QByteArray("\x03\x01\x04\x01\x05\x09", 6);
+    for (const auto& [name, bytes] : {std::pair<QString, QByteArray>{"labels-idx1-ubyte", labels},
+                                      {"m.vmod", "data N: int\ndata labels: int[N]\nrate ~ Gamma(2, 1)\nlabels ~ Poisson(rate)\n"},
+                                      {"d.json", R"({"N": 6, "labels": {"idx_labels": "labels-idx1-ubyte"}})"}}) {
+      QFile file(here + "/" + name);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(bytes);
+    }
+    const QStringList run_arguments = {"sample", here + "/m.vmod", "--data", here + "/d.json", "--seed", "4", "--chains", "1",
+                                       "--warmup", "100", "--draws", "100"};
+    const Outcome local = run(run_arguments + QStringList{"--output", here + "/local"}, kTimeout);
+    QVERIFY2(local.exit_code == 0, qPrintable(local.output));
+    const Outcome remote = run(run_arguments + QStringList{"--output", here + "/remote", "--worker", worker_->address(),
+                                                          "--token-file", worker_->token_file()},
+                               kTimeout);
+    QVERIFY2(remote.exit_code == 0, qPrintable(remote.output));
+    QCOMPARE(draws_of(here + "/remote/chain_1.csv"), draws_of(here + "/local/chain_1.csv"));
+    QCOMPARE(draw_lines(here + "/remote/chain_1.csv"), 100);
+  }
+
   // Raw random bytes (`head -c 32 /dev/urandom` without an encoding) or a short token are
   // refused when read, by the client and the worker alike, and never printed.
   void tokensAreCheckedWhenRead() {
