@@ -10,6 +10,7 @@ namespace variate {
 namespace {
 
 thread_local bool validation_on = true;
+thread_local bool argument_checks_on = false;
 
 std::string format_value(double v) {
   std::ostringstream out;
@@ -30,7 +31,11 @@ std::vector<int64_t> unravel(int64_t flat, c10::IntArrayRef shape) {
 
 std::string domain_message(const std::string& function, const std::string& argument, const std::string& requirement,
                            double value, const std::vector<int64_t>& index, int base) {
-  std::string text = function + ": argument '" + argument + "' must be " + requirement + ", got " + format_value(value);
+  // "REQUIREMENT|LABEL": the value is a measure of the argument (a simplex's sum), named.
+  const auto bar = requirement.find('|');
+  const std::string label = bar == std::string::npos ? "" : requirement.substr(bar + 1) + " ";
+  std::string text = function + ": argument '" + argument + "' must be " + requirement.substr(0, bar) + ", got " +
+                     label + format_value(value);
   if (index.empty()) return text;
   std::string position;
   for (size_t i = 0; i < index.size(); ++i) position += (i > 0 ? ", " : "") + std::to_string(index[i] + base);
@@ -62,6 +67,12 @@ ValidationGuard::ValidationGuard(bool enabled) : previous_(validation_on) {
 }
 
 ValidationGuard::~ValidationGuard() { validation_on = previous_; }
+
+bool argument_checks_enabled() { return argument_checks_on; }
+
+ArgumentCheckGuard::ArgumentCheckGuard(bool enabled) : previous_(argument_checks_on) { argument_checks_on = enabled; }
+
+ArgumentCheckGuard::~ArgumentCheckGuard() { argument_checks_on = previous_; }
 
 void throw_if_any(const char* function, const char* argument, const at::Tensor& value,
                   const at::Tensor& bad, const char* requirement) {
@@ -126,7 +137,7 @@ void check_simplex(const char* function, const char* argument, const at::Tensor&
   const at::Tensor sums = value.sum(-1);
   const double tolerance = value.scalar_type() == at::kDouble ? 1e-8 : 1e-5;
   throw_if_any(function, argument, sums, at::abs(sums - 1) > tolerance,
-               "a simplex (entries summing to 1); its sum is");
+               "a simplex (entries summing to 1)|sum");
 }
 
 namespace {

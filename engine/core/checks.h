@@ -28,6 +28,22 @@ class ValidationGuard {
   bool previous_;
 };
 
+/// Whether a model checks its distributions' arguments even with validation off (set per
+/// thread): a sampler's points are evaluated so, with the rest of validation (data masks,
+/// the GLM kernel's gate) as on the hot path.
+bool argument_checks_enabled();
+
+class ArgumentCheckGuard {
+ public:
+  explicit ArgumentCheckGuard(bool enabled);
+  ~ArgumentCheckGuard();
+  ArgumentCheckGuard(const ArgumentCheckGuard&) = delete;
+  ArgumentCheckGuard& operator=(const ArgumentCheckGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
 /// @throws ArgumentError "Normal: argument 'sigma' must be positive, got -1 (at index 2)".
 void check_positive(const char* function, const char* argument, const at::Tensor& value);
 void check_nonnegative(const char* function, const char* argument, const at::Tensor& value);

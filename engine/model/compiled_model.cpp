@@ -195,8 +195,9 @@ class Run {
       arguments.tensors.push_back(lift(v, batch_rank + extra_rank + parameters[p].event_rank));
     }
     // While checking, arguments that depend on parameters are only at a reference point,
-    // so their values are not validated; data-only ones are.
-    ValidationGuard validation(checking_ ? constant : validation_enabled());
+    // so their values are not validated; data-only ones are. At a sampler's point those
+    // that depend on parameters are (argument_checks_enabled).
+    ValidationGuard validation(checking_ ? constant : validation_enabled() || (argument_checks_enabled() && !constant));
     try {
       return signature.build(bound.parameterization, arguments);
     } catch (const ModelError&) {

@@ -31,6 +31,26 @@ void require_parameters(const BoundModel& model, const std::string& method) {
                       "iteration (as Stan's fixed_param)");
 }
 
+namespace {
+
+std::string with_thousands(int64_t count) {
+  std::string digits = std::to_string(count);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), ",");
+  return digits;
+}
+
+}  // namespace
+
+std::string rejection_warning(const BoundModel& model, const UnconstrainedTarget& target) {
+  const ArgumentRejections rejections = target.argument_rejections();
+  if (rejections.count == 0) return "";
+  std::string first = model.explain_rejection(rejections.first);
+  if (first.empty()) first = "an argument computed from the parameters was outside its domain";
+  return "Rejected " + with_thousands(rejections.count) + (rejections.count == 1 ? " point" : " points") +
+         " where an argument of a distribution was outside its domain (their density is taken as 0, as Stan rejects "
+         "such proposals); the first: " + first;
+}
+
 BoundModel bind_for_worker(const RunSpec& spec) {
   CompileChoice here = compile_choice(spec.settings);
   here.device = "cpu";

@@ -39,6 +39,11 @@ void bind_run(const RunSpec& spec, RankFiles& files, const RunObservers& observe
 /// @throws ArgumentError "the model has no parameters: ...".
 void require_parameters(const BoundModel& model, const std::string& method);
 
+/// The warning for the points `target` rejected because an argument computed from the
+/// parameters left its domain ("m.vmod:3:5: Categorical: argument 'p' must be a simplex,
+/// got ...; 1,532 points rejected"), or "" when it rejected none.
+std::string rejection_warning(const BoundModel& model, const UnconstrainedTarget& target);
+
 /// The model bound here on the CPU for a run a worker makes: its outputs' columns (and an
 /// ADVI fit's layout), whatever device the worker computes on.
 BoundModel bind_for_worker(const RunSpec& spec);

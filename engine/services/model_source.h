@@ -43,6 +43,12 @@ struct BoundModel {
   /// When NUTS finds no initial point: the first argument of a distribution outside its
   /// domain, as a located diagnostic; empty where the source cannot tell.
   std::function<std::string()> explain_no_initial_point = [] { return std::string(); };
+  /// The argument outside its domain at an unconstrained point the target rejected, as
+  /// "model.vmod:3:5: Categorical: argument 'p' must be a simplex, ..."; empty where the
+  /// source cannot tell.
+  std::function<std::string(const std::vector<double>&)> explain_rejection = [](const std::vector<double>&) {
+    return std::string();
+  };
   /// The parameters' values per draw among `columns` (the leading ones).
   int parameter_columns = 0;
 };

@@ -323,6 +323,9 @@ void summarize(Sampling& s) {
     const io::SamplerChecks checks = io::sampler_checks(s.fanout->sampling_rows(), s.options.max_tree_depth());
     r.warnings = io::summary_warnings(checks, r.summary.parameters);
   }
+  if (s.model && s.target) {
+    if (std::string rejected = rejection_warning(*s.model, *s.target); !rejected.empty()) r.warnings.push_back(rejected);
+  }
   r.document = io::summary_document(r.summary.parameters, r.totals, r.facts.backend, r.facts.ranks);
   if (r.init) {
     r.document["init"] = {{"method", "pathfinder"},

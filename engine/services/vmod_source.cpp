@@ -1,6 +1,6 @@
 #include "engine/services/vmod_source.h"
 
-#include <ATen/Context.h>
+#include <ATen/ATen.h>
 
 #include "engine/distributed/sharded_target.h"
 #include "engine/io/data_file.h"
@@ -24,10 +24,24 @@ tape::Backend backend_of(const CompileChoice& choice) {
   return *backend;
 }
 
+// The located argument outside its domain at a point the tape rejected, found by one
+// evaluation with validation on.
+std::function<std::string(const std::vector<double>&)> rejection_report(const model::CompiledModel& model,
+                                                                         std::shared_ptr<const model::Source> source) {
+  return [model, source](const std::vector<double>& point) {
+    const at::Tensor q = at::tensor(point, at::kDouble).to(model.options().device);
+    const auto invalid = model::find_invalid_argument(model, q);
+    if (!invalid) return std::string();
+    const model::Location at = source->location(invalid->span().begin);
+    return source->name() + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " + invalid->what();
+  };
+}
+
 BoundModel bound(const model::CompiledModel& model, const UnconstrainedTarget& target, std::string note,
                  std::shared_ptr<const model::Source> source) {
   BoundModel result{model.log_joint(), target, target, model.draw_columns(), model.derived_names(), std::move(note)};
-  result.explain_no_initial_point = invalid_argument_report(model, std::move(source));
+  result.explain_no_initial_point = invalid_argument_report(model, source);
+  result.explain_rejection = rejection_report(model, std::move(source));
   result.parameter_columns = parameter_columns(model.layout());
   return result;
 }

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace variate {
 
@@ -29,10 +31,37 @@ class PointEvaluator {
   }
 };
 
+/// The points where an evaluation found an argument computed from the parameters outside
+/// its domain (their density is -inf, so a sampler rejects them): how many, and the first.
+struct ArgumentRejections {
+  int64_t count = 0;
+  std::vector<double> first;  ///< unconstrained, [d]
+};
+
+/// Where the evaluations of one density, on any thread, record the points they rejected.
+/// Rejections are rare: the lock is taken only for them.
+class RejectionTally {
+ public:
+  void record(const double* q, int64_t d) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (rejections_.count++ == 0) rejections_.first.assign(q, q + d);
+  }
+  ArgumentRejections read() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return rejections_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  ArgumentRejections rejections_;
+};
+
 class PointDensity {
  public:
   virtual ~PointDensity() = default;
   virtual std::unique_ptr<PointEvaluator> evaluator() const = 0;
+  /// Of every evaluator's evaluations so far (none for a density that does not check).
+  virtual ArgumentRejections rejections() const { return {}; }
   /// The backend's name as runs record it: "tape".
   virtual std::string backend() const = 0;
 };

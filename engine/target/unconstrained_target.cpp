@@ -1,5 +1,7 @@
 #include "engine/target/unconstrained_target.h"
 
+#include <limits>
+
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -82,12 +84,34 @@ at::Tensor UnconstrainedTarget::log_density(const at::Tensor& theta, bool jacobi
     }
     return evaluate_rows(point_density_, theta, jacobian, false).first;
   }
-  ValidationGuard no_validation(false);
   const at::Tensor x = theta.device() == device_ ? theta : theta.to(device_);  // differentiable
-  ConstrainedPoint point = layout_.constrain(x);
-  at::Tensor lp = x.dim() == 2 ? log_joint_(point.values, x.size(0)) : log_joint_(point.values);
-  if (jacobian) lp = lp + point.log_det_jacobian;
+  const bool one_point = x.dim() == 1;
+  ValidationGuard no_validation(false);
+  ArgumentCheckGuard checked(one_point);
+  at::Tensor lp;
+  try {
+    ConstrainedPoint point = layout_.constrain(x);
+    lp = one_point ? log_joint_(point.values) : log_joint_(point.values, x.size(0));
+    if (jacobian) lp = lp + point.log_det_jacobian;
+  } catch (const ArgumentError&) {
+    // Shapes were checked when the model was bound: what fails at a point is a value
+    // outside its domain.
+    if (!one_point) throw;
+    const at::Tensor q = theta.detach().to(at::kCPU, at::kDouble).contiguous();
+    torch_rejections_->record(q.data_ptr<double>(), q.numel());
+    return at::full({}, -std::numeric_limits<double>::infinity(), theta.options().requires_grad(false));
+  }
   return lp.device() == theta.device() ? lp : lp.to(theta.device());
+}
+
+ArgumentRejections UnconstrainedTarget::argument_rejections() const {
+  ArgumentRejections total = torch_rejections_->read();
+  if (point_density_) {
+    const ArgumentRejections tape = point_density_->rejections();
+    if (total.count == 0) total.first = tape.first;
+    total.count += tape.count;
+  }
+  return total;
 }
 
 std::pair<at::Tensor, at::Tensor> UnconstrainedTarget::log_density_and_gradient(
@@ -96,6 +120,7 @@ std::pair<at::Tensor, at::Tensor> UnconstrainedTarget::log_density_and_gradient(
   at::AutoGradMode enable(true);
   const at::Tensor x = theta.detach().requires_grad_(true);
   const at::Tensor lp = log_density(x, jacobian);
+  if (!lp.requires_grad()) return {lp.detach(), at::zeros_like(x).detach()};  // a rejected point
   // Points of a batch are independent, so the gradient of the sum is each point's own.
   const auto gradient = torch::autograd::grad({lp.dim() == 0 ? lp : lp.sum()}, {x}, {}, false, false, true);
   at::Tensor g = gradient[0].defined() ? gradient[0] : at::zeros_like(x);

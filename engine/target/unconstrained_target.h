@@ -35,10 +35,15 @@ class UnconstrainedTarget {
   const std::shared_ptr<const PointDensity>& point_density() const { return point_density_; }
   /// What evaluates it: "torch", or the point density's backend ("tape").
   std::string backend() const { return point_density_ ? point_density_->backend() : "torch"; }
+  /// The points rejected so far because an argument computed from the parameters was
+  /// outside its domain, on either backend.
+  ArgumentRejections argument_rejections() const;
 
   /// log p(data, transform(theta)) [+ log|det J|]: 0-dim for theta [d], [B] for [B, d].
-  /// Distribution arguments are not validated here (a scale that underflows to 0 gives
-  /// -inf or NaN, which samplers treat as a divergence); shape errors still throw.
+  /// For one point (a sampler's) the distributions' arguments are checked, as Stan checks
+  /// them: one outside its domain makes the density -inf (counted in
+  /// argument_rejections). A batch is evaluated without checks (a scale that underflows
+  /// to 0 gives -inf or NaN, which samplers treat as a divergence); shape errors throw.
   /// With a point density, theta on the CPU in float64 that requires no gradient goes
   /// through it.
   at::Tensor log_density(const at::Tensor& theta, bool jacobian = true) const;
@@ -53,6 +58,7 @@ class UnconstrainedTarget {
   LogJoint log_joint_;
   ParameterLayout layout_;
   at::Device device_;
+  std::shared_ptr<RejectionTally> torch_rejections_ = std::make_shared<RejectionTally>();
   std::shared_ptr<const PointDensity> point_density_;
 };
 

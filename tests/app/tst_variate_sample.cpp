@@ -116,6 +116,35 @@ class TestVariateSample : public QObject {
     }
   }
 
+  // An argument computed from a parameter leaves its domain at some points (Beta's shape
+  // b < 0, where the density's formula is still finite): those points are rejected, the
+  // posterior keeps b > 0, and the run says how many and where, with the first value.
+  void argumentsOutsideTheirDomainAreRejectedAndReported_data() {
+    QTest::addColumn<QString>("backend");
+    QTest::newRow("tape") << "tape";
+    QTest::newRow("torch") << "torch";
+  }
+  void argumentsOutsideTheirDomainAreRejectedAndReported() {
+    QFETCH(QString, backend);
+    QTemporaryDir directory;
+    for (const auto& [name, bytes] : {std::pair<const char*, QByteArray>{"m.vmod", "data u: real[3]\nb ~ Normal(0, 1)\nu ~ Beta(b, 2)\n"},
+                                      {"d.json", R"({"u": [0.2, 0.5, 0.7]})"}}) {
+      QFile file(directory.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(bytes);
+    }
+    const QString summary = directory.filePath("s.json");
+    const Outcome outcome = run({"sample", directory.filePath("m.vmod"), "--data", directory.filePath("d.json"), "--seed",
+                                 "3", "--backend", backend, "--summary-json", summary, "--quiet"});
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    const QRegularExpression warning("Rejected [0-9,]+ points where an argument of a distribution was outside its domain "
+                                     "\\(their density is taken as 0, as Stan rejects such proposals\\); the first: "
+                                     ".*m\\.vmod:3:5: Beta: argument 'a' must be positive, got -[0-9.e-]+");
+    QVERIFY2(outcome.output.contains(warning), qPrintable(outcome.output));
+    const QJsonObject b = read_json(summary)["parameters"].toObject()["b"].toObject();
+    QVERIFY2(b["q5"].toDouble() > 0, qPrintable(QString::number(b["q5"].toDouble())));
+  }
+
   void densityThatIsNanEverywhereFailsClearly() {
     QTemporaryDir directory;
     QFile model(directory.filePath("nan.vmod"));

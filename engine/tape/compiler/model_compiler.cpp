@@ -16,6 +16,7 @@
 #include "engine/tape/ops/gather.h"
 #include "engine/tape/ops/stack.h"
 #include "engine/tape/program/builder.h"
+#include "engine/tape/densities/argument_checks.h"
 #include "engine/tape/program/unsupported.h"
 
 namespace variate::tape {
@@ -74,6 +75,7 @@ class Compiler {
       if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
       DensityTerm term = density_term(random->distribution, model_.shape(random->name));
       term.value = node.kind == model::NodeKind::observed ? data(random->name) : environment_.at(random->name);
+      check_arguments(random->distribution, term);
       emit_log_density(builder_, term);
       if (const auto& truncation = random->truncation) {
         const auto bound = [&](const std::optional<Expr>& e) { return e ? std::optional<Slot>(expression(*e)) : std::nullopt; };
@@ -94,7 +96,21 @@ class Compiler {
     for (const auto& coefficient : fused.coefficients) coefficients.push_back(expression(*coefficient.expr));
     std::optional<Slot> sigma;
     if (fused.sigma) sigma = expression(*fused.sigma);
+    if (sigma) emit_argument_check(builder_, model::ArgumentDomain::positive, *sigma);
     emit_glm_log_density(builder_, fused.data, alpha, coefficients, sigma);
+  }
+
+  // The arguments computed from parameters, checked at each evaluation as the LibTorch
+  // path checks them with validation on (a Mixture's weights, not its component's).
+  void check_arguments(const Expr& call, const DensityTerm& term) {
+    const model::DistributionSignature& signature = *model::find_distribution(call.name);
+    const model::BoundArguments bound = *model::bind_arguments(signature, call);
+    size_t k = 0;
+    for (const auto& parameter : signature.parameterizations[bound.parameterization]) {
+      if (parameter.is_distribution) continue;
+      emit_argument_check(builder_, model::argument_domain(call.name, parameter.name), term.arguments.at(k++));
+    }
+    if (call.name == "Uniform") emit_less_check(builder_, term.arguments.at(0), term.arguments.at(1));
   }
 
   // The family and arguments of a distribution call; arguments of families of event rank

@@ -17,6 +17,14 @@ Program::Program(int64_t dimension, int64_t varying_end, std::vector<double> ini
   }
 }
 
+Program Program::without_argument_checks() const {
+  std::vector<Instruction> kept;
+  for (const Instruction& instruction : instructions_) {
+    if (std::string(instruction.name).rfind("check_", 0) != 0) kept.push_back(instruction);
+  }
+  return Program(dimension_, varying_end_, initial_, std::move(kept), indices_, owned_);
+}
+
 Work Program::make_work() const {
   Work work;
   work.values = initial_;
@@ -31,11 +39,12 @@ double Program::log_density(const double* q, double* gradient, Work& work, bool 
   // Adjoints of data and constants are written by kernels that do not know their operand
   // is constant, and never read: only the varying region needs zeroing.
   std::fill(adjoints, adjoints + varying_end_, 0.0);
-  Sweep sweep{values, adjoints, indices_.data(), 0.0, false};
+  Sweep sweep{values, adjoints, indices_.data(), 0.0, false, false};
   for (const Instruction& instruction : instructions_) {
     if (instruction.jacobian && !jacobian) continue;
     instruction.forward(instruction, sweep);
   }
+  work.rejected = sweep.rejected;
   if (sweep.failed || std::isnan(sweep.lp)) return -std::numeric_limits<double>::infinity();
   if (!gradient) return sweep.lp;
   for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {

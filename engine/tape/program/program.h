@@ -39,6 +39,9 @@ struct Sweep {
   /// Set by a kernel that cannot evaluate at this point (a matrix that is not positive
   /// definite): the density is then -inf, as on the LibTorch path.
   bool failed = false;
+  /// Set (with `failed`) by an argument check: an argument computed from the parameters is
+  /// outside its domain here (densities/argument_checks.h).
+  bool rejected = false;
 };
 
 struct Instruction;
@@ -75,6 +78,8 @@ class Work {
  public:
   std::vector<double> values;
   std::vector<double> adjoints;
+  /// Whether the last evaluation found an argument outside its domain.
+  bool rejected = false;
 };
 
 class Program {
@@ -94,8 +99,13 @@ class Program {
 
   /// log p at the unconstrained point q[dimension()], with its gradient written into
   /// gradient[dimension()] (may be null for the value only). Not finite when the density
-  /// vanishes or cannot be evaluated there; the gradient is then unspecified.
+  /// vanishes or cannot be evaluated there (work.rejected says whether because of an
+  /// argument outside its domain); the gradient is then unspecified.
   double log_density(const double* q, double* gradient, Work& work, bool jacobian = true) const;
+
+  /// The same program without its argument checks (densities/argument_checks.h): what
+  /// bench/argument_check_cost.cpp times them against.
+  Program without_argument_checks() const;
 
   /// The arena offset of a slot's offset as the builder handed it out.
   int64_t resolve(int64_t slot_offset) const {

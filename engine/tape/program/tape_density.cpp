@@ -20,27 +20,36 @@ Work checked_work(const Program& program) {
   return program.make_work();
 }
 
+}  // namespace
+
+namespace {
+
 class TapeEvaluator : public PointEvaluator {
  public:
-  explicit TapeEvaluator(std::shared_ptr<const Program> program)
-      : program_(std::move(program)), work_(checked_work(*program_)) {}
+  TapeEvaluator(std::shared_ptr<const Program> program, std::shared_ptr<RejectionTally> tally)
+      : program_(std::move(program)), tally_(std::move(tally)), work_(checked_work(*program_)) {}
 
   double log_density(const double* q, double* gradient, bool jacobian) override {
-    return program_->log_density(q, gradient, work_, jacobian);
+    const double lp = program_->log_density(q, gradient, work_, jacobian);
+    if (work_.rejected) tally_->record(q, program_->dimension());
+    return lp;
   }
 
  private:
   std::shared_ptr<const Program> program_;
+  std::shared_ptr<RejectionTally> tally_;
   Work work_;
 };
 
 }  // namespace
 
 TapeDensity::TapeDensity(Program program)
-    : program_(std::make_shared<const Program>(std::move(program))) {}
+    : program_(std::make_shared<const Program>(std::move(program))), tally_(std::make_shared<RejectionTally>()) {}
 
 std::unique_ptr<PointEvaluator> TapeDensity::evaluator() const {
-  return std::make_unique<TapeEvaluator>(program_);
+  return std::make_unique<TapeEvaluator>(program_, tally_);
 }
+
+ArgumentRejections TapeDensity::rejections() const { return tally_->read(); }
 
 }  // namespace variate::tape

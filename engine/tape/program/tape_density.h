@@ -15,10 +15,13 @@ class TapeDensity : public PointDensity {
 
   std::unique_ptr<PointEvaluator> evaluator() const override;
   std::string backend() const override { return "tape"; }
+  ArgumentRejections rejections() const override;
   const Program& program() const { return *program_; }
+
 
  private:
   std::shared_ptr<const Program> program_;
+  std::shared_ptr<RejectionTally> tally_;  // of all its evaluators
 };
 
 }  // namespace variate::tape

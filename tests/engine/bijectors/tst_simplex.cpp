@@ -241,7 +241,7 @@ class TestSimplex : public QObject {
     QTest::newRow("negative entry") << QList<double>{-0.5, 1.5}
         << QString("Simplex: argument 'x' must be a simplex (non-negative entries), got -0.5 (at index [0])");
     QTest::newRow("sum above 1") << QList<double>{0.5, 0.75}
-        << QString("Simplex: argument 'x' must be a simplex (entries summing to 1); its sum is, got 1.25");
+        << QString("Simplex: argument 'x' must be a simplex (entries summing to 1), got sum 1.25");
   }
   void invalidInputsThrow() {
     QFETCH(QList<double>, x);

@@ -81,7 +81,7 @@ Family by_theta() {
                  {"small entry", {vector({0.01, 0.99})}, scalar(1)}};
   f.invalid = {
       {"sum above 1", {vector({0.5, 0.75})},
-       "Categorical: argument 'theta' must be a simplex (entries summing to 1); its sum is, got 1.25"},
+       "Categorical: argument 'theta' must be a simplex (entries summing to 1), got sum 1.25"},
       {"negative entry", {vector({-0.5, 1.5})},
        "Categorical: argument 'theta' must be a simplex (non-negative entries), got -0.5 (at index [0])"},
       {"scalar theta", {scalar(1)},

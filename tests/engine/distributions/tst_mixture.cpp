@@ -110,7 +110,7 @@ Family mixture() {
   };
   f.invalid = {
       invalid("weights not summing to 1", {0.25, 0.5}, {0, 1},
-              "Mixture: argument 'weights' must be a simplex (entries summing to 1); its sum is, got 0.75"),
+              "Mixture: argument 'weights' must be a simplex (entries summing to 1), got sum 0.75"),
       invalid("negative weight", {-0.5, 1.5}, {0, 1},
               "Mixture: argument 'weights' must be a simplex (non-negative entries), got -0.5 (at index [0])"),
       invalid("fewer components than weights", {0.25, 0.25, 0.5}, {0, 1},

@@ -17,11 +17,13 @@ namespace vm = variate::model;
 namespace {
 
 const char* kData =
-    R"({"N": 3, "x": [1, 2, 3], "X": [[1, 2, 3], [4, 5, 6], [7, 8, 9]], "y": [0.5, 1, 3]})";
+    R"({"N": 3, "x": [1, 2, 3], "X": [[1, 2, 3], [4, 5, 6], [7, 8, 9]], "y": [0.5, 1, 3], "u": [0.2, 0.5, 0.7],)"
+    R"( "k": [0, 1, 1]})";
 
 vm::CompileResult compile_text(const std::string& text) {
   const variate::Data bound = variate::io::parse_json_data(kData, "d.json");
-  const std::string declarations = "data N: int\ndata x: real[N]\ndata X: real[N, N]\ndata y: real[N]\n";
+  const std::string declarations = "data N: int\ndata x: real[N]\ndata X: real[N, N]\ndata y: real[N]\n"
+                                   "data u: real[N]\ndata k: int[N]\n";
   return vm::compile_model(vm::Source("m.vmod", declarations + text), &bound);
 }
 
@@ -94,6 +96,45 @@ class TestTapeLanguage : public QObject {
         const double error = (g_tape - g_torch).abs().max().item<double>();
         QVERIFY2(error <= 1e-12 * scale, qPrintable(QString("gradient differs by %1 (scale %2)").arg(error).arg(scale)));
       }
+    }
+  }
+
+  // An argument computed from the parameters outside its domain (where the density's
+  // formula might still be finite: Beta's lgamma of a negative shape) makes the point's
+  // density -inf on both backends, and each counts the rejection.
+  void argumentsOutsideTheirDomainAreRejected_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<double>("invalid");  // b there
+    QTest::addColumn<double>("valid");
+    const QString b = "b ~ Normal(0, 1)\n";
+    QTest::newRow("Beta's shape") << b + "u ~ Beta(b, 2)" << -0.5 << 0.5;
+    QTest::newRow("Normal's scale") << b + "y ~ Normal(0, b)" << -0.5 << 0.5;
+    QTest::newRow("Gamma's rate") << b + "y ~ Gamma(2, b * b - 0.25)" << 0.0 << 1.0;
+    QTest::newRow("Poisson's rate") << b + "x ~ Poisson(b)" << -0.5 << 0.5;
+    QTest::newRow("Bernoulli's probability") << b + "k ~ Bernoulli(b)" << 1.5 << 0.5;
+    QTest::newRow("Uniform's bounds") << b + "y ~ Uniform(b, 5)" << 6.0 << 0.0;
+    QTest::newRow("a GLM's scale") << b + "y ~ Normal(2 * x + 1, b)" << -0.5 << 0.5;
+  }
+  void argumentsOutsideTheirDomainAreRejected() {
+    QFETCH(QString, model);
+    QFETCH(double, invalid);
+    QFETCH(double, valid);
+    const auto compiled = compile_text(model.toStdString());
+    QVERIFY2(compiled.ok(), compiled.report().c_str());
+    const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::automatic);
+    QVERIFY2(selected.fallback_reason.empty(), selected.fallback_reason.c_str());
+    for (const variate::UnconstrainedTarget& target : {compiled.model->target(), selected.target}) {
+      const QString backend = QString::fromStdString(target.backend());
+      const auto at = [&](double b) {
+        return target.log_density_and_gradient(at::full({1}, b, at::kDouble)).first.item<double>();
+      };
+      QCOMPARE(target.argument_rejections().count, int64_t{0});
+      QVERIFY2(std::isfinite(at(valid)), qPrintable(backend));
+      QCOMPARE(target.argument_rejections().count, int64_t{0});
+      QVERIFY2(at(invalid) == -INFINITY, qPrintable(backend + ": " + QString::number(at(invalid))));
+      const variate::ArgumentRejections rejections = target.argument_rejections();
+      QVERIFY2(rejections.count >= 1, qPrintable(backend));
+      QCOMPARE(rejections.first, std::vector<double>{invalid});
     }
   }
 };
