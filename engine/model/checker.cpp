@@ -572,6 +572,7 @@ class Checker {
       if (n.kind != NodeKind::latent) continue;
       const auto* random = statements()[*n.distribution].as<RandomStmt>();
       if (random->truncation) check_latent_bounds(*random);
+      check_latent_uniform(*random, random->distribution);
       const std::string& family = random->distribution.name;
       if (discrete_families().count(family)) {
         diagnostics_.error(random->name_span,
@@ -594,6 +595,27 @@ class Checker {
       if (!read || read->is_data_valued()) continue;
       diagnostics_.error(reference.span, "the truncation bounds of latent '" + random.name + "' must come from the data, but '" +
                                              reference.name + "' is a " + node_kind_name(read->kind));
+    }
+  }
+
+  // A latent Uniform's support is (lo, hi), also fixed when the model is compiled: bounds
+  // computed from parameters would be taken at one point, and the run would be wrong
+  // without a word. Refused, with the reparameterization that writes the same model.
+  void check_latent_uniform(const RandomStmt& random, const Expr& call) {
+    if (call.kind != ExprKind::call) return;
+    for (const auto& argument : call.arguments) check_latent_uniform(random, argument.value);  // a Mixture's component
+    if (call.name != "Uniform") return;
+    std::vector<Reference> references;
+    for (const auto& argument : call.arguments) collect_names(argument.value, references);
+    for (const auto& reference : references) {
+      const Node* read = model_.find(reference.name);
+      if (!read || read->is_data_valued()) continue;
+      diagnostics_.error(reference.span, "the bounds of latent '" + random.name + "' (Uniform's lo and hi) must come from the data, but '" +
+                                             reference.name + "' is a " + node_kind_name(read->kind) +
+                                             "; for bounds that depend on parameters write `" + random.name +
+                                             "_unit ~ Uniform(0, 1)` and `" + random.name + " = lo + (hi - lo) * " +
+                                             random.name + "_unit` (the same model)");
+      return;
     }
   }
 

@@ -88,14 +88,14 @@ at::Tensor UnconstrainedTarget::log_density(const at::Tensor& theta, bool jacobi
   const bool one_point = x.dim() == 1;
   ValidationGuard no_validation(false);
   ArgumentCheckGuard checked(one_point);
+  ConstrainedPoint point = layout_.constrain(x);  // throws for a point of the wrong size
   at::Tensor lp;
   try {
-    ConstrainedPoint point = layout_.constrain(x);
     lp = one_point ? log_joint_(point.values) : log_joint_(point.values, x.size(0));
     if (jacobian) lp = lp + point.log_det_jacobian;
   } catch (const ArgumentError&) {
-    // Shapes were checked when the model was bound: what fails at a point is a value
-    // outside its domain.
+    // Shapes were checked when the model was bound: what fails in the model at a point is
+    // a value outside its domain.
     if (!one_point) throw;
     const at::Tensor q = theta.detach().to(at::kCPU, at::kDouble).contiguous();
     torch_rejections_->record(q.data_ptr<double>(), q.numel());

@@ -169,6 +169,12 @@ class TestVariateRemote : public QObject {
     }
     const Outcome jobs = run({"jobs", "--worker", worker_->address(), "--token-file", worker_->token_file()}, kTimeout);
     QVERIFY(jobs.output.contains(QRegularExpression(job + "\\s+finished")));
+    // The table as printed: its header, then one row per job, every count a count.
+    const QStringList rows = jobs.output.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.value(0), QStringLiteral("job               state        command submitted            events   model"));
+    const QRegularExpression row("^[0-9a-f]{16}  (queued|running|paused|finished|stopped|failed|interrupted) +"
+                                 "(sample|fit) +[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}  [0-9]{1,7} +\\S");
+    for (const QString& line : rows.mid(1)) QVERIFY2(row.match(line).hasMatch(), qPrintable(line));
   }
 
   void cancelStopsAJobKeepingItsDraws() {

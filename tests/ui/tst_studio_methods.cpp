@@ -127,6 +127,8 @@ class TestStudioMethods : public QObject {
       QVERIFY(studio_test::choose(settings, "method", "ADVI"));
       QVERIFY(studio_test::typeInto(settings, "iter", "2000"));
       QVERIFY(studio_test::typeInto(settings, "output_draws", "1000"));
+      // A fixed seed: meanfield's k-hat on this posterior is above 0.7 for most seeds, not all.
+      QVERIFY(studio_test::typeInto(settings, "seed", "1"));
       ElboPanel* elbo = window.docks().elbo;
 
       const RunPtr meanfield = runAndWait(window);

@@ -377,6 +377,11 @@ class TestLanguageAdditions : public QObject {
         << "m.vmod:2:1: error: 'energy__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
     QTest::newRow("an error after a byte order mark") << "\xEF\xBB\xBF" "a ~ Normal(0, s)\n"
         << "m.vmod:1:15: error: undefined name 's'; did you mean 'a'?";
+    // A latent Uniform's bounds set its support when the model compiles: from the data only.
+    QTest::newRow("Uniform bounds from a parameter") << "a ~ Uniform(0, 1)\nb ~ Uniform(0, 1 - a)\n"
+        << "m.vmod:2:20: error: the bounds of latent 'b' (Uniform's lo and hi) must come from the data, but 'a' is a "
+           "latent variable; for bounds that depend on parameters write `b_unit ~ Uniform(0, 1)` and "
+           "`b = lo + (hi - lo) * b_unit` (the same model)";
     QTest::newRow("data named n__") << "data n__: int\na ~ Normal(0, 1)\n"
         << "m.vmod:1:6: error: 'n__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
     // target +=.
