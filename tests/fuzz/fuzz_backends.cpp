@@ -27,7 +27,7 @@
 namespace {
 
 // What an observed family's data must be.
-enum class DataKind { real, positive, unit, count, binary };
+enum class DataKind { real, positive, unit, count, binary, category };
 
 struct Family {
   const char* name;
@@ -41,8 +41,18 @@ const Family kObserved[] = {
     {"Exponential", 1, DataKind::positive}, {"Gamma", 2, DataKind::positive}, {"InvGamma", 2, DataKind::positive},
     {"Weibull", 2, DataKind::positive},  {"HalfNormal", 1, DataKind::positive}, {"HalfCauchy", 1, DataKind::positive},
     {"Beta", 2, DataKind::unit},         {"Poisson", 1, DataKind::count},    {"NegBinomial2", 2, DataKind::count},
-    {"Bernoulli", 1, DataKind::binary},  {"Uniform", 2, DataKind::real},
+    {"Bernoulli", 1, DataKind::binary},  {"Uniform", 2, DataKind::real},    {"Categorical", 1, DataKind::category},
 };
+
+// Categorical's probabilities: a simplex always, or one only where 0.5 - w >= 0.
+std::string probabilities(FuzzedDataProvider& bytes, int parameters) {
+  const std::string p = "p" + std::to_string(bytes.ConsumeIntegralInRange(1, parameters));
+  switch (bytes.ConsumeIntegralInRange(0, 2)) {
+    case 0: return "softmax([" + p + ", 0.3, -" + p + "])";
+    case 1: return "[inv_logit(" + p + "), 0.5, 0.5 - inv_logit(" + p + ")]";
+    default: return "[0.2, 0.3, 0.5]";
+  }
+}
 
 // Latent parameters: a prior for each support, with constant arguments.
 const char* const kPriors[] = {"Normal(0, 1)", "StudentT(3, 0, 2)", "Logistic(0, 1)", "Exponential(1)",
@@ -79,9 +89,11 @@ std::string data_values(FuzzedDataProvider& bytes, DataKind kind, int n) {
       case DataKind::unit: v = 0.02 + 0.96 * u; break;
       case DataKind::count: v = std::floor(8 * u); break;
       case DataKind::binary: v = u < 0.5 ? 0 : 1; break;
+      case DataKind::category: v = 1 + std::floor(2.999 * u); break;
     }
     char text[32];
-    std::snprintf(text, sizeof text, kind == DataKind::count || kind == DataKind::binary ? "%.0f" : "%.6g", v);
+    const bool integer = kind == DataKind::count || kind == DataKind::binary || kind == DataKind::category;
+    std::snprintf(text, sizeof text, integer ? "%.0f" : "%.6g", v);
     values += (i ? ", " : "") + std::string(text);
   }
   return "[" + values + "]";
@@ -124,10 +136,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t size) {
   for (int k = 1; k <= observed; ++k) {
     const Family& family = bytes.PickValueInArray(kObserved);
     const std::string y = "y" + std::to_string(k);
-    const bool integer = family.data == DataKind::count || family.data == DataKind::binary;
+    const bool integer = family.data == DataKind::count || family.data == DataKind::binary || family.data == DataKind::category;
     model += "data " + y + ": " + (integer ? "int" : "real") + "[N]\n";
     std::string call = std::string(family.name) + "(";
-    for (int a = 0; a < family.arguments; ++a) call += (a ? ", " : "") + argument(bytes, parameters);
+    for (int a = 0; a < family.arguments; ++a) {
+      call += (a ? ", " : "") + (family.data == DataKind::category ? probabilities(bytes, parameters) : argument(bytes, parameters));
+    }
     model += y + " ~ " + call + ")\n";
     data += ", \"" + y + "\": " + data_values(bytes, family.data, n);
   }
