@@ -18,6 +18,15 @@ QStringList sample_arguments(const QString& output, const QString& seed, const Q
           "--output", output};
 }
 
+// m.vmod and d.json in `directory`; false when either cannot be written.
+bool write_model_and_data(const QTemporaryDir& directory, const QByteArray& model, const QByteArray& data) {
+  for (const auto& [name, bytes] : {std::pair{"m.vmod", model}, std::pair{"d.json", data}}) {
+    QFile file(directory.filePath(name));
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size()) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 class TestVariateSample : public QObject {
@@ -91,11 +100,7 @@ class TestVariateSample : public QObject {
     QFETCH(QByteArray, data);
     QFETCH(QString, column);
     QTemporaryDir directory;
-    for (const auto& [name, bytes] : {std::pair{"m.vmod", model}, std::pair{"d.json", data}}) {
-      QFile file(directory.filePath(name));
-      QVERIFY(file.open(QIODevice::WriteOnly));
-      file.write(bytes);
-    }
+    QVERIFY(write_model_and_data(directory, model, data));
     const QString m = directory.filePath("m.vmod"), d = directory.filePath("d.json"), out = directory.filePath("out");
     const Outcome sampled = run({"sample", m, "--data", d, "--seed", "2", "--chains", "2", "--draws", "50", "--predict",
                                  "--output", out});
@@ -127,12 +132,7 @@ class TestVariateSample : public QObject {
   void argumentsOutsideTheirDomainAreRejectedAndReported() {
     QFETCH(QString, backend);
     QTemporaryDir directory;
-    for (const auto& [name, bytes] : {std::pair<const char*, QByteArray>{"m.vmod", "data u: real[3]\nb ~ Normal(0, 1)\nu ~ Beta(b, 2)\n"},
-                                      {"d.json", R"({"u": [0.2, 0.5, 0.7]})"}}) {
-      QFile file(directory.filePath(name));
-      QVERIFY(file.open(QIODevice::WriteOnly));
-      file.write(bytes);
-    }
+    QVERIFY(write_model_and_data(directory, "data u: real[3]\nb ~ Normal(0, 1)\nu ~ Beta(b, 2)\n", R"({"u": [0.2, 0.5, 0.7]})"));
     const QString summary = directory.filePath("s.json");
     const Outcome outcome = run({"sample", directory.filePath("m.vmod"), "--data", directory.filePath("d.json"), "--seed",
                                  "3", "--backend", backend, "--summary-json", summary, "--quiet"});
