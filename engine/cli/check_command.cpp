@@ -8,6 +8,7 @@
 #include "engine/deep/amortized_model.h"
 #include "engine/io/data_file.h"
 #include "engine/model/network_call.h"
+#include "engine/model/variable_bounds.h"
 #include "engine/services/train.h"
 #include "engine/services/vmod_source.h"
 #include "engine/tape/compiler/select_target.h"
@@ -69,7 +70,12 @@ int run_check(const CheckOptions& options) {
   std::cout << "\nparameters (" << model.layout().dimension() << " unconstrained):";
   for (const auto& p : model.layout().parameters()) {
     std::cout << " " << with_shape(p.name, p.shape);
-    if (p.support.kind() != Support::Kind::Real) std::cout << " (" << p.support.to_string() << ")";
+    if (p.support_varies) {
+      const auto& random = *model.checked().program.statements[*model.checked().find(p.name)->distribution].as<model::RandomStmt>();
+      std::cout << " (" << model::describe_bounds(random, p.support) << ", at each point)";
+    } else if (p.support.kind() != Support::Kind::Real) {
+      std::cout << " (" << p.support.to_string() << ")";
+    }
   }
   std::cout << "\n";
   if (!model.derived_names().empty()) {

@@ -31,11 +31,16 @@ ValueMap parse_parameters(const std::string& text, const std::string& path, cons
       throw ArgumentError(path + ": parameter '" + p.name + "' has shape " +
                           to_string(value.sizes()) + ", expected " + to_string(p.shape));
     }
-    if (!p.support.contains(value).all().item<bool>()) {
-      throw ArgumentError(path + ": parameter '" + p.name + "' is outside its support (" +
-                          p.support.to_string() + ")");
-    }
     values[p.name] = value;
+  }
+  // Bounds computed from other parameters are taken at these values.
+  const std::vector<Support> supports = layout.supports_at(values);
+  for (size_t i = 0; i < supports.size(); ++i) {
+    const ParameterInfo& p = layout.parameters()[i];
+    if (!supports[i].contains(values.at(p.name)).all().item<bool>()) {
+      throw ArgumentError(path + ": parameter '" + p.name + "' is outside its support (" + supports[i].to_string() +
+                          (p.support_varies ? " at these values" : "") + ")");
+    }
   }
   return values;
 }

@@ -294,6 +294,18 @@ class HeaderWriter {
 
   ExpressionWriter writer() const { return ExpressionWriter(model_scope_); }
 
+  // `real<lower=L, upper=U>` as the Support it declares; its bounds are computed where
+  // the variable is made, so bounds that read other parameters take their values there.
+  std::string declared_support(const model::DeclaredBounds& bounds) const {
+    const ExpressionWriter w = writer();
+    const auto text = [&](const Expr& e) { return ExpressionWriter::tensor_text(w.write(e)); };
+    if (bounds.lower && bounds.upper) {
+      return "vt::Support::interval(" + text(*bounds.lower) + ", " + text(*bounds.upper) + ")";
+    }
+    if (bounds.lower) return "vt::Support::lower_bounded(" + text(*bounds.lower) + ")";
+    return "vt::Support::upper_bounded(" + text(*bounds.upper) + ")";
+  }
+
   CallText call_text(const Expr& call, const RandomStmt& random, bool component) {
     const model::DistributionSignature& signature = *model::find_distribution(call.name);
     const auto bound = model::bind_arguments(signature, call);
@@ -379,6 +391,10 @@ class HeaderWriter {
       uses_support_ = true;
       factory = std::string("vt::with_support(") + support_of(random.constraint) +
                 ", [&] { return " + factory + "; })";
+    }
+    if (random.bounds && (random.bounds->lower || random.bounds->upper)) {
+      uses_support_ = true;
+      factory = "vt::with_support(" + declared_support(*random.bounds) + ", [&] { return " + factory + "; })";
     }
     if (observed) {
       returns_variable_ = last;

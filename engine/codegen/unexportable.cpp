@@ -54,6 +54,11 @@ void reject_unexportable(const model::CheckedModel& model) {
       for (const auto& dim : random->dims) reject_in(dim);
       for (const auto& dim : random->constraint_dims) reject_in(dim);
       reject_in(random->distribution);
+      if (random->bounds) {
+        for (const auto* bound : {&random->bounds->lower, &random->bounds->upper}) {
+          if (*bound) reject_in(**bound);
+        }
+      }
     }
   }
 }

@@ -184,7 +184,9 @@ bool equal_truncations(const std::optional<Truncation>& a, const std::optional<T
 bool equal_nodes(const RandomStmt& a, const RandomStmt& b) {
   return a.name == b.name && a.guide == b.guide && all_equal(a.dims, b.dims) && a.constraint == b.constraint &&
          all_equal(a.constraint_dims, b.constraint_dims) &&
-         structurally_equal(a.distribution, b.distribution) && equal_truncations(a.truncation, b.truncation);
+         structurally_equal(a.distribution, b.distribution) && equal_truncations(a.truncation, b.truncation) &&
+         a.bounds.has_value() == b.bounds.has_value() &&
+         (!a.bounds || (equal_bounds(a.bounds->lower, b.bounds->lower) && equal_bounds(a.bounds->upper, b.bounds->upper)));
 }
 
 bool equal_nodes(const ElementDefinition& a, const ElementDefinition& b) {

@@ -106,6 +106,15 @@ struct Truncation {
   std::optional<Expr> hi;
 };
 
+/// `NAME: real<lower=L, upper=U>[DIMS]`: a parameter flat on its bounds, as Stan's
+/// `real<lower=L, upper=U> NAME;` with no statement about it. L and U may read data and
+/// earlier parameters; either may be absent.
+struct DeclaredBounds {
+  Span span;  // from 'real' to '>'
+  std::optional<Expr> lower;
+  std::optional<Expr> upper;
+};
+
 /// `NAME[DIMS] ~ Dist(args)` or `NAME: constraint[DIMS] ~ Dist(args)`; or
 /// `guide NAME ~ Dist(args)`: the variational family of latent NAME (amortized when its
 /// arguments come from a network of the data).
@@ -123,6 +132,8 @@ struct RandomStmt {
   Expr distribution;
   /// `T[lo, hi]`, `T[lo, ]` or `T[, hi]` after the distribution: truncated to the interval.
   std::optional<Truncation> truncation;
+  /// Set for `NAME: real<...>[DIMS]`, whose distribution is then `Flat()`.
+  std::optional<DeclaredBounds> bounds;
 };
 
 /// `NAME = expr`.

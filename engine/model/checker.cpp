@@ -389,6 +389,11 @@ class Checker {
     } else if (const auto* random = statement.as<RandomStmt>()) {
       for (const auto& dim : random->dims) walk(s, dim, Use::size);
       for (const auto& dim : random->constraint_dims) walk(s, dim, Use::size);
+      if (random->bounds) {
+        for (const auto* bound : {&random->bounds->lower, &random->bounds->upper}) {
+          if (*bound) walk(s, **bound, Use::value);
+        }
+      }
       check_distribution_call(s, random->distribution, false);
       if (random->truncation) check_truncation(s, *random);
       if (random->constraint != Constraint::none && random->constraint_dims.size() != 1) {
@@ -569,10 +574,14 @@ class Checker {
     }
     for (const Node& n : model_.nodes) {
       if (n.guide) check_guide(n);
+      if (n.kind == NodeKind::observed && n.distribution) {
+        if (const auto& bounds = statements()[*n.distribution].as<RandomStmt>()->bounds) {
+          diagnostics_.error(bounds->span, "'" + n.name + "' is data, so it cannot be declared a parameter with `" + n.name +
+                                               ": real<...>`; declare its bounds as `data " + n.name + ": real<lower=L, upper=U>`");
+        }
+      }
       if (n.kind != NodeKind::latent) continue;
       const auto* random = statements()[*n.distribution].as<RandomStmt>();
-      if (random->truncation) check_latent_bounds(*random);
-      check_latent_uniform(*random, random->distribution);
       const std::string& family = random->distribution.name;
       if (discrete_families().count(family)) {
         diagnostics_.error(random->name_span,
@@ -581,48 +590,6 @@ class Checker {
                                ": int` to observe it (discrete parameters cannot be inferred)");
       }
     }
-  }
-
-  // A latent variable's support is its truncation's interval, fixed when the model is
-  // compiled: its bounds come from the data.
-  void check_latent_bounds(const RandomStmt& random) {
-    std::vector<Reference> references;
-    for (const auto* bound : {&random.truncation->lo, &random.truncation->hi}) {
-      if (*bound) collect_names(**bound, references);
-    }
-    for (const auto& reference : references) {
-      const Node* read = model_.find(reference.name);
-      if (!read || read->is_data_valued()) continue;
-      diagnostics_.error(reference.span, "the truncation bounds of latent '" + random.name + "' must come from the data, but '" +
-                                             reference.name + "' is a " + node_kind_name(read->kind));
-    }
-  }
-
-  // A latent Uniform's support is (lo, hi), also fixed when the model is compiled: bounds
-  // computed from parameters would be taken at one point, and the run would be wrong
-  // without a word. Refused, with the reparameterization that writes the same model.
-  void check_latent_uniform(const RandomStmt& random, const Expr& call) {
-    if (call.kind != ExprKind::call) return;
-    for (const auto& argument : call.arguments) check_latent_uniform(random, argument.value);  // a Mixture's component
-    if (call.name != "Uniform") return;
-    std::vector<Reference> references;
-    for (const auto& argument : call.arguments) collect_names(argument.value, references);
-    for (const auto& reference : references) {
-      const Node* read = model_.find(reference.name);
-      if (!read || read->is_data_valued()) continue;
-      diagnostics_.error(reference.span, "the bounds of latent '" + random.name + "' (Uniform's lo and hi) must come from the data, but '" +
-                                             reference.name + "' is a " + node_kind_name(read->kind) +
-                                             "; for bounds that depend on parameters write `" + random.name +
-                                             "_unit ~ Uniform(0, 1)` and `" + random.name + " = lo + (hi - lo) * " +
-                                             random.name + "_unit` (the same model)");
-      return;
-    }
-  }
-
-  static void collect_names(const Expr& e, std::vector<Reference>& out) {
-    if (e.kind == ExprKind::name) out.push_back({e.name, e.span, Use::value});
-    for (const auto& operand : e.operands) collect_names(operand, out);
-    for (const auto& argument : e.arguments) collect_names(argument.value, out);
   }
 
   // A guide is a reparameterizable family of a latent variable, read from the data and

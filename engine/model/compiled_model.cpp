@@ -18,6 +18,7 @@
 #include "engine/model/log_density_term.h"
 #include "engine/model/model_error.h"
 #include "engine/model/printer.h"
+#include "engine/target/point_supports.h"
 
 namespace variate::model {
 
@@ -172,6 +173,11 @@ class Run {
   }
 
  private:
+  // In a batch a scalar variable's value is [B, 1] (LogJointTracer), so what its
+  // distribution is built from is lifted to at least one point dimension: [B] would
+  // broadcast against it to [B, B].
+  static int64_t lifted_rank(int64_t rank) { return std::max<int64_t>(rank, 1); }
+
   // Builds the distribution of a call; batched parameters are lifted so that their point
   // dimensions line up with the variable's (`extra_rank` is 1 inside a Mixture, whose
   // components add a trailing component axis).
@@ -192,7 +198,7 @@ class Run {
       }
       const Value v = evaluator_.evaluate(argument);
       constant = constant && !v.batched && is_constant(argument);
-      arguments.tensors.push_back(lift(v, batch_rank + extra_rank + parameters[p].event_rank));
+      arguments.tensors.push_back(lift(v, lifted_rank(batch_rank + extra_rank + parameters[p].event_rank)));
     }
     // While checking, arguments that depend on parameters are only at a reference point,
     // so their values are not validated; data-only ones are. At a sampler's point those
@@ -238,7 +244,7 @@ class Run {
                                       random.distribution.name + " (shape " + variate::to_string(d->batch_shape()) + ")");
       }
       return lift({at::isFloatingType(v.tensor.scalar_type()) ? v.tensor : v.tensor.to(at::kDouble), v.batched, false},
-                  batch_rank);
+                  lifted_rank(batch_rank));
     };
     const at::Tensor lo = bound(random.truncation->lo);
     const at::Tensor hi = bound(random.truncation->hi);
@@ -254,6 +260,37 @@ class Run {
     }
   }
 
+  // The support of `NAME: real<lower=L, upper=U>`, its bounds computed here (from data or
+  // earlier parameters), lifted as the variable's value is in a batch.
+  Support declared_support(const RandomStmt& random, const VariableInfo& info) {
+    const DeclaredBounds& declared = *random.bounds;
+    const int64_t rank = lifted_rank(static_cast<int64_t>(info.shape.size()));
+    const auto bound = [&](const std::optional<Expr>& e) {
+      if (!e) return at::Tensor();
+      const Value v = evaluator_.evaluate(*e);
+      if (checking_ && broadcast_shapes(v.point_shape(), info.shape) != info.shape) {
+        throw ModelError(e->span, "the bound '" + to_string(*e) + "' has shape " + variate::to_string(v.point_shape()) +
+                                      ", which does not fit '" + random.name + "' of shape " +
+                                      variate::to_string(info.shape) + "; give '" + random.name + "' sizes, as in " +
+                                      random.name + ": real<...>[K]");
+      }
+      const at::Tensor t = at::isFloatingType(v.tensor.scalar_type()) ? v.tensor : v.tensor.to(at::kDouble);
+      return lift({t, v.batched, false}, rank);
+    };
+    const at::Tensor lo = bound(declared.lower);
+    const at::Tensor hi = bound(declared.upper);
+    // While checking, parameters' central values require a gradient: bounds that do not
+    // come from the data alone and are validated here.
+    const bool from_data = !(lo.defined() && lo.requires_grad()) && !(hi.defined() && hi.requires_grad());
+    if (checking_ && from_data && lo.defined() && hi.defined() && !(lo < hi).all().item<bool>()) {
+      throw ModelError(declared.span, "the lower bound of '" + random.name + "' must be below its upper bound");
+    }
+    if (lo.defined() && hi.defined()) return Support::interval(lo, hi);
+    if (lo.defined()) return Support::lower_bounded(lo);
+    if (hi.defined()) return Support::upper_bounded(hi);
+    return Support::real();
+  }
+
   bool is_constant(const Expr& expr) const { return state_.constants.count(&expr) > 0 || expr.kind == ExprKind::number; }
 
   void variable(size_t s, const RandomStmt& random, const Node& node) {
@@ -266,6 +303,7 @@ class Run {
     RandomVariableSpec spec{random.name, variable_distribution(random, info.batch_rank, info.shape),
                             info.sample_shape, std::nullopt, std::nullopt};
     if (random.constraint != Constraint::none) spec.support = constraint_support(random.constraint);
+    if (random.bounds) spec.support = declared_support(random, info);
     if (observed) spec.value = state_.observed.at(random.name);
     if (checking_ && observed) check_support(random, *spec.distribution, *spec.value);
     const RandomVariable rv = make_random_variable(std::move(spec));
@@ -358,6 +396,9 @@ class Run {
                      const at::Tensor& value) {
     const Support support = random.constraint != Constraint::none
                                 ? constraint_support(random.constraint) : d.support();
+    // Bounds computed from parameters (`y ~ Uniform(0, theta)`) are known only at a point,
+    // where data outside them makes the density 0; here they are at the central one.
+    if (depends_on_parameters(support)) return;
     const auto* truncated = dynamic_cast<const distributions::Truncated*>(&d);
     const at::Tensor inside = truncated ? truncated->contains(value.to(at::kDouble)).expand(value.sizes())
                                         : support.contains(value.to(at::kDouble));
@@ -445,6 +486,14 @@ CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const 
   const auto checking_program = [state] { run(*state, RunMode::checking, nullptr); };
   state_->layout = ParameterLayout::from_model(make_log_joint(checking_program));
   state_->checking = false;
+  // Bounds computed from parameters are found by a run without the likelihood; held
+  // weakly, since the layout lives in the state the run reads.
+  const std::weak_ptr<State> weak = state_;
+  state_->layout.set_support_model(make_log_joint([weak] {
+    const std::shared_ptr<State> alive = weak.lock();
+    if (!alive) throw ArgumentError("the model of this parameter layout no longer exists");
+    run(*alive, RunMode::derived, nullptr);
+  }));
 }
 
 const CheckedModel& CompiledModel::checked() const { return *state_->checked; }

@@ -79,6 +79,11 @@ std::vector<Use> statement_uses(const Statement& statement) {
         if (*bound) collect(**bound, "truncation", uses);
       }
     }
+    if (random->bounds) {
+      for (const auto* bound : {&random->bounds->lower, &random->bounds->upper}) {
+        if (*bound) collect(**bound, "bound", uses);
+      }
+    }
   } else if (const auto* element = statement.as<ElementDefinition>()) {
     // The step's variable is no node; add_edges skips names that are not.
     collect(element->value, "value", uses);
@@ -139,6 +144,10 @@ class GraphBuilder {
       collect_distribution(random->distribution, "", ignored, &g.arguments);
       if (random->constraint != Constraint::none) {
         g.declared_type = constraint_name(random->constraint) + join_sizes(random->constraint_dims);
+      }
+      if (random->bounds) {  // `real<lower=L, upper=U>[K]`, as the text declares it
+        const std::string text = to_string(statements()[*node.distribution]);
+        g.declared_type = text.substr(text.find(": ") + 2);
       }
       const auto& dims = random->dims.empty() ? random->constraint_dims : random->dims;
       if (!dims.empty()) declared_dims_[node.name] = &dims;

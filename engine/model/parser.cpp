@@ -72,7 +72,8 @@ class Parser {
 
   Statement parse_statement();
   DataDecl parse_data();
-  void parse_data_bounds(DataDecl& data);
+  Token parse_bounds(const std::string& quoted, std::optional<Expr>& lower, std::optional<Expr>& upper);
+  RandomStmt parse_bounded(const Token& name);
   RandomStmt parse_random(const Token& name, std::vector<Expr> dims);
   RandomStmt parse_constrained(const Token& name);
   std::vector<Expr> parse_dims(const std::string& what);
@@ -238,28 +239,47 @@ DataDecl Parser::parse_data() {
     fail(peek(), "expected 'real' or 'int' after ':'" + got());
   }
   advance();
-  if (at(TokenKind::less)) parse_data_bounds(data);
+  if (at(TokenKind::less)) parse_bounds(quote(data.name), data.lower, data.upper);
   if (at(TokenKind::left_bracket)) data.dims = parse_dims(quote(name.text));
   return data;
 }
 
-// `<lower=L>`, `<upper=U>` or `<lower=L, upper=U>`: each bound a unary expression, so
-// that the closing '>' is not read as a comparison.
-void Parser::parse_data_bounds(DataDecl& data) {
+// `<lower=L>`, `<upper=U>` or `<lower=L, upper=U>`: each bound an expression without
+// comparisons (as `lower=1 - a`), so that the closing '>' is not read as one. Returns the '>'.
+Token Parser::parse_bounds(const std::string& quoted, std::optional<Expr>& lower, std::optional<Expr>& upper) {
   advance();  // '<'
-  const std::string quoted = quote(data.name);
   while (true) {
     const Token which = expect(TokenKind::identifier, "expected 'lower' or 'upper' in the bounds of " + quoted);
     const std::string kind(which.text);
-    std::optional<Expr>* bound = kind == "lower" ? &data.lower : kind == "upper" ? &data.upper : nullptr;
+    std::optional<Expr>* bound = kind == "lower" ? &lower : kind == "upper" ? &upper : nullptr;
     if (!bound) fail(which, "expected 'lower' or 'upper' in the bounds of " + quoted + ", got '" + kind + "'");
     if (bound->has_value()) fail(which, "the " + kind + " bound of " + quoted + " is given twice");
     expect(TokenKind::equals, "expected '=' after '" + kind + "'");
-    *bound = parse_unary();
+    *bound = parse_additive();  // no comparison: '>' closes the bounds
     if (!at(TokenKind::comma)) break;
     advance();
   }
-  expect(TokenKind::greater, "expected '>' to close the bounds of " + quoted);
+  return expect(TokenKind::greater, "expected '>' to close the bounds of " + quoted);
+}
+
+// `NAME: real<lower=L, upper=U>[DIMS]`, a parameter flat on its bounds.
+RandomStmt Parser::parse_bounded(const Token& name) {
+  const Token real = advance();  // 'real'
+  const std::string quoted = quote(name.text);
+  RandomStmt random;
+  random.name = std::string(name.text);
+  random.name_span = name.span;
+  DeclaredBounds bounds;
+  bounds.span = real.span;
+  if (at(TokenKind::less)) bounds.span.end = parse_bounds(quoted, bounds.lower, bounds.upper).span.end;
+  if (at(TokenKind::left_bracket)) random.dims = parse_dims(quoted);
+  if (at(TokenKind::tilde)) {
+    fail(peek(), "a parameter declared 'real' is flat on its bounds (Stan's `real<lower=L, upper=U>`) and takes no '~'; "
+                 "for a prior within bounds write `" + std::string(name.text) + " ~ Dist(...) T[L, U]`");
+  }
+  random.distribution = Expr::call("Flat", {}, real.span);
+  random.bounds = std::move(bounds);
+  return random;
 }
 
 RandomStmt Parser::parse_random(const Token& name, std::vector<Expr> dims) {
@@ -325,6 +345,7 @@ std::optional<Truncation> Parser::parse_truncation() {
 
 RandomStmt Parser::parse_constrained(const Token& name) {
   advance();  // ':'
+  if (at(TokenKind::keyword_real)) return parse_bounded(name);
   const Token type = peek();
   const auto constraint =
       type.kind == TokenKind::identifier ? constraint_from_name(type.text) : std::nullopt;
@@ -332,7 +353,7 @@ RandomStmt Parser::parse_constrained(const Token& name) {
     std::string message =
         "expected a constraint (ordered, positive_ordered, simplex or cholesky_corr) after "
         "':'" + got();
-    if (type.kind == TokenKind::keyword_real || type.kind == TokenKind::keyword_int) {
+    if (type.kind == TokenKind::keyword_int) {
       message += " (data is declared as 'data " + std::string(name.text) + ": " +
                  std::string(type.text) + "')";
     }

@@ -164,19 +164,26 @@ std::string to_string(const Expr& expr) {
   return out;
 }
 
+// `<lower=L, upper=U>`, or "" without bounds. A bound is read without comparisons (so that
+// '>' closes the bounds): a comparison, logic or `?:` is parenthesized.
+static std::string bounds_text(const std::optional<Expr>& lower, const std::optional<Expr>& upper) {
+  const auto bound = [](const Expr& e) {
+    const bool loose = (e.kind == ExprKind::binary && e.op >= BinaryOp::equal) || e.kind == ExprKind::conditional;
+    return loose ? "(" + to_string(e) + ")" : to_string(e);
+  };
+  std::string bounds;
+  if (lower) bounds += "lower=" + bound(*lower);
+  if (upper) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + bound(*upper);
+  return bounds.empty() ? bounds : "<" + bounds + ">";
+}
+
 std::string to_string(const Statement& statement) {
   if (const auto* data = statement.as<DataDecl>()) {
-    // A bound is read as a unary expression (so that '>' closes the bounds): anything
-    // looser, `lo + 10`, is parenthesized.
-    const auto bound = [](const Expr& e) {
-      const bool loose = (e.kind == ExprKind::binary && e.op != BinaryOp::power) || e.kind == ExprKind::conditional;
-      return loose ? "(" + to_string(e) + ")" : to_string(e);
-    };
-    std::string bounds;
-    if (data->lower) bounds += "lower=" + bound(*data->lower);
-    if (data->upper) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + bound(*data->upper);
-    if (!bounds.empty()) bounds = "<" + bounds + ">";
-    return "data " + data->name + ": " + base_type_name(data->type) + bounds + bracketed(data->dims);
+    return "data " + data->name + ": " + base_type_name(data->type) + bounds_text(data->lower, data->upper) +
+           bracketed(data->dims);
+  }
+  if (const auto* random = statement.as<RandomStmt>(); random && random->bounds) {
+    return random->name + ": real" + bounds_text(random->bounds->lower, random->bounds->upper) + bracketed(random->dims);
   }
   if (const auto* random = statement.as<RandomStmt>()) {
     std::string out = (random->guide ? "guide " : "") + random->name + bracketed(random->dims);

@@ -30,6 +30,11 @@ int rename_in_statement(Statement& statement, const std::string& from, const std
         if (*bound) count += rename_references(**bound, from, to);
       }
     }
+    if (random->bounds) {
+      for (auto* bound : {&random->bounds->lower, &random->bounds->upper}) {
+        if (*bound) count += rename_references(**bound, from, to);
+      }
+    }
   } else if (auto* assignment = std::get_if<Deterministic>(&statement.node)) {
     name(assignment->name);
     count += rename_references(assignment->value, from, to);

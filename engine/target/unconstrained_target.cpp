@@ -88,9 +88,11 @@ at::Tensor UnconstrainedTarget::log_density(const at::Tensor& theta, bool jacobi
   const bool one_point = x.dim() == 1;
   ValidationGuard no_validation(false);
   ArgumentCheckGuard checked(one_point);
-  ConstrainedPoint point = layout_.constrain(x);  // throws for a point of the wrong size
+  layout_.check_shape(x);
   at::Tensor lp;
   try {
+    // Bounds computed from parameters are arguments too (a Uniform's hi below its lo).
+    const ConstrainedPoint point = layout_.constrain(x);
     lp = one_point ? log_joint_(point.values) : log_joint_(point.values, x.size(0));
     if (jacobian) lp = lp + point.log_det_jacobian;
   } catch (const ArgumentError&) {

@@ -66,6 +66,10 @@ Aligned align(const RandomVariable& rv, const ParameterInfo& p, bool analytic) {
     a.entropy = closed_form ? *closed_form : -a.log_q;
     return a;
   }
+  if (p.support_varies) {
+    throw ArgumentError(prefix(p) + "is on its constrained scale, but its bounds vary with the other parameters; "
+                        "give q on the real line (the unconstrained scale)");
+  }
   if (support.to_string() != p.support.to_string()) {
     throw ArgumentError(prefix(p) + "has support " + support.to_string() +
                         "; expected the model's support " + p.support.to_string() +

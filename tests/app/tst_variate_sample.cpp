@@ -1,6 +1,8 @@
 // `variate sample` and `variate summary` as a user runs them: reproducible files, thread
 // counts that do not change draws, warnings instead of failures, clear errors.
 
+#include <cmath>
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest/QtTest>
@@ -143,6 +145,46 @@ class TestVariateSample : public QObject {
     QVERIFY2(outcome.output.contains(warning), qPrintable(outcome.output));
     const QJsonObject b = read_json(summary)["parameters"].toObject()["b"].toObject();
     QVERIFY2(b["q5"].toDouble() > 0, qPrintable(QString::number(b["q5"].toDouble())));
+  }
+
+  // Bounds computed from parameters are taken at each point, with their Jacobian: a
+  // Uniform's, a truncation's and a declared `real<lower=L, upper=U>`'s. With
+  // a ~ Uniform(0, 1), b ~ Uniform(0, 1 - a) and c flat on (0, 1 - a), p(a) is
+  // proportional to 1 - a, so E[a] = E[b] = E[c] = 1/3; with d ~ Normal(b, 1) T[b, ],
+  // d - b is half-normal, of mean sqrt(2 / pi). Batched chains evaluate all chains in one
+  // tensor computation, where a scalar's bounds and arguments are [chains, 1].
+  void supportsThatDependOnParameters_data() {
+    QTest::addColumn<QStringList>("options");
+    QTest::newRow("tape") << QStringList{"--backend", "tape"};
+    QTest::newRow("torch") << QStringList{"--backend", "torch"};
+    QTest::newRow("batched chains") << QStringList{"--batched-chains"};
+  }
+  void supportsThatDependOnParameters() {
+    QFETCH(QStringList, options);
+    QTemporaryDir directory;
+    QVERIFY(write_model_and_data(directory, "a ~ Uniform(0, 1)\nb ~ Uniform(0, 1 - a)\nc: real<lower=0, upper=1 - a>\n"
+                                            "d ~ Normal(b, 1) T[b, ]\ne = d - b\n", "{}"));
+    const QString summary = directory.filePath("s.json");
+    const Outcome outcome = run(QStringList{"sample", directory.filePath("m.vmod"), "--seed", "5", "--summary-json", summary,
+                                            "--quiet"} << options);
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    const QJsonObject document = read_json(summary);
+    const QJsonObject parameters = document["parameters"].toObject();
+    const double half_normal_mean = std::sqrt(2 / M_PI);
+    for (const auto& [name, mean] : {std::pair{"a", 1.0 / 3}, {"b", 1.0 / 3}, {"c", 1.0 / 3}, {"e", half_normal_mean}}) {
+      const QJsonObject row = parameters[name].toObject();
+      const double error = std::abs(row["mean"].toDouble() - mean);
+      QVERIFY2(error < 5 * row["mcse_mean"].toDouble() + 1e-3,
+               qPrintable(QString("%1: mean %2, expected %3 (mcse %4)").arg(name).arg(row["mean"].toDouble()).arg(mean)
+                              .arg(row["mcse_mean"].toDouble())));
+    }
+    // The geometry is smooth once transformed at each point: no divergences.
+    QCOMPARE(document["sampler"].toObject()["divergences"].toInt(), 0);
+    // `check` shows the bounds as the text computes them.
+    const Outcome check = run({"check", directory.filePath("m.vmod"), "--data", directory.filePath("d.json")});
+    QVERIFY2(check.output.contains("parameters (4 unconstrained): a (interval(0, 1)) b (interval(0, 1 - a), at each point) "
+                                   "c (interval(0, 1 - a), at each point) d (lower_bounded(b), at each point)\n"),
+             qPrintable(check.output));
   }
 
   void densityThatIsNanEverywhereFailsClearly() {

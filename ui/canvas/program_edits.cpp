@@ -81,7 +81,11 @@ bool reads(const Statement& statement, const std::string& name) {
     return any(data->dims) || (data->lower && reads(*data->lower, name)) || (data->upper && reads(*data->upper, name));
   }
   if (const auto* random = statement.as<RandomStmt>()) {
-    return any(random->dims) || any(random->constraint_dims) || reads(random->distribution, name);
+    const auto bound = [&](const std::optional<Expr>& e) { return e && reads(*e, name); };
+    const bool in_truncation = random->truncation && (bound(random->truncation->lo) || bound(random->truncation->hi));
+    const bool in_bounds = random->bounds && (bound(random->bounds->lower) || bound(random->bounds->upper));
+    return any(random->dims) || any(random->constraint_dims) || reads(random->distribution, name) || in_truncation ||
+           in_bounds;
   }
   return reads(std::get<Deterministic>(statement.node).value, name);
 }
@@ -225,6 +229,14 @@ void setDistribution(Program& program, const QString& node, const QString& famil
     return;
   }
   random->distribution = calls::rebuildCall(info, 0, random->distribution);
+  // `b: real<lower=L, upper=U>` is flat on its bounds; another family keeps them as its
+  // truncation, `b ~ Normal(...) T[L, U]`.
+  if (random->bounds && random->distribution.name != "Flat") {
+    if (random->bounds->lower || random->bounds->upper) {
+      random->truncation = model::Truncation{random->bounds->span, random->bounds->lower, random->bounds->upper};
+    }
+    random->bounds.reset();
+  }
 }
 
 void setParameterization(Program& program, const QString& node, int parameterization) {

@@ -9,6 +9,7 @@
 #include "engine/model/functions.h"
 #include "engine/model/model_error.h"
 #include "engine/model/printer.h"
+#include "engine/model/variable_bounds.h"
 #include "engine/tape/constrain/constrain_ops.h"
 #include "engine/tape/densities/glm_log_density.h"
 #include "engine/tape/densities/log_density_ops.h"
@@ -53,6 +54,7 @@ class Compiler {
  private:
   void parameters() {
     for (const auto& p : model_.layout().parameters()) {
+      if (p.support_varies) continue;  // transformed where its bounds are computed
       const Slot unconstrained = builder_.parameters(p.offset, p.unconstrained_shape);
       environment_[p.name] = emit_constrain(builder_, p.support, unconstrained, p.shape);
     }
@@ -71,6 +73,9 @@ class Compiler {
     } else if (const auto* increment = statement.as<model::TargetIncrement>()) {
       if (model_.scores(s)) emit_target_increment(builder_, expression(increment->value));
     } else if (const auto* random = statement.as<model::RandomStmt>()) {
+      if (node.kind == model::NodeKind::latent && !environment_.count(random->name)) {
+        environment_[random->name] = constrain_at_point(*random);  // its bounds vary
+      }
       if (!model_.scores(s)) return;  // another part of a split model adds it
       if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
       DensityTerm term = density_term(random->distribution, model_.shape(random->name));
@@ -82,6 +87,28 @@ class Compiler {
         emit_truncation(builder_, term, bound(truncation->lo), bound(truncation->hi));
       }
     }
+  }
+
+  // A parameter whose bounds depend on other parameters, transformed with the bounds its
+  // statement computes (model::bound_expressions); a truncation's open side keeps the
+  // family's own bound (a positive family's 0), as distributions::Truncated does.
+  Slot constrain_at_point(const model::RandomStmt& random) {
+    const ParameterInfo& p = model_.layout()[random.name];
+    const model::BoundExpressions bounds = model::bound_expressions(random);
+    const auto bound = [&](const Expr* e) -> std::optional<Slot> {
+      if (!e) return std::nullopt;
+      const Slot b = expression(*e);
+      return b.size == 1 ? b : broadcast_to(builder_, b, p.shape);
+    };
+    std::optional<Slot> lower = bound(bounds.lower);
+    const std::optional<Slot> upper = bound(bounds.upper);
+    const at::Tensor& own = p.support.lower();
+    if (!lower && random.truncation && p.support.kind() == Support::Kind::Interval && own.numel() == 1) {
+      lower = builder_.scalar(own.item<double>());
+    }
+    if (!lower && !upper) throw Unsupported("the tape has no kernel for the bounds of '" + random.name + "'");
+    const Slot y = builder_.parameters(p.offset, p.unconstrained_shape);
+    return emit_bounds_at_point(builder_, lower, upper, Slot{y.offset, y.size, p.shape, true});
   }
 
   // A likelihood the compiler recognised as a GLM, on the same fused kernel as LibTorch's

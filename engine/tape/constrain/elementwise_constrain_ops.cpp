@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <ATen/ATen.h>
 
 #include "engine/tape/constrain/constrain_kernels.h"
+#include "engine/tape/constrain/constrain_ops.h"
 
 namespace variate::tape {
 namespace {
@@ -113,6 +115,79 @@ void interval_log_jacobian(const Instruction& op, Sweep& s) {
   s.lp += total;
 }
 
+// Bounds computed at each point (slots that may depend on parameters), read with the
+// stride each has and given adjoints where they vary. x = lower + exp(y) or upper - exp(y):
+// dx/dbound = 1.
+template <bool kUpper>
+void shifted_exp_at_point_backward(const Instruction& op, Sweep& s) {
+  shifted_exp_backward<kUpper>(op, s);
+  if (!op.varying[2]) return;
+  const double* ax = s.adjoints + op.out;
+  double* abound = s.adjoints + op.in[2];
+  for (int64_t i = 0; i < op.n; ++i) abound[i * op.stride[2]] += ax[i];
+}
+
+// As interval_forward, with the width taken here; bounds out of order (or not finite)
+// reject the point, as the LibTorch path's checked transform does. Operands: in[0] y,
+// in[1] the sigmoid's scratch, in[2] lower, in[3] upper.
+void interval_at_point_forward(const Instruction& op, Sweep& s) {
+  const double* y = s.values + op.in[0];
+  double* sig = s.values + op.in[1];
+  const double* lower = s.values + op.in[2];
+  const double* upper = s.values + op.in[3];
+  double* x = s.values + op.out;
+  for (int64_t i = 0; i < op.n; ++i) {
+    const double lo = lower[i * op.stride[2]];
+    const double hi = upper[i * op.stride[3]];
+    const double width = hi - lo;
+    if (!(width > 0) || !std::isfinite(width)) s.failed = s.rejected = true;
+    const bool positive = y[i] > 0;
+    sig[i] = sigmoid(positive ? -y[i] : y[i]);
+    x[i] = positive ? hi - width * sig[i] : lo + width * sig[i];
+  }
+}
+
+// From the nearer bound: dx/d(that bound) = 1 - s, dx/d(the other) = s.
+void interval_at_point_backward(const Instruction& op, Sweep& s) {
+  const double* y = s.values + op.in[0];
+  const double* sig = s.values + op.in[1];
+  const double* lower = s.values + op.in[2];
+  const double* upper = s.values + op.in[3];
+  const double* ax = s.adjoints + op.out;
+  double* ay = s.adjoints + op.in[0];
+  double* alower = s.adjoints + op.in[2];
+  double* aupper = s.adjoints + op.in[3];
+  for (int64_t i = 0; i < op.n; ++i) {
+    const double width = upper[i * op.stride[3]] - lower[i * op.stride[2]];
+    ay[i] += ax[i] * width * (1 - sig[i]) * sig[i];
+    const double near = 1 - sig[i];
+    const double far = sig[i];
+    const bool positive = y[i] > 0;
+    if (op.varying[2]) alower[i * op.stride[2]] += ax[i] * (positive ? far : near);
+    if (op.varying[3]) aupper[i * op.stride[3]] += ax[i] * (positive ? near : far);
+  }
+}
+
+// log(upper - lower) + log_sigmoid(y) + log_sigmoid(-y), with the width's partials.
+void interval_at_point_log_jacobian(const Instruction& op, Sweep& s) {
+  const double* y = s.values + op.in[0];
+  const double* lower = s.values + op.in[2];
+  const double* upper = s.values + op.in[3];
+  double* ay = s.adjoints + op.in[0];
+  double* alower = s.adjoints + op.in[2];
+  double* aupper = s.adjoints + op.in[3];
+  double total = 0;
+  for (int64_t i = 0; i < op.n; ++i) {
+    const double width = upper[i * op.stride[3]] - lower[i * op.stride[2]];
+    const LogSigmoids ls = log_sigmoids(y[i]);
+    total += std::log(width) + ls.at_x + ls.at_minus_x;
+    ay[i] += ls.slope_at_x - ls.slope_at_minus_x;
+    if (op.varying[2]) alower[i * op.stride[2]] -= 1 / width;
+    if (op.varying[3]) aupper[i * op.stride[3]] += 1 / width;
+  }
+  s.lp += total;
+}
+
 // A bound as the bijector holds it: integers become float64, floating types stay (so that
 // upper - lower rounds as it does there).
 at::Tensor floating(const at::Tensor& bound) {
@@ -172,7 +247,48 @@ Slot emit_shifted_exp(ProgramBuilder& builder, const at::Tensor& bound, const Sl
   return x;
 }
 
+// A bound slot read by an op over y's n elements.
+void set_bound(Instruction& op, size_t k, const Slot& bound) {
+  op.in[k] = bound.offset;
+  op.stride[k] = bound.size == 1 ? 0 : 1;
+  op.varying[k] = bound.varying;
+}
+
 }  // namespace
+
+Slot emit_bounds_at_point(ProgramBuilder& builder, const std::optional<Slot>& lower,
+                          const std::optional<Slot>& upper, const Slot& y) {
+  const Slot x = builder.varying(y.shape);
+  if (lower && upper) {
+    Instruction op = unary_op("interval_at_point", x, y);
+    op.forward = interval_at_point_forward;
+    op.backward = interval_at_point_backward;
+    op.in[1] = builder.varying(y.shape).offset;
+    set_bound(op, 2, *lower);
+    set_bound(op, 3, *upper);
+    builder.append(op);
+    Instruction sink = op;
+    sink.forward = interval_at_point_log_jacobian;
+    sink.backward = nullptr;
+    sink.sink = true;
+    sink.jacobian = true;
+    sink.name = "interval_at_point_log_jacobian";
+    sink.out = -1;
+    builder.append(sink);
+    return x;
+  }
+  const bool is_upper = !lower;
+  const bool single = (is_upper ? *upper : *lower).size == 1;
+  Instruction op = unary_op(is_upper ? "upper_bound_at_point" : "lower_bound_at_point", x, y);
+  op.forward = is_upper ? (single ? shifted_exp_forward<0, true> : shifted_exp_forward<1, true>)
+                        : (single ? shifted_exp_forward<0, false> : shifted_exp_forward<1, false>);
+  op.backward = is_upper ? shifted_exp_at_point_backward<true> : shifted_exp_at_point_backward<false>;
+  op.in[1] = builder.varying(y.shape).offset;
+  set_bound(op, 2, is_upper ? *upper : *lower);
+  builder.append(op);
+  append_sum_log_jacobian(builder, is_upper ? "upper_bound_log_jacobian" : "lower_bound_log_jacobian", y);
+  return x;
+}
 
 Slot emit_lower_bound(ProgramBuilder& builder, const at::Tensor& lower, const Slot& y) {
   if (!at::all(lower == 0).item<bool>()) return emit_shifted_exp(builder, lower, y, false);

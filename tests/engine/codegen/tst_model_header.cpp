@@ -44,6 +44,7 @@ Y ~ MultiNormal(m, S)
 Z ~ MultiNormal(m, scale_tril = L)
 p: positive_ordered[K] ~ Exponential(1)
 new ~ Normal(sum(X @ m), 1)
+c: real<lower=-sigma, upper=sigma>[2]
 total = sum(m)
 last = m[K] * K
 )";
@@ -93,6 +94,8 @@ class TestModelHeader : public QObject {
     QTest::newRow("unread quantity recorded") << "  vt::deterministic(\"total\", vt::sum(m));";
     QTest::newRow("index by a size") << "vt::deterministic(\"last\", m[d.dim(\"K\") - 1] * d.dim(\"K\"));";
     QTest::newRow("no value returned after a quantity") << "inline void m(const vt::Data& d) {";
+    QTest::newRow("bounds computed where the variable is made")
+        << "auto c = vt::with_support(vt::Support::interval(-sigma, sigma),\n      [&] { return vt::Flat(\"c\", {2}); });";
     QTest::newRow("constraints included") << "#include \"engine/core/with_support.h\"";
   }
 

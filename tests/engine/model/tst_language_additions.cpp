@@ -364,8 +364,6 @@ class TestLanguageAdditions : public QObject {
         << "m.vmod:5:20: error: the truncation bound 'x' has shape [3], more dimensions than the arguments of Normal (shape [])";
     QTest::newRow("bounds in the wrong order") << header + "a ~ Normal(0, 1) T[2, 1]\n"
         << "m.vmod:5:18: error: the truncation's lower bound must be below its upper bound";
-    QTest::newRow("latent bounds from a parameter") << header + "b ~ Normal(0, 1)\na ~ Normal(0, 1) T[b, ]\n"
-        << "m.vmod:6:20: error: the truncation bounds of latent 'a' must come from the data, but 'b' is a latent variable";
     QTest::newRow("constraint and truncation") << header + "a: ordered[N] ~ Normal(0, 1) T[0, ]\n"
         << "m.vmod:5:30: error: 'a' has both a constraint type and a truncation; the truncation sets its support";
     QTest::newRow("observed data outside the interval") << "data N: int\ndata x: real[N]\nx ~ Normal(0, 1) T[0, 2]\n"
@@ -377,11 +375,18 @@ class TestLanguageAdditions : public QObject {
         << "m.vmod:2:1: error: 'energy__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
     QTest::newRow("an error after a byte order mark") << "\xEF\xBB\xBF" "a ~ Normal(0, s)\n"
         << "m.vmod:1:15: error: undefined name 's'; did you mean 'a'?";
-    // A latent Uniform's bounds set its support when the model compiles: from the data only.
-    QTest::newRow("Uniform bounds from a parameter") << "a ~ Uniform(0, 1)\nb ~ Uniform(0, 1 - a)\n"
-        << "m.vmod:2:20: error: the bounds of latent 'b' (Uniform's lo and hi) must come from the data, but 'a' is a "
-           "latent variable; for bounds that depend on parameters write `b_unit ~ Uniform(0, 1)` and "
-           "`b = lo + (hi - lo) * b_unit` (the same model)";
+    // `NAME: real<lower=L, upper=U>`, a parameter flat on its bounds.
+    QTest::newRow("a bounded parameter with a distribution") << "a: real<lower=0> ~ Normal(0, 1)\n"
+        << "m.vmod:1:18: error: a parameter declared 'real' is flat on its bounds (Stan's `real<lower=L, upper=U>`) "
+           "and takes no '~'; for a prior within bounds write `a ~ Dist(...) T[L, U]`";
+    QTest::newRow("bounds in the wrong order") << "a: real<lower=1, upper=0>\n"
+        << "m.vmod:1:4: error: the lower bound of 'a' must be below its upper bound";
+    QTest::newRow("a bound larger than the parameter") << "data N: int\ndata x: real[N]\na: real<lower=x>\n"
+        << "m.vmod:3:15: error: the bound 'x' has shape [3], which does not fit 'a' of shape []; give 'a' sizes, as in "
+           "a: real<...>[K]";
+    QTest::newRow("a bounded parameter that is data") << "data a: real\na: real<lower=0>\n"
+        << "m.vmod:2:4: error: 'a' is data, so it cannot be declared a parameter with `a: real<...>`; declare its bounds as "
+           "`data a: real<lower=L, upper=U>`";
     QTest::newRow("data named n__") << "data n__: int\na ~ Normal(0, 1)\n"
         << "m.vmod:1:6: error: 'n__' ends in '__', which names the sampler's own columns (lp__, energy__, ...); rename it";
     // target +=.

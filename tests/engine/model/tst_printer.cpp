@@ -128,8 +128,12 @@ class TestPrinter : public QObject {
     QTest::newRow("data") << "data X : real [ N , K ]" << "data X: real[N, K]\n";
     QTest::newRow("data bounds") << "data s : real < lower = 0 > [ J ]" << "data s: real<lower=0>[J]\n";
     QTest::newRow("data both bounds") << "data p: real<upper=1,lower=-a>" << "data p: real<lower=-a, upper=1>\n";
-    QTest::newRow("data bound of a sum") << "data x: real<upper=(lo+10)>[N]" << "data x: real<upper=(lo + 10)>[N]\n";
+    QTest::newRow("data bound of a sum") << "data x: real<upper=(lo+10)>[N]" << "data x: real<upper=lo + 10>[N]\n";
     QTest::newRow("data bound of a power") << "data x: real<upper=2^k>" << "data x: real<upper=2 ^ k>\n";
+    QTest::newRow("bounded parameter") << "b : real < lower = 0 , upper = (1-a) > [ K ]" << "b: real<lower=0, upper=1 - a>[K]\n";
+    QTest::newRow("bound of a comparison") << "b: real<upper=(a<1?1:2)>" << "b: real<upper=(a < 1 ? 1 : 2)>\n";
+    QTest::newRow("bounded parameter, upper only") << "b: real<upper=-a>" << "b: real<upper=-a>\n";
+    QTest::newRow("flat parameter") << "b: real[K]" << "b: real[K]\n";
     QTest::newRow("iid copies") << "b [K-1] ~ Normal(0,1)" << "b[K - 1] ~ Normal(0, 1)\n";
     QTest::newRow("constraint") << "c : ordered [K] ~ Normal(0,1)" << "c: ordered[K] ~ Normal(0, 1)\n";
     QTest::newRow("numbers") << "x = 3. + .5 + 1e-10 + 2.50 + 1E3 + 007"

@@ -1,8 +1,8 @@
 // The language additions on the tape (vector literals, comparisons, `?:`, log_sum_exp,
 // log_sum_exp_rows, softmax, cumulative_sum, transpose, recurrences, `target +=`,
-// truncations): each model compiles to a tape, and its log density and gradient equal
-// LibTorch's to 1e-12 relative at 20 standard-normal unconstrained points, with and
-// without the Jacobian.
+// truncations, bounds computed from parameters): each model compiles to a tape, and its
+// log density and gradient equal LibTorch's to 1e-12 relative at 20 standard-normal unconstrained points, with and
+// without the Jacobian; and LibTorch's batch of the 20 points equals its points one by one.
 
 #include <cmath>
 
@@ -58,6 +58,8 @@ class TestTapeLanguage : public QObject {
                                                "r[t] = log_sum_exp_rows(transpose(M) + r[t - 1]) - r[t - 1, 2] + "
                                                "r[t - 1][1] for t in 2:N\n"
                                                "target += log_sum_exp(r[N]) + sum(r)";
+    QTest::newRow("scalars of parameters") << "a ~ Normal(0, 1)\nb ~ Normal(a, exp(a))\nc ~ Gamma(exp(b), 2)\n"
+                                              "y ~ Normal(b + c, 1)";
     QTest::newRow("target of data") << "a ~ Normal(0, 1)\ntarget += sum(x)";
     QTest::newRow("recurrence of data only") << "s[1] = x[1]\ns[t] = s[t - 1] * 2 + y[t] for t in 2:N\n"
                                                 "a ~ Normal(0, 1)\ntarget += dot(s, x) * a";
@@ -73,6 +75,15 @@ class TestTapeLanguage : public QObject {
     QTest::newRow("truncated Exponential") << mu_s + "y ~ Exponential(s) T[0.2, 3]";
     QTest::newRow("truncated at parameters") << mu_s + "l ~ Normal(0, 1)\ny ~ Normal(mu, s) T[-exp(l), 3 + exp(l)]\n"
                                                        "x ~ Exponential(s) T[0.5 - exp(l), ]";
+    // Supports whose bounds are computed from other parameters, transformed at each point.
+    QTest::newRow("Uniform at parameters") << "a ~ Uniform(0, 1)\nb ~ Uniform(0, 1 - a)\n"
+                                              "c[N] ~ Uniform(-exp(b), x + a)\nd ~ Uniform(lo = c[2], hi = 4)";
+    QTest::newRow("latent truncated at parameters") << "l ~ Normal(0, 1)\nz ~ Normal(0, 1) T[l, ]\n"
+                                                       "w ~ Exponential(2) T[, exp(l)]\n"
+                                                       "q[N] ~ Normal(x, 1) T[-exp(l), x + exp(z)]\nr ~ Logistic(0, 1) T[, l]";
+    QTest::newRow("declared bounds") << "a ~ Normal(0, 1)\nb: real<lower=a, upper=a + 2>\n"
+                                        "c: real<lower=0, upper=exp(a) * x>[N]\nd: real<lower=b>\ne: real<upper=-b>[2]\n"
+                                        "f: real<lower=0, upper=1>\ng: real<lower=c>[N]\ny ~ Normal(b + d + sum(c), 1)";
   }
   void agreesWithTorch() {
     QFETCH(QString, model);
@@ -83,8 +94,16 @@ class TestTapeLanguage : public QObject {
     QCOMPARE(QString::fromStdString(selected.target.backend()), QStringLiteral("tape"));
     const variate::UnconstrainedTarget torch = compiled.model->target();
     at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(20261202);
+    const at::Tensor thetas = at::randn({20, torch.dimension()}, generator, at::kDouble);
+    // LibTorch's batch of all the points (batched chains) equals its points one by one.
+    const auto [lps_batched, gs_batched] = torch.log_density_and_gradient(thetas);
     for (int point = 0; point < 20; ++point) {
-      const at::Tensor theta = at::randn({torch.dimension()}, generator, at::kDouble);
+      const at::Tensor theta = thetas[point];
+      const auto [lp_one, g_one] = torch.log_density_and_gradient(theta);
+      const double batched = lps_batched[point].item<double>();
+      QVERIFY2(std::abs(batched - lp_one.item<double>()) <= 1e-9 * std::max(1.0, std::abs(batched)),
+               qPrintable(QString("point %1: %2 alone, %3 in a batch").arg(point).arg(lp_one.item<double>()).arg(batched)));
+      QVERIFY(at::allclose(g_one, gs_batched[point], 1e-8, 1e-10));
       for (const bool jacobian : {true, false}) {
         const auto [lp_torch, g_torch] = torch.log_density_and_gradient(theta, jacobian);
         const auto [lp_tape, g_tape] = selected.target.log_density_and_gradient(theta, jacobian);
@@ -135,6 +154,25 @@ class TestTapeLanguage : public QObject {
       const variate::ArgumentRejections rejections = target.argument_rejections();
       QVERIFY2(rejections.count >= 1, qPrintable(backend));
       QCOMPARE(rejections.first, std::vector<double>{invalid});
+    }
+  }
+
+  // Bounds computed from parameters that cross at a point reject it on both backends.
+  void boundsOutOfOrderAreRejected() {
+    const auto compiled = compile_text("b ~ Normal(0, 1)\nc: real<lower=b, upper=1>\nd ~ Uniform(c, 2 * b)");
+    QVERIFY2(compiled.ok(), compiled.report().c_str());
+    const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::automatic);
+    QVERIFY2(selected.fallback_reason.empty(), selected.fallback_reason.c_str());
+    for (const variate::UnconstrainedTarget& target : {compiled.model->target(), selected.target}) {
+      const QString backend = QString::fromStdString(target.backend());
+      const auto at = [&](double b) {
+        return target.log_density_and_gradient(at::tensor({b, 0.0, 0.0}, at::kDouble)).first.item<double>();
+      };
+      QVERIFY2(std::isfinite(at(0.9)), qPrintable(backend));  // c in (0.9, 1) < d's upper 1.8
+      QCOMPARE(target.argument_rejections().count, int64_t{0});
+      QVERIFY2(at(1.5) == -INFINITY, qPrintable(backend));  // c's lower above its upper
+      QVERIFY2(at(0.2) == -INFINITY, qPrintable(backend));  // d's upper 0.4 below c
+      QCOMPARE(target.argument_rejections().count, int64_t{2});
     }
   }
 };
