@@ -493,7 +493,7 @@ CompiledModel::CompiledModel(std::shared_ptr<const CheckedModel> checked, const 
     const std::shared_ptr<State> alive = weak.lock();
     if (!alive) throw ArgumentError("the model of this parameter layout no longer exists");
     run(*alive, RunMode::derived, nullptr);
-  }));
+  }), true);
 }
 
 const CheckedModel& CompiledModel::checked() const { return *state_->checked; }

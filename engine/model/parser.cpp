@@ -351,8 +351,8 @@ RandomStmt Parser::parse_constrained(const Token& name) {
       type.kind == TokenKind::identifier ? constraint_from_name(type.text) : std::nullopt;
   if (!constraint) {
     std::string message =
-        "expected a constraint (ordered, positive_ordered, simplex or cholesky_corr) after "
-        "':'" + got();
+        "expected 'real' (a bounded parameter, as in real<lower=0>) or a constraint (ordered, positive_ordered, "
+        "simplex or cholesky_corr) after ':'" + got();
     if (type.kind == TokenKind::keyword_int) {
       message += " (data is declared as 'data " + std::string(name.text) + ": " +
                  std::string(type.text) + "')";

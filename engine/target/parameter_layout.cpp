@@ -106,10 +106,11 @@ ParameterLayout ParameterLayout::from_model(const LogJoint& log_joint) {
   return layout;
 }
 
-void ParameterLayout::set_support_model(LogJoint model) {
+void ParameterLayout::set_support_model(LogJoint model, bool batches) {
   const bool varies = std::any_of(parameters_.begin(), parameters_.end(),
                                   [](const ParameterInfo& p) { return p.support_varies; });
   if (varies) support_model_ = std::make_shared<const LogJoint>(std::move(model));
+  support_model_batches_ = batches;
 }
 
 const ParameterInfo& ParameterLayout::operator[](const std::string& name) const {
@@ -154,9 +155,30 @@ ConstrainedPoint ParameterLayout::constrain(const at::Tensor& unconstrained) con
     point.log_det_jacobian = batched ? at::zeros({batch}, unconstrained.options())
                                      : at::zeros({}, unconstrained.options());
   }
-  if (!varying.empty()) {
+  if (varying.empty()) return point;
+  if (!batched || support_model_batches_) {
     constrain_at_point(*support_model_, varying, point, batched ? std::optional<int64_t>(batch) : std::nullopt);
+    return point;
   }
+  // Point by point: each row's values and log|det J|, stacked back into the batch.
+  std::vector<std::map<std::string, at::Tensor>> rows(static_cast<size_t>(batch));
+  std::vector<at::Tensor> log_dets;
+  for (int64_t b = 0; b < batch; ++b) {
+    ConstrainedPoint row;
+    for (const auto& [name, value] : point.values) row.values[name] = value[b];
+    row.log_det_jacobian = at::zeros({}, unconstrained.options());
+    std::map<std::string, at::Tensor> slices;
+    for (const auto& [name, y] : varying) slices[name] = y[b];
+    constrain_at_point(*support_model_, slices, row, std::nullopt);
+    rows[static_cast<size_t>(b)] = std::move(row.values);
+    log_dets.push_back(row.log_det_jacobian);
+  }
+  for (const auto& [name, y] : varying) {
+    std::vector<at::Tensor> values;
+    for (const auto& row : rows) values.push_back(row.at(name));
+    point.values[name] = at::stack(values);
+  }
+  point.log_det_jacobian = point.log_det_jacobian + at::stack(log_dets);
   return point;
 }
 

@@ -53,8 +53,10 @@ class ParameterLayout {
   /// Whether some parameter's support depends on the point.
   bool has_varying_supports() const { return static_cast<bool>(support_model_); }
   /// The model whose run gives the supports that vary (from_model sets the one it was
-  /// given; a compiled model passes a cheaper run without its likelihood).
-  void set_support_model(LogJoint model);
+  /// given; a compiled model passes a cheaper run without its likelihood). `batches`: it
+  /// evaluates a batch of points in one run (a compiled model does; a model written in
+  /// C++ may index its values as one point's, so a batch is constrained point by point).
+  void set_support_model(LogJoint model, bool batches = false);
 
   const std::vector<ParameterInfo>& parameters() const { return parameters_; }
   /// Length of the unconstrained vector.
@@ -78,6 +80,7 @@ class ParameterLayout {
   std::unordered_map<std::string, size_t> positions_;  // by name: a layout of 10^5 parameters in linear time
   int64_t dimension_ = 0;
   std::shared_ptr<const LogJoint> support_model_;  // set when some support varies
+  bool support_model_batches_ = false;
 };
 
 }  // namespace variate

@@ -80,7 +80,7 @@ class TestStudioAutomation : public QObject {
     studio.setProcessEnvironment(environment);
     studio.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     studio.start(VARIATE_STUDIO_EXECUTABLE,
-                 QStringList{folder + "/eight_schools.vmod", "--run-on-open", "--warmup", "500", "--draws", "4000",
+                 QStringList{folder + "/eight_schools.vmod", "--run-on-open", "--warmup", "500", "--draws", "20000",
                              "--seed", "3", "--float-all-panels", "--monitor", monitor, "--quit-when-done"});
     QVERIFY(studio.waitForFinished(180000));
     QCOMPARE(studio.exitStatus(), QProcess::NormalExit);

@@ -359,11 +359,13 @@ void TestParser::errors_data() {
   row("unknown base type", "data N: float",
       {"m.vmod:1:9: error: expected 'real' or 'int' after ':', got 'float'"});
   row("unknown constraint", "x: sorted[K] ~ Normal(0, 1)",
-      {"m.vmod:1:4: error: expected a constraint (ordered, positive_ordered, simplex or "
-       "cholesky_corr) after ':', got 'sorted'"});
-  row("data type as constraint", "x: real[3]",
-      {"m.vmod:1:4: error: expected a constraint (ordered, positive_ordered, simplex or "
-       "cholesky_corr) after ':', got 'real' (data is declared as 'data x: real')"});
+      {"m.vmod:1:4: error: expected 'real' (a bounded parameter, as in real<lower=0>) or a constraint (ordered, "
+       "positive_ordered, simplex or cholesky_corr) after ':', got 'sorted'"});
+  row("data type as constraint", "x: int[3]",
+      {"m.vmod:1:4: error: expected 'real' (a bounded parameter, as in real<lower=0>) or a constraint (ordered, "
+       "positive_ordered, simplex or cholesky_corr) after ':', got 'int' (data is declared as 'data x: int')"});
+  row("bounds not closed", "x: real<lower=0",
+      {"m.vmod:1:16: error: expected '>' to close the bounds of 'x', got end of file"});
   row("constraint without dimensions", "x: ordered ~ Normal(0, 1)",
       {"m.vmod:1:12: error: expected '[' after 'ordered', got '~'"});
   row("constraint then '='", "x: ordered[K] = 3",
