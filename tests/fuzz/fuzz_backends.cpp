@@ -1,7 +1,10 @@
 // libFuzzer target comparing the two backends on generated models: the bytes choose a
-// well-typed model (latent parameters of every support, observed variables of the
-// families the tape has kernels for, whose arguments are expressions of the parameters
-// and the data through the language's functions, valid or not at a given point), its data
+// well-typed model (latent scalars of every support, some with bounds computed from the
+// others; vectors of every constraint; derived values through the language's functions,
+// comparisons, `?:`, vector literals and recurrences; observed variables of every family
+// the tape has kernels for, a Mixture, a MultiNormal and truncation among them, whose
+// arguments are expressions of the parameters and the data, valid or not at a given
+// point; `target +=`), its data
 // (in each family's support), and points on the unconstrained scale. At each point the
 // tape and LibTorch must agree: both -inf, or both finite with log densities and gradients
 // within 1e-8 relative (with and without the Jacobian), and both must reject the point
@@ -27,7 +30,7 @@
 namespace {
 
 // What an observed family's data must be.
-enum class DataKind { real, positive, unit, count, binary, category };
+enum class DataKind { real, positive, unit, count, binary, category, simplex, rows };
 
 struct Family {
   const char* name;
@@ -35,33 +38,43 @@ struct Family {
   DataKind data;
 };
 
+// Families of one argument list of expressions; Mixture, MultiNormal, Binomial, Dirichlet
+// and truncation are written by `observed_call`.
 const Family kObserved[] = {
     {"Normal", 2, DataKind::real},       {"StudentT", 3, DataKind::real},    {"Cauchy", 2, DataKind::real},
     {"Laplace", 2, DataKind::real},      {"Logistic", 2, DataKind::real},    {"LogNormal", 2, DataKind::positive},
     {"Exponential", 1, DataKind::positive}, {"Gamma", 2, DataKind::positive}, {"InvGamma", 2, DataKind::positive},
     {"Weibull", 2, DataKind::positive},  {"HalfNormal", 1, DataKind::positive}, {"HalfCauchy", 1, DataKind::positive},
-    {"Beta", 2, DataKind::unit},         {"Poisson", 1, DataKind::count},    {"NegBinomial2", 2, DataKind::count},
-    {"Bernoulli", 1, DataKind::binary},  {"Uniform", 2, DataKind::real},    {"Categorical", 1, DataKind::category},
+    {"HalfStudentT", 2, DataKind::positive}, {"Beta", 2, DataKind::unit},   {"Poisson", 1, DataKind::count},
+    {"NegBinomial2", 2, DataKind::count}, {"Bernoulli", 1, DataKind::binary}, {"Uniform", 2, DataKind::real},
+    {"Categorical", 1, DataKind::category},
 };
 
-// Categorical's probabilities: a simplex always, or one only where 0.5 - w >= 0.
-std::string probabilities(FuzzedDataProvider& bytes, int parameters) {
-  const std::string p = "p" + std::to_string(bytes.ConsumeIntegralInRange(1, parameters));
-  switch (bytes.ConsumeIntegralInRange(0, 2)) {
-    case 0: return "softmax([" + p + ", 0.3, -" + p + "])";
-    case 1: return "[inv_logit(" + p + "), 0.5, 0.5 - inv_logit(" + p + ")]";
-    default: return "[0.2, 0.3, 0.5]";
-  }
+// The values an expression may read: scalar parameters and derived scalars, and vectors
+// of N = 3 elements (vector parameters of every constraint, a recurrence, derived vectors).
+struct Pool {
+  std::vector<std::string> scalars;
+  std::vector<std::string> vectors;
+  std::string simplex;   // a simplex[3] parameter, when there is one
+  std::string cholesky;  // a cholesky_corr[3] parameter, when there is one
+};
+
+std::string pick(FuzzedDataProvider& bytes, const std::vector<std::string>& names) {
+  return names[bytes.ConsumeIntegralInRange<size_t>(0, names.size() - 1)];
 }
 
-// Latent parameters: a prior for each support, with constant arguments.
-const char* const kPriors[] = {"Normal(0, 1)", "StudentT(3, 0, 2)", "Logistic(0, 1)", "Exponential(1)",
-                               "Gamma(2, 1)",  "HalfNormal(1)",     "LogNormal(0, 1)", "Beta(2, 2)",
-                               "Uniform(-1, 2)"};
-
-// An argument: a constant, or an expression of a parameter (and the data x).
-std::string argument(FuzzedDataProvider& bytes, int parameters) {
-  const std::string p = "p" + std::to_string(bytes.ConsumeIntegralInRange(1, parameters));
+// An argument: a constant, or an expression of a scalar (and the data x), or where the
+// variable is a vector (`vector_ok`) one of a vector.
+std::string argument(FuzzedDataProvider& bytes, const Pool& pool, bool vector_ok = false) {
+  const std::string p = pick(bytes, pool.scalars);
+  if (vector_ok && !pool.vectors.empty() && bytes.ConsumeIntegralInRange(0, 3) == 0) {
+    const std::string v = pick(bytes, pool.vectors);
+    switch (bytes.ConsumeIntegralInRange(0, 2)) {
+      case 0: return v;
+      case 1: return "exp(" + v + " * 0.5)";
+      default: return v + " * x + " + p;
+    }
+  }
   switch (bytes.ConsumeIntegralInRange(0, 11)) {
     case 0: return "0.7";
     case 1: return "2.5";
@@ -78,9 +91,152 @@ std::string argument(FuzzedDataProvider& bytes, int parameters) {
   }
 }
 
+// Categorical's probabilities: a simplex always, or one only where 0.5 - w >= 0.
+std::string probabilities(FuzzedDataProvider& bytes, const Pool& pool) {
+  const std::string p = pick(bytes, pool.scalars);
+  switch (bytes.ConsumeIntegralInRange(0, 3)) {
+    case 0: return "softmax([" + p + ", 0.3, -" + p + "])";
+    case 1: return "[inv_logit(" + p + "), 0.5, 0.5 - inv_logit(" + p + ")]";
+    case 2: return pool.simplex.empty() ? "[0.2, 0.3, 0.5]" : pool.simplex;
+    default: return "[0.2, 0.3, 0.5]";
+  }
+}
+
+// Latent scalar parameters: a prior for each support (improper ones too: only densities
+// are compared), with constant arguments.
+const char* const kPriors[] = {"Normal(0, 1)",   "StudentT(3, 0, 2)", "Logistic(0, 1)", "Exponential(1)",
+                               "Gamma(2, 1)",    "HalfNormal(1)",     "LogNormal(0, 1)", "Beta(2, 2)",
+                               "Uniform(-1, 2)", "Cauchy(0, 2)",      "HalfCauchy(1)",   "Laplace(0, 1)",
+                               "Weibull(2, 1)",  "InvGamma(2, 1)",    "HalfStudentT(3, 1)", "Flat()",
+                               "HalfFlat()"};
+
+// A latent parameter whose bounds are expressions of the parameters before it (transformed
+// at each point, with bounds that may cross there): a Uniform's, a truncation's or declared.
+std::string bounded_parameter(FuzzedDataProvider& bytes, const std::string& name, const Pool& earlier) {
+  const std::string lo = argument(bytes, earlier);
+  const std::string hi = argument(bytes, earlier);
+  switch (bytes.ConsumeIntegralInRange(0, 5)) {
+    case 0: return name + " ~ Uniform(" + lo + ", " + hi + " + 2)";  // constants in order; expressions may cross
+    case 1: return name + " ~ Uniform(" + lo + ", " + lo + " + 1.5)";
+    case 2: return name + ": real<lower=" + lo + ", upper=" + hi + ">";
+    case 3: return name + ": real<lower=" + lo + ">";
+    case 4: return name + ": real<upper=" + hi + ">";
+    default: return name + " ~ Normal(0, 2) T[" + lo + ", ]";
+  }
+}
+
+// A vector parameter of N = 3 elements, of each constraint.
+std::string vector_parameter(FuzzedDataProvider& bytes, const std::string& name, Pool& pool) {
+  switch (bytes.ConsumeIntegralInRange(0, 3)) {
+    case 0: return name + "[N] ~ Normal(0, 2)";
+    case 1: return name + ": ordered[N] ~ Normal(0, 2)";
+    case 2: return name + ": positive_ordered[N] ~ Exponential(1)";
+    default:
+      pool.simplex = name;
+      return name + ": simplex[N] ~ Dirichlet([1, 2, 1.5])";
+  }
+}
+
+// A derived value through the language's functions and constructs: added to the pool.
+std::string derived(FuzzedDataProvider& bytes, const std::string& name, Pool& pool) {
+  const std::string a = pick(bytes, pool.scalars);
+  const std::string b = pick(bytes, pool.scalars);
+  switch (bytes.ConsumeIntegralInRange(0, 8)) {
+    case 0: pool.scalars.push_back(name); return name + " = log_sum_exp([" + a + ", " + b + ", 0.5])";
+    case 1: pool.scalars.push_back(name); return name + " = softmax([" + a + ", 0.2, " + b + "])[2]";
+    case 2: pool.scalars.push_back(name); return name + " = " + a + " > 0.3 ? " + a + " : square(" + b + ")";
+    case 3: pool.scalars.push_back(name); return name + " = dot(x, [" + a + ", " + b + ", 1]) / N";
+    case 4: pool.scalars.push_back(name); return name + " = (" + a + " < " + b + " && " + a + " > -1) ? 1 : " + b;
+    case 5: pool.vectors.push_back(name); return name + " = cumulative_sum(x * " + a + ")";
+    case 6: pool.vectors.push_back(name); return name + " = softmax(x * " + a + ")";
+    case 7:  // a recurrence over the parameters
+      pool.vectors.push_back(name);
+      return name + "[1] = " + a + "\n" + name + "[t] = " + name + "[t - 1] * 0.5 + " + b + " * x[t] for t in 2:N";
+    default: pool.vectors.push_back(name); return name + " = log_sum_exp_rows([x * " + a + ", x, x * " + b + "])";
+  }
+}
+
+std::string data_values(FuzzedDataProvider& bytes, DataKind kind, int n);
+
+// An observed variable `y` of N = 3 values (or rows): its declaration and statement, and
+// its data appended to `data`.
+std::string observed(FuzzedDataProvider& bytes, const std::string& y, const Pool& pool, std::string& data) {
+  std::string statement;
+  DataKind kind = DataKind::real;
+  std::string type = "real[N]";
+  switch (bytes.ConsumeIntegralInRange(0, 9)) {  // a plain family when the input runs out
+    case 5:  // a Mixture of Normals over two components
+      statement = y + " ~ Mixture(softmax([" + pick(bytes, pool.scalars) + ", 0.1]), Normal([" + argument(bytes, pool) +
+                  ", -1], " + argument(bytes, pool) + "))";
+      break;
+    case 6: {  // rows of a MultiNormal, its covariance or its Cholesky factor from the parameters
+      kind = DataKind::rows;
+      type = "real[N, N]";
+      const std::string p = pick(bytes, pool.scalars);
+      const std::string mu = pool.vectors.empty() ? "x * " + p : pick(bytes, pool.vectors);
+      const std::string factor = pool.cholesky.empty() ? "cholesky(S)" : pool.cholesky;
+      statement = bytes.ConsumeBool() ? y + " ~ MultiNormal(" + mu + ", S * exp(" + p + "))"
+                                      : y + " ~ MultiNormal(" + mu + ", scale_tril = " + factor + " * softplus(" + p + "))";
+      break;
+    }
+    case 7:  // Binomial of 8 trials
+      kind = DataKind::count;
+      type = "int[N]";
+      statement = y + " ~ Binomial(8, inv_logit(" + argument(bytes, pool, true) + "))";
+      break;
+    case 8:  // Dirichlet rows
+      kind = DataKind::simplex;
+      type = "real[N, N]";
+      statement = y + " ~ Dirichlet(exp([" + pick(bytes, pool.scalars) + ", 0.2, -" + pick(bytes, pool.scalars) + "]))";
+      break;
+    case 9:  // truncated, at bounds that may read the parameters
+      statement = y + " ~ Normal(" + argument(bytes, pool, true) + ", " + argument(bytes, pool) + ") T[" +
+                  (bytes.ConsumeBool() ? std::string("-3.5") : argument(bytes, pool) + " - 4") + ", 3.5]";
+      break;
+    default: {
+      const Family& family = bytes.PickValueInArray(kObserved);
+      kind = family.data;
+      const bool integer = kind == DataKind::count || kind == DataKind::binary || kind == DataKind::category;
+      type = integer ? "int[N]" : "real[N]";
+      statement = std::string(family.name) + "(";
+      for (int a = 0; a < family.arguments; ++a) {
+        statement += (a ? ", " : "") + (kind == DataKind::category ? probabilities(bytes, pool) : argument(bytes, pool, true));
+        // Uniform's bounds around the data (in (-3, 3)) when constant; expressions may cross it.
+        if (family.name == std::string("Uniform")) statement += a == 0 ? " - 4" : " + 4";
+      }
+      statement = y + " ~ " + statement + ")";
+    }
+  }
+  data += ", \"" + y + "\": " + data_values(bytes, kind, 3);
+  return "data " + y + ": " + type + "\n" + statement + "\n";
+}
+
+std::string number(double v, bool integer) {
+  char text[32];
+  std::snprintf(text, sizeof text, integer ? "%.0f" : "%.6g", v);
+  return text;
+}
+
 std::string data_values(FuzzedDataProvider& bytes, DataKind kind, int n) {
   std::string values;
   for (int i = 0; i < n; ++i) {
+    if (kind == DataKind::rows || kind == DataKind::simplex) {  // n rows of n
+      std::vector<double> row;
+      double total = 0;
+      for (int j = 0; j < n; ++j) {
+        const double u = bytes.ConsumeProbability<double>();
+        row.push_back(kind == DataKind::rows ? 6 * u - 3 : 0.05 + u);
+        total += row.back();
+      }
+      std::string text;
+      for (int j = 0; j < n; ++j) {
+        char value[32];  // a simplex's entries to the last digit, so that they sum to 1
+        std::snprintf(value, sizeof value, "%.17g", kind == DataKind::rows ? row[j] : row[j] / total);
+        text += (j ? ", " : "") + std::string(value);
+      }
+      values += (i ? ", [" : "[") + text + "]";
+      continue;
+    }
     const double u = bytes.ConsumeProbability<double>();
     double v = 0;
     switch (kind) {
@@ -90,11 +246,10 @@ std::string data_values(FuzzedDataProvider& bytes, DataKind kind, int n) {
       case DataKind::count: v = std::floor(8 * u); break;
       case DataKind::binary: v = u < 0.5 ? 0 : 1; break;
       case DataKind::category: v = 1 + std::floor(2.999 * u); break;
+      default: break;
     }
-    char text[32];
     const bool integer = kind == DataKind::count || kind == DataKind::binary || kind == DataKind::category;
-    std::snprintf(text, sizeof text, integer ? "%.0f" : "%.6g", v);
-    values += (i ? ", " : "") + std::string(text);
+    values += (i ? ", " : "") + number(v, integer);
   }
   return "[" + values + "]";
 }
@@ -126,34 +281,44 @@ bool close(double a, double b) { return std::abs(a - b) <= 1e-8 * std::max({1.0,
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t size) {
   FuzzedDataProvider bytes(input, size);
   constexpr int n = 3;
-  const int parameters = bytes.ConsumeIntegralInRange(1, 3);
-  std::string model = "data N: int\ndata x: real[N]\n";
-  std::string data = "{\"N\": 3, \"x\": " + data_values(bytes, DataKind::real, n);
+  const int priors = bytes.ConsumeIntegralInRange(1, 3);
+  const int parameters = priors + bytes.ConsumeIntegralInRange(0, 2);
+  std::string model = "data N: int\ndata x: real[N]\ndata S: real[N, N]\n";
+  std::string data = "{\"N\": 3, \"S\": [[1, 0.3, 0], [0.3, 1, 0.2], [0, 0.2, 1]], \"x\": " +
+                     data_values(bytes, DataKind::real, n);
+  Pool pool;
   for (int k = 1; k <= parameters; ++k) {
-    model += "p" + std::to_string(k) + " ~ " + bytes.PickValueInArray(kPriors) + "\n";
+    const std::string name = "p" + std::to_string(k);
+    model += (k <= priors ? name + " ~ " + bytes.PickValueInArray(kPriors) : bounded_parameter(bytes, name, pool)) + "\n";
+    pool.scalars.push_back(name);
   }
-  const int observed = bytes.ConsumeIntegralInRange(1, 3);
-  for (int k = 1; k <= observed; ++k) {
-    const Family& family = bytes.PickValueInArray(kObserved);
-    const std::string y = "y" + std::to_string(k);
-    const bool integer = family.data == DataKind::count || family.data == DataKind::binary || family.data == DataKind::category;
-    model += "data " + y + ": " + (integer ? "int" : "real") + "[N]\n";
-    std::string call = std::string(family.name) + "(";
-    for (int a = 0; a < family.arguments; ++a) {
-      call += (a ? ", " : "") + (family.data == DataKind::category ? probabilities(bytes, parameters) : argument(bytes, parameters));
-    }
-    model += y + " ~ " + call + ")\n";
-    data += ", \"" + y + "\": " + data_values(bytes, family.data, n);
+  if (bytes.ConsumeBool()) {
+    model += vector_parameter(bytes, "v", pool) + "\n";
+    pool.vectors.push_back("v");
   }
+  if (bytes.ConsumeBool()) {
+    model += "L: cholesky_corr[N] ~ LKJCorrCholesky(2)\n";
+    pool.cholesky = "L";
+  }
+  const int derived_values = bytes.ConsumeIntegralInRange(0, 2);
+  for (int k = 1; k <= derived_values; ++k) model += derived(bytes, "d" + std::to_string(k), pool) + "\n";
+  if (bytes.ConsumeBool()) model += "target += -square(" + argument(bytes, pool) + " - 1)\n";
+  const int observed_variables = bytes.ConsumeIntegralInRange(1, 3);
+  for (int k = 1; k <= observed_variables; ++k) model += observed(bytes, "y" + std::to_string(k), pool, data);
   data += "}";
 
+  if (std::getenv("VARIATE_FUZZ_MODELS")) std::fprintf(stderr, "model:\n%s", model.c_str());
   std::optional<variate::model::CompiledModel> compiled;
   try {
     const variate::Data bound = variate::io::parse_json_data(data, "data.json");
     auto result = variate::model::compile_model(variate::model::Source("generated.vmod", model), &bound);
-    if (!result.model) return ++coverage.refused, 0;  // refused when bound (data outside a support): not a comparison
+    if (!result.model) {  // refused when bound (data outside a support): not a comparison
+      if (std::getenv("VARIATE_FUZZ_REFUSALS")) std::fprintf(stderr, "refused:\n%s%s\n", model.c_str(), result.report().c_str());
+      return ++coverage.refused, 0;
+    }
     compiled = std::move(*result.model);
-  } catch (const variate::ArgumentError&) {
+  } catch (const variate::ArgumentError& e) {
+    if (std::getenv("VARIATE_FUZZ_REFUSALS")) std::fprintf(stderr, "refused:\n%s%s\n", model.c_str(), e.what());
     return ++coverage.refused, 0;  // refused with a message, as a user would see it
   }
   const auto tape = variate::tape::select_target(*compiled, variate::tape::Backend::automatic);
