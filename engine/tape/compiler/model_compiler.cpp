@@ -128,14 +128,18 @@ class Compiler {
   }
 
   // The arguments computed from parameters, checked at each evaluation as the LibTorch
-  // path checks them with validation on (a Mixture's weights, not its component's).
+  // path checks them with validation on (a Mixture's weights and its component's).
   void check_arguments(const Expr& call, const DensityTerm& term) {
     const model::DistributionSignature& signature = *model::find_distribution(call.name);
     const model::BoundArguments bound = *model::bind_arguments(signature, call);
     size_t k = 0;
-    for (const auto& parameter : signature.parameterizations[bound.parameterization]) {
-      if (parameter.is_distribution) continue;
-      emit_argument_check(builder_, model::argument_domain(call.name, parameter.name), term.arguments.at(k++));
+    const auto& parameters = signature.parameterizations[bound.parameterization];
+    for (size_t p = 0; p < parameters.size(); ++p) {
+      if (parameters[p].is_distribution) {  // a Mixture's component, checked as LibTorch builds it
+        check_arguments(call.arguments[bound.argument_of_parameter[p]].value, *term.component);
+        continue;
+      }
+      emit_argument_check(builder_, model::argument_domain(call.name, parameters[p].name), term.arguments.at(k++));
     }
     if (call.name == "Uniform") emit_less_check(builder_, term.arguments.at(0), term.arguments.at(1));
   }
