@@ -7,6 +7,8 @@
 
 #include <c10/util/Exception.h>
 
+#include "engine/cli/unknown_options.h"
+
 namespace variate::cli {
 
 int run_command_line(CLI::App& app, int argc, char** argv, const int& exit_code) {
@@ -16,6 +18,12 @@ int run_command_line(CLI::App& app, int argc, char** argv, const int& exit_code)
   std::signal(SIGXFSZ, SIG_IGN);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError& e) {
+    // The deepest command parsed says which options were meant.
+    const CLI::App* command = &app;
+    while (!command->get_subcommands().empty()) command = command->get_subcommands().front();
+    std::cerr << unknown_options_message(*command, app.remaining(true));
+    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const std::bad_alloc&) {  // what the checks before a run could not foresee

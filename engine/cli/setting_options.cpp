@@ -23,6 +23,13 @@ std::string type_name(const SettingDescriptor& setting) {
   }
 }
 
+// "--draws,--num_samples": the flag and CmdStan's names of the setting, for CLI11.
+std::string names(const SettingDescriptor& d, const std::string& flag) {
+  std::string all = flag;
+  for (const auto& name : d.stan_names) all += ",--" + name;
+  return all;
+}
+
 }  // namespace
 
 void add_setting_options(CLI::App& command, services::Method method, services::Settings& settings,
@@ -37,7 +44,7 @@ void add_setting_options(CLI::App& command, services::Method method, services::S
 void add_setting_option(CLI::App& command, const SettingDescriptor& d, services::Settings& settings) {
   if (d.kind == SettingKind::flag) {
     const bool on_by_default = d.default_value && std::get<bool>(*d.default_value);
-    command.add_flag_callback(on_by_default ? d.negative_flag() : d.flag(),
+    command.add_flag_callback(on_by_default ? d.negative_flag() : names(d, d.flag()),
                               [&settings, &d, on_by_default] { settings.put(d, !on_by_default); },
                               d.full_help() + (on_by_default ? " (on by default: this turns it off)" : ""));
     return;
@@ -50,7 +57,8 @@ void add_setting_option(CLI::App& command, const SettingDescriptor& d, services:
     return;
   }
   command
-      .add_option_function<std::string>(d.flag(), [&settings, &d](const std::string& text) { settings.put_text(d, text); },
+      .add_option_function<std::string>(names(d, d.flag()),
+                                        [&settings, &d](const std::string& text) { settings.put_text(d, text); },
                                         d.full_help())
       ->type_name(type_name(d))
       ->check([&d](const std::string& text) -> std::string {

@@ -66,6 +66,9 @@ class SettingDescriptor {
   std::string flag_name;  ///< the flag when it is not the name's (`--method` for ADVI's family)
   /// Keys older stored configurations used for it ("iterations" for ADVI's iter).
   std::vector<std::string> legacy_keys;
+  /// CmdStan's (and cmdstanr's, CmdStanPy's) names of the same setting, accepted on the
+  /// command line as they are spelt there: `--num_samples` for `--draws`.
+  std::vector<std::string> stan_names;
   /// A check beyond the kind's, for text: "" or what is wrong with the text.
   std::string (*check)(const std::string& text) = nullptr;
 

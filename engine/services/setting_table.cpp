@@ -42,6 +42,7 @@ class Describe {
   Describe& scopes(unsigned scopes) { d_.scopes = scopes; return *this; }
   Describe& flag(std::string flag) { d_.flag_name = std::move(flag); return *this; }
   Describe& legacy(std::vector<std::string> keys) { d_.legacy_keys = std::move(keys); return *this; }
+  Describe& stan(std::vector<std::string> names) { d_.stan_names = std::move(names); return *this; }
   Describe& check(std::string (*check)(const std::string&)) { d_.check = check; return *this; }
   const SettingDescriptor& descriptor() const { return d_; }
 
@@ -179,18 +180,18 @@ const Setting<double> heartbeat_timeout{add(
 
 const Setting<int> chains{add(
     Describe("chains", K::integer).by_default(int64_t{NutsOptions().chains()}).at_least(1).at_most(1024)
-        .unit("chains").label("Chains").help("Independent chains (R-hat needs at least 2)")
+        .unit("chains").label("Chains").help("Independent chains (R-hat needs at least 2)").stan({"num_chains"})
         .methods(kSampling).scopes(kEverywhere))};
 
 const Setting<int> warmup{add(
     Describe("warmup", K::integer).by_default(int64_t{NutsOptions().warmup()}).at_least(0)
-        .unit("iterations per chain").label("Warmup")
+        .unit("iterations per chain").label("Warmup").stan({"num_warmup", "iter_warmup"})
         .help("Warmup iterations per chain: step size and metric adaptation")
         .methods(kSampling).scopes(kEverywhere))};
 
 const Setting<int> draws{add(
     Describe("draws", K::integer).by_default(int64_t{NutsOptions().draws()}).at_least(0)
-        .unit("draws per chain").label("Draws").help("Draws per chain after warmup")
+        .unit("draws per chain").label("Draws").help("Draws per chain after warmup").stan({"num_samples", "iter_sampling"})
         .methods(kSampling).scopes(kEverywhere))};
 
 const Setting<int> threads{add(
@@ -202,7 +203,7 @@ const Setting<int> threads{add(
 
 const Setting<int> max_depth{add(
     Describe("max_depth", K::integer).by_default(int64_t{NutsOptions().max_tree_depth()}).at_least(1).at_most(30)
-        .label("Max tree depth")
+        .label("Max tree depth").stan({"max_depth", "max_treedepth"})
         .help("A trajectory has at most 2^depth leapfrog steps; transitions that reach it are counted")
         .methods(kSampling).scopes(kEverywhere))};
 
@@ -214,7 +215,7 @@ const Setting<double> stepsize{add(
 
 const Setting<double> adapt_delta{add(
     Describe("adapt_delta", K::real).by_default(NutsOptions().target_accept()).above(0).at_most(0.9999)
-        .label("Adapt delta")
+        .label("Adapt delta").stan({"adapt_delta", "delta"})
         .help("Target acceptance rate of warmup's step-size adaptation: higher means smaller steps and fewer "
               "divergences")
         .methods(kSampling).scopes(kEverywhere))};
@@ -231,7 +232,7 @@ const Setting<std::string> init{add(
         .methods(kSampling).scopes(kEverywhere))};
 
 const Setting<bool> save_warmup{add(
-    Describe("save_warmup", K::flag).by_default(false).label("Save warmup")
+    Describe("save_warmup", K::flag).by_default(false).label("Save warmup").stan({"save_warmup"})
         .help("Also write warmup draws to the CSV files (a project keeps them always)")
         .methods(kSampling).scopes(kAcceptedByWorker))};
 

@@ -216,6 +216,18 @@ class TestVariateErrors : public QObject {
     QTest::newRow("output onto a file") << QStringList{"--output", "m.vmod"} << "--output: 'm.vmod' is a file, not a folder";
     QTest::newRow("output under a file") << QStringList{"--output", "m.vmod/out"}
         << "--output: cannot create the folder 'm.vmod/out': Not a directory";
+    // Unknown options: the one meant, or what CmdStan's becomes here.
+    QTest::newRow("misspelt option") << QStringList{"--drawz", "10"}
+        << "error: unknown option '--drawz' for `variate sample`; did you mean '--draws'?";
+    QTest::newRow("misspelt with a value") << QStringList{"--adapt-detla=0.9"}
+        << "error: unknown option '--adapt-detla' for `variate sample`; did you mean '--adapt-delta'?";
+    QTest::newRow("CmdStan's thin") << QStringList{"--thin", "2"}
+        << "error: unknown option '--thin' for `variate sample`: Variate keeps every draw (CmdStan's --thin N keeps "
+           "every N-th); ESS and R-hat use them all";
+    QTest::newRow("CmdStan's refresh") << QStringList{"--refresh", "100"}
+        << "error: unknown option '--refresh' for `variate sample`: progress is shown about once a second; --quiet "
+           "turns it off";
+    QTest::newRow("a word of no option") << QStringList{"extra"} << "error: `variate sample` does not take 'extra'";
   }
   void badOptionsAreRefusedBeforeSampling() {
     QFETCH(QStringList, options);

@@ -187,6 +187,24 @@ class TestVariateSample : public QObject {
              qPrintable(check.output));
   }
 
+  // CmdStan's names of the same settings are accepted as they are spelt there, and the
+  // files record the settings under Stan's names.
+  void cmdStanOptionNamesAreAccepted() {
+    QTemporaryDir directory;
+    QVERIFY(write_model_and_data(directory, "mu ~ Normal(0, 1)\n", "{}"));
+    const Outcome outcome = run({"sample", directory.filePath("m.vmod"), "--num_samples", "30", "--num_warmup", "20",
+                                 "--num_chains", "2", "--max_treedepth", "7", "--adapt_delta", "0.95", "--save_warmup",
+                                 "--seed", "4", "--quiet", "--output", directory.filePath("out")});
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    QVERIFY2(outcome.output.contains("2 chains, each with 20 warmup and 30 draws"), qPrintable(outcome.output));
+    QFile csv(directory.filePath("out/chain_1.csv"));
+    QVERIFY2(csv.open(QIODevice::ReadOnly), qPrintable(QDir(directory.filePath("out")).entryList().join(' ')));
+    const QString header = QString::fromUtf8(csv.read(4000));
+    for (const char* line : {"num_samples = 30", "num_warmup = 20", "save_warmup = 1", "delta = 0.95", "max_depth = 7"}) {
+      QVERIFY2(header.contains(line), qPrintable(header));
+    }
+  }
+
   void densityThatIsNanEverywhereFailsClearly() {
     QTemporaryDir directory;
     QFile model(directory.filePath("nan.vmod"));
