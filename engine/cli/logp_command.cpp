@@ -11,7 +11,7 @@
 #include "engine/io/data_file.h"
 
 #include "engine/cli/command_run.h"
-#include "engine/cli/parameter_file.h"
+#include "engine/io/parameter_values.h"
 #include "engine/cli/setting_options.h"
 #include "engine/services/setting_table.h"
 #include "engine/cli/tensor_json.h"
@@ -33,7 +33,7 @@ int run_logp(const LogpOptions& options, const ModelArgument& argument) {
         argument.source()->bind(data, {options.settings.get(services::setting::backend), "float64", "cpu"});
     const ParameterLayout& layout = model->target.layout();
     const ValueMap values =
-        parse_parameters(io::read_text_file(options.params), options.params, layout, model->derived_names);
+        io::parse_parameters(io::read_text_file(options.params), options.params, layout, model->derived_names);
     nlohmann::ordered_json output;
     nlohmann::ordered_json gradient = nlohmann::ordered_json::object();
     if (options.jacobian) {

@@ -11,6 +11,7 @@
 #include "engine/mcmc/sampler_columns.h"
 #include "engine/services/bound_run.h"
 #include "engine/services/draw_fanout.h"
+#include "engine/services/init_files.h"
 #include "engine/services/rank_command.h"
 #include "engine/services/run_error.h"
 #include "engine/services/run_record.h"
@@ -45,6 +46,10 @@ void check_spec(const RunSpec& spec) {
   if (s.get(setting::init) == "pathfinder" && (several || resumes)) {
     refuse("--init pathfinder starts chains on one process; it does not combine with several processes or more draws "
            "of a run");
+  }
+  if (names_init_files(s.get(setting::init)) && (several || resumes || on_worker)) {
+    refuse("--init FILE.json starts chains on this process; it does not combine with several processes, --worker or "
+           "more draws of a run");
   }
   if (on_worker && !s.get(setting::token_file)) refuse("--worker needs --token-file");
   if (on_worker && !spec.remote) refuse("this program was built without remote workers (gRPC was not found)");
@@ -352,7 +357,7 @@ NutsOptions nuts_options(const Settings& settings, uint64_t seed, int threads) {
                             .metric(settings.get(setting::metric) == "dense" ? MetricKind::dense : MetricKind::diagonal)
                             .batched_chains(settings.get(setting::batched_chains));
   const std::string init = settings.get(setting::init);
-  if (init != "pathfinder") options.init_radius(std::stod(init));
+  if (init != "pathfinder" && !names_init_files(init)) options.init_radius(std::stod(init));
   return options;
 }
 
@@ -374,7 +379,11 @@ SampleResult run_sample(const RunSpec& spec, const RunObservers& observers) {
       sample_on_worker(s);
     } else {
       bind(s, files);
-      if (spec.settings.get(setting::init) == "pathfinder" && s.target->layout().dimension() > 0) start_at_pathfinder(s);
+      const std::string init = spec.settings.get(setting::init);
+      if (init == "pathfinder" && s.target->layout().dimension() > 0) start_at_pathfinder(s);
+      if (names_init_files(init) && s.target->layout().dimension() > 0) {
+        s.options.initial_positions(init_positions(init, s.target->layout(), s.model->derived_names, s.options.chains()));
+      }
       if (s.root) {
         check_memory_of(s.options, *s.model, s.model->columns.size(), observers.draws && observers.draws->keeps_rows());
         begin(s, std::nullopt);

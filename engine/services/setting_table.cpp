@@ -13,6 +13,7 @@
 #include "engine/mcmc/nuts_options.h"
 #include "engine/optimize/lbfgs_options.h"
 #include "engine/pathfinder/pathfinder_options.h"
+#include "engine/services/init_files.h"
 #include "engine/services/settings.h"
 #include "engine/vi/advi_options.h"
 #include "engine/workflow/auto_stop_rule.h"
@@ -73,13 +74,14 @@ const Methods kOnRanks{Method::nuts, Method::advi, Method::amortized};
 const Methods kOnWorkers{Method::nuts, Method::advi};
 
 std::string radius_or_pathfinder(const std::string& text) {
-  if (text == "pathfinder") return "";
+  if (text == "pathfinder" || names_init_files(text)) return "";
   try {
     size_t used = 0;
     if (std::stod(text, &used) >= 0 && used == text.size()) return "";
   } catch (const std::exception&) {
   }
-  return "expected a radius (a number >= 0) or 'pathfinder', got '" + text + "'";
+  return "expected a radius (a number >= 0), 'pathfinder', or init files (FILE.json, or one per chain: A.json,B.json), "
+         "got '" + text + "'";
 }
 
 std::string host_and_port(const std::string& text) {
@@ -227,8 +229,9 @@ const Setting<std::string> metric{add(
 
 const Setting<std::string> init{add(
     Describe("init", K::text).by_default(std::string("2")).label("Initial points").check(radius_or_pathfinder)
-        .help("Where chains start: uniform(-R, R) on the unconstrained scale for a number R, or 'pathfinder': at "
-              "draws of multi-path Pathfinder, warmup starting from their covariance as the inverse metric")
+        .help("Where chains start: uniform(-R, R) on the unconstrained scale for a number R; 'pathfinder': at "
+              "draws of multi-path Pathfinder, warmup starting from their covariance as the inverse metric; or "
+              "CmdStan's init files of parameter values, FILE.json for every chain or A.json,B.json,... one per chain")
         .methods(kSampling).scopes(kEverywhere))};
 
 const Setting<bool> save_warmup{add(

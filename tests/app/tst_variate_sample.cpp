@@ -205,6 +205,59 @@ class TestVariateSample : public QObject {
     }
   }
 
+  // `--init` as CmdStan's: parameter values in JSON, one file for every chain or one per
+  // chain. Two modes 40 sds apart: each chain stays in the mode its file starts it in.
+  void initFilesStartTheChains() {
+    QTemporaryDir directory;
+    QVERIFY(write_model_and_data(directory, "mu ~ Mixture([0.5, 0.5], Normal([-10, 10], 0.5))\ns ~ HalfNormal(1)\n",
+                                 "{}"));
+    for (const auto& [name, text] : {std::pair{"low.json", R"({"mu": -10.2, "s": 0.5})"},
+                                     std::pair{"high.json", R"({"mu": 9.9, "s": 1.5, "unknown_to_it": 1})"},
+                                     std::pair{"partial.json", R"({"mu": 1})"}}) {
+      QFile file(directory.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(text);
+    }
+    const auto sample = [&](const QString& init, const QString& output) {
+      return run({"sample", directory.filePath("m.vmod"), "--init", init, "--chains", "2", "--warmup", "100", "--draws",
+                  "100", "--seed", "2", "--quiet", "--output", output});
+    };
+    Outcome outcome = sample(directory.filePath("low.json") + "," + directory.filePath("high.json"), directory.filePath("out"));
+    QVERIFY2(outcome.exit_code != 0, qPrintable(outcome.output));  // high.json names what the model does not have
+    QVERIFY2(outcome.output.contains("high.json: 'unknown_to_it' is not a parameter of the model"), qPrintable(outcome.output));
+    QFile high(directory.filePath("high.json"));
+    QVERIFY(high.open(QIODevice::WriteOnly));
+    high.write(R"({"mu": 9.9, "s": 1.5})");
+    high.close();
+    outcome = sample(directory.filePath("low.json") + "," + directory.filePath("high.json"), directory.filePath("out"));
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    for (const auto& [chain, mode] : {std::pair{1, -10.0}, std::pair{2, 10.0}}) {
+      QFile csv(directory.filePath("out/chain_" + QString::number(chain) + ".csv"));
+      QVERIFY(csv.open(QIODevice::ReadOnly));
+      double total = 0;
+      int rows = 0;
+      int column = -1;
+      for (const QByteArray& line : csv.readAll().split('\n')) {
+        if (line.isEmpty() || line.startsWith('#')) continue;
+        const QList<QByteArray> fields = line.split(',');
+        if (column < 0) {
+          column = static_cast<int>(fields.indexOf("mu"));
+          continue;
+        }
+        total += fields[column].toDouble();
+        ++rows;
+      }
+      QCOMPARE(rows, 100);
+      QVERIFY2(std::abs(total / rows - mode) < 1, qPrintable(QString("chain %1: mean %2").arg(chain).arg(total / rows)));
+    }
+    outcome = sample(directory.filePath("partial.json"), directory.filePath("out2"));
+    QVERIFY2(outcome.output.contains("partial.json: no value for parameter 's'"), qPrintable(outcome.output));
+    outcome = sample(directory.filePath("low.json") + "," + directory.filePath("low.json") + "," +
+                         directory.filePath("high.json"), directory.filePath("out3"));
+    QVERIFY2(outcome.output.contains("--init: 3 files for 2 chains; give one file for every chain, or one per chain"),
+             qPrintable(outcome.output));
+  }
+
   void densityThatIsNanEverywhereFailsClearly() {
     QTemporaryDir directory;
     QFile model(directory.filePath("nan.vmod"));

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "engine/cli/parameter_file.h"
+#include "engine/io/parameter_values.h"
 #include "engine/core/argument_error.h"
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     const variate::ValueMap values =
-        variate::cli::parse_parameters(text, "params.json", model.layout(), model.derived_names());
+        variate::io::parse_parameters(text, "params.json", model.layout(), model.derived_names());
     (void)model.layout().unconstrain(values);
     (void)model.log_joint()(values);
   } catch (const variate::ArgumentError&) {

@@ -1,6 +1,6 @@
 #pragma once
-// The parameter file of `variate logp --params P.json`: constrained values by name, in
-// CmdStan JSON, checked against the model's parameters.
+// Parameter values in CmdStan JSON, checked against a model's parameters: the file of
+// `variate logp --params P.json` and of `variate sample --init P.json` (as CmdStan's init).
 
 #include <string>
 #include <vector>
@@ -8,7 +8,7 @@
 #include "engine/core/log_joint.h"
 #include "engine/target/parameter_layout.h"
 
-namespace variate::cli {
+namespace variate::io {
 
 /// The value of every parameter of `layout` (float64), from the JSON `text` of the file
 /// `path`. Names in `derived_names` (the model's derived quantities) may appear and are
@@ -19,4 +19,4 @@ namespace variate::cli {
 ValueMap parse_parameters(const std::string& text, const std::string& path, const ParameterLayout& layout,
                           const std::vector<std::string>& derived_names);
 
-}  // namespace variate::cli
+}  // namespace variate::io

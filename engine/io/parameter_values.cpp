@@ -1,4 +1,4 @@
-#include "engine/cli/parameter_file.h"
+#include "engine/io/parameter_values.h"
 
 #include <algorithm>
 
@@ -8,11 +8,11 @@
 #include "engine/core/shape.h"
 #include "engine/io/data_file.h"
 
-namespace variate::cli {
+namespace variate::io {
 
 ValueMap parse_parameters(const std::string& text, const std::string& path, const ParameterLayout& layout,
                           const std::vector<std::string>& derived_names) {
-  const Data given = io::parse_json_data(text, path);
+  const Data given = parse_json_data(text, path);
   for (const auto& name : given.names()) {
     bool known = false;
     for (const auto& p : layout.parameters()) known |= p.name == name;
@@ -45,4 +45,4 @@ ValueMap parse_parameters(const std::string& text, const std::string& path, cons
   return values;
 }
 
-}  // namespace variate::cli
+}  // namespace variate::io
