@@ -1,5 +1,7 @@
 #include "engine/model/argument_domain.h"
 
+#include <set>
+
 namespace variate::model {
 
 ArgumentDomain argument_domain(const std::string& family, const std::string& parameter) {
@@ -14,6 +16,12 @@ ArgumentDomain argument_domain(const std::string& family, const std::string& par
   if (parameter == "p") return family == "Categorical" ? D::simplex : D::probability;
   if (parameter == "weights") return D::simplex;
   return D::any;
+}
+
+bool must_be_finite(const std::string& family, const std::string& parameter) {
+  static const std::set<std::string> finite = {"mu", "logits", "log_rate", "nu",  "a",     "b",     "n",
+                                               "alpha", "eta", "lo",      "hi", "phi", "Sigma", "scale_tril"};
+  return finite.count(parameter) > 0 || (parameter == "rate" && family == "Poisson");
 }
 
 const char* describe(ArgumentDomain domain) {

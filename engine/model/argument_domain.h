@@ -19,6 +19,11 @@ enum class ArgumentDomain {
 /// Uniform's lo < hi is a relation of two arguments, not a domain: each is `any`.
 ArgumentDomain argument_domain(const std::string& family, const std::string& parameter);
 
+/// Whether the distribution also requires the argument finite (its check_finite): a
+/// location, logits, a log rate, degrees of freedom, Beta's and Dirichlet's shapes,
+/// Uniform's bounds, a covariance. Scales, rates and Gamma's shapes may be infinite.
+bool must_be_finite(const std::string& family, const std::string& parameter);
+
 /// "positive", "a probability", "a simplex": as messages word it.
 const char* describe(ArgumentDomain domain);
 

@@ -139,7 +139,9 @@ class Compiler {
         check_arguments(call.arguments[bound.argument_of_parameter[p]].value, *term.component);
         continue;
       }
-      emit_argument_check(builder_, model::argument_domain(call.name, parameters[p].name), term.arguments.at(k++));
+      const Slot& argument = term.arguments.at(k++);
+      emit_argument_check(builder_, model::argument_domain(call.name, parameters[p].name), argument);
+      if (model::must_be_finite(call.name, parameters[p].name)) emit_finite_check(builder_, argument);
     }
     if (call.name == "Uniform") emit_less_check(builder_, term.arguments.at(0), term.arguments.at(1));
   }

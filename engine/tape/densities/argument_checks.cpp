@@ -22,6 +22,7 @@ void check_domain_forward(const Instruction& op, Sweep& s) {
 bool is_positive(double x) { return x > 0; }
 bool is_nonnegative(double x) { return x >= 0; }
 bool is_probability(double x) { return x >= 0 && x <= 1; }
+bool is_finite(double x) { return std::isfinite(x); }
 
 // Rows of dims[0] entries, each non-negative and summing to 1 within 1e-8 (check_simplex).
 void check_simplex_forward(const Instruction& op, Sweep& s) {
@@ -76,6 +77,11 @@ void emit_argument_check(ProgramBuilder& builder, model::ArgumentDomain domain, 
     }
     case D::any: return;
   }
+}
+
+void emit_finite_check(ProgramBuilder& builder, const Slot& argument) {
+  if (!argument.varying || argument.size == 0) return;
+  builder.append(check_instruction("check_finite", check_domain_forward<is_finite>, argument));
 }
 
 void emit_less_check(ProgramBuilder& builder, const Slot& lo, const Slot& hi) {

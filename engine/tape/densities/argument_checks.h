@@ -14,6 +14,10 @@ namespace variate::tape {
 /// constant argument or the domain `any`.
 void emit_argument_check(ProgramBuilder& builder, model::ArgumentDomain domain, const Slot& argument);
 
+/// Checks that every element of `argument` is finite (where the distribution checks it);
+/// nothing for a constant argument.
+void emit_finite_check(ProgramBuilder& builder, const Slot& argument);
+
 /// Checks lo < hi elementwise (Uniform's bounds), where either varies.
 void emit_less_check(ProgramBuilder& builder, const Slot& lo, const Slot& hi);
 

@@ -133,6 +133,8 @@ class TestTapeLanguage : public QObject {
     QTest::newRow("Bernoulli's probability") << b + "k ~ Bernoulli(b)" << 1.5 << 0.5;
     QTest::newRow("Uniform's bounds") << b + "y ~ Uniform(b, 5)" << 6.0 << 0.0;
     QTest::newRow("a GLM's scale") << b + "y ~ Normal(2 * x + 1, b)" << -0.5 << 0.5;
+    QTest::newRow("Normal's location, NaN") << b + "y ~ Normal(log(b), 1)" << -0.5 << 0.5;
+    QTest::newRow("StudentT's location, infinite") << b + "y ~ StudentT(3, exp(1000 * b), 1)" << 1.0 << -1.0;
     QTest::newRow("a Mixture component's scale") << b + "y ~ Mixture([0.3, 0.7], Normal([0, 1], b))" << -0.5 << 0.5;
   }
   void argumentsOutsideTheirDomainAreRejected() {
