@@ -2,7 +2,7 @@
 # -DVARIATE_SANITIZE=thread (TSan), for every target of this build. LibTorch, Qt, gRPC and
 # SQLite come from Debian uninstrumented; tests/sanitizers/ suppresses what is theirs
 # alone, each entry with its reason. The CTest environment (tests/CMakeLists.txt) makes
-# every report fail its test. README.md, "Sanitizer builds", says how to run them.
+# every report fail its test. docs/HARDENING.md, "Sanitizer builds", says how to run them.
 set(VARIATE_SANITIZE "" CACHE STRING "Sanitizers: address,undefined or thread (empty: none)")
 if(VARIATE_SANITIZE)
   string(REPLACE "," ";" variate_sanitizers "${VARIATE_SANITIZE}")

@@ -1,6 +1,9 @@
 #include "engine/cli/sample_command.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
+#include <filesystem>
 #include <iostream>
 
 #include "engine/cli/chain_output.h"
@@ -19,6 +22,39 @@ std::string number(const char* format, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, value);
   return buffer;
+}
+
+// Where the draws go without --output: a new folder per run under ./output, named by the
+// model and the time. CmdStan writes output.csv in the working folder; a folder per run
+// never overwrites an earlier run's draws.
+std::string default_output_folder(const std::string& model_name) {
+  const std::string stem = std::filesystem::path(model_name).stem().string();
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+  const std::string base = (std::filesystem::path("output") / (stem + "-" + stamp)).string();
+  std::string folder = base;
+  for (int k = 2; std::filesystem::exists(folder); ++k) folder = base + "-" + std::to_string(k);
+  std::filesystem::create_directories(folder);
+  return folder;
+}
+
+// "Draws: out/chain_1.csv to chain_4.csv", and what was kept when Ctrl-C stopped the run.
+void print_kept(std::ostream& out, const std::string& folder, const services::SampleResult& r, bool interrupted) {
+  const std::string last = "chain_" + std::to_string(r.chains.size()) + ".csv";
+  out << "Draws: " << (std::filesystem::path(folder) / "chain_1.csv").string()
+      << (r.chains.size() > 1 ? " to " + last : std::string()) << "\n";
+  if (!interrupted) return;
+  out << "Stopped by Ctrl-C: kept";
+  for (const auto& chain : r.chains) {
+    const int draws = static_cast<int>(chain.stats.size()) - chain.warmup_iterations;
+    out << (chain.chain == 0 ? " " : ", ") << std::max(draws, 0);
+  }
+  out << " draws (chain 1 on); the summary above is of them";
+  if (r.run_id >= 0) out << ", and the project keeps them as run " << r.run_id;
+  out << ".\n";
 }
 
 ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec& spec, std::ostream& err) {
@@ -51,8 +87,9 @@ void print_summary(std::ostream& out, const std::string& model, const services::
         << " round(s)\n";
   }
   out << "\n" << io::format_summary_table(r.summary.parameters, r.summary.sampler_rows);
-  out << "\nWarmup took " << r.totals.seconds_warmup << " s and sampling " << r.totals.seconds_sampling
-      << " s (the slowest chain); " << r.totals.leapfrog_steps << " leapfrog steps.\n";
+  out << "\nWarmup took " << number("%.3g", r.totals.seconds_warmup) << " s and sampling "
+      << number("%.3g", r.totals.seconds_sampling) << " s (the slowest chain); " << r.totals.leapfrog_steps
+      << " leapfrog steps.\n";
   for (const auto& line : r.warnings) out << line << "\n";
 }
 
@@ -62,7 +99,10 @@ int sample_and_report(const services::RunSpec& spec, const CommandRun& run) {
   try {
     services::RunControl control;
     InterruptStops interrupt(control, spec.settings.get(setting::worker).has_value());
-    ChainOutput output(spec.settings.get(setting::chains), output_options(run, spec, std::cerr));
+    ChainOutputOptions options = output_options(run, spec, std::cerr);
+    if (!options.directory) options.directory = default_output_folder(spec.model->name());
+    const std::string folder = *options.directory;
+    ChainOutput output(spec.settings.get(setting::chains), options);
     services::RunObservers observers = terminal_observers(std::cerr, &control);
     observers.draws = &output;
     observers.started = [&output](const services::RunStarted& started) {
@@ -72,6 +112,7 @@ int sample_and_report(const services::RunSpec& spec, const CommandRun& run) {
     const services::SampleResult result = services::run_sample(spec, observers);
     if (!result.root) return 0;
     print_summary(std::cout, spec.model->name(), result);
+    print_kept(std::cout, folder, result, interrupt.interrupted());
     if (run.summary_json) write_summary_file(*run.summary_json, result.document, 2);
     return interrupt.interrupted() ? 130 : 0;
   } catch (const std::exception& e) {
@@ -85,7 +126,9 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgu
   run->method = services::Method::nuts;
   CLI::App* command = app.add_subcommand("sample", "Sample the posterior with NUTS (Stan's warmup)");
   add_run_options(*command, *run, *model,
-                  {"Write chain_1.csv, ... (Stan CSV) into this folder", true, true, "No progress lines"});
+                  {"Write chain_1.csv, ... (Stan CSV) into this folder (default: a new folder per run, "
+                   "output/MODEL-YYYYMMDD-HHMMSS)",
+                   true, true, "No progress lines"});
   command->callback([run, model, program, &exit_code] {
     try {
       exit_code = sample_and_report(run_spec(*run, *model, program), *run);

@@ -152,7 +152,7 @@ class HeaderWriter {
   }
 
   // A latent variable that is indexed is held as an at::Tensor (RandomVariable has no
-  // operator[]); the others stay random variables, as in the README's example. Also notes
+  // operator[]); the others stay random variables, as in docs/CPP_API.md's example. Also notes
   // which names are read at all (a quantity nothing reads needs no C++ variable).
   void scan_expressions() {
     for (const auto& s : model_.program.statements) {

@@ -1,6 +1,6 @@
 #pragma once
 /// model.h of an exported program: a checked model as two C++ functions on the engine's
-/// public API, in the style of the README's example —
+/// public API, in the style of docs/CPP_API.md's example —
 ///
 ///   vt::Data NAME_data(const vt::Data& given);   // declared inputs, checked; transformed data
 ///   vt::RandomVariable NAME(const vt::Data& d);  // the model: creates its random variables

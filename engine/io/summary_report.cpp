@@ -23,8 +23,18 @@ std::string printf_number(const char* format, int precision, double value) {
   return buffer;
 }
 
+// `sig_figs` significant digits, but the integer part in full up to 15 digits: an lp__ of
+// -1972.4 reads -1972, not -1.97e+03.
+std::string statistic(double x, int sig_figs) {
+  int precision = sig_figs;
+  if (std::isfinite(x) && std::abs(x) >= 1) {
+    precision = std::max(precision, std::min(15, static_cast<int>(std::floor(std::log10(std::abs(x)))) + 1));
+  }
+  return printf_number("%.*g", precision, x);
+}
+
 std::vector<std::string> cells(const SummaryRow& row, int sig_figs) {
-  const auto stat = [&](double x) { return printf_number("%.*g", sig_figs, x); };
+  const auto stat = [&](double x) { return statistic(x, sig_figs); };
   const auto count = [](double x) { return printf_number("%.*f", 0, x); };
   return {to_style(row.name, NameStyle::Bracketed),
           stat(row.mean), stat(row.mcse_mean), stat(row.sd), stat(row.q5), stat(row.q50),

@@ -1,6 +1,6 @@
 #pragma once
 /// The posterior summary as people and programs read it: a stansummary-like text table
-/// and the `--summary-json` document (the README's "The model language and the command line").
+/// and the `--summary-json` document (docs/CLI.md).
 ///
 /// The rows are plain values; diagnostics::ParameterSummary (or any struct with the same
 /// field names) converts with summary_rows().

@@ -1,7 +1,7 @@
 #pragma once
 /// The bounds of the worker protocol (proto/variate_worker.proto), one place for both sides.
 /// A request over a bound gets RESOURCE_EXHAUSTED or INVALID_ARGUMENT and the worker keeps
-/// serving; README.md's "Remote workers" lists them.
+/// serving; docs/WORKERS.md lists them.
 
 #include <chrono>
 #include <cstdint>

@@ -197,7 +197,7 @@ class TestExportRoundTrip : public QObject {
     QTest::addColumn<QStringList>("sampling");
     const QStringList quick = {"--chains", "2", "--warmup", "150", "--draws", "100"};
     const QStringList longer = {"--chains", "2", "--warmup", "300", "--draws", "300"};
-    // The README's example; then every constraint, a Mixture, multivariate families,
+    // The C++ API's example (docs/CPP_API.md); then every constraint, a Mixture, multivariate families,
     // reductions, powers and integer-array indices.
     QTest::newRow("eight_schools") << "reference/eight_schools-eight_schools_noncentered"
                                    << "eight_schools" << true << quick;

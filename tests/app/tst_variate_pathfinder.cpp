@@ -100,7 +100,8 @@ class TestVariatePathfinder : public QObject {
     const QString folder = kReference + "sblrc-blr/";
     const Outcome r = variate({"sample", folder + "model.vmod", "--data", folder + "data.json", "--init", "somewhere"});
     QVERIFY(r.exit_code != 0);
-    QVERIFY2(r.output.contains("--init: expected a radius (a number >= 0) or 'pathfinder', got 'somewhere'"),
+    QVERIFY2(r.output.contains("--init: expected a radius (a number >= 0), 'pathfinder', or init files (FILE.json, or "
+                               "one per chain: A.json,B.json), got 'somewhere'"),
              qPrintable(r.output));
     const Outcome radius = variate({"sample", folder + "model.vmod", "--data", folder + "data.json", "--init", "0.5",
                                     "--chains", "1", "--warmup", "50", "--draws", "20", "--quiet", "--seed", "1"});

@@ -1,6 +1,7 @@
 // `variate sample` and `variate summary` as a user runs them: reproducible files, thread
 // counts that do not change draws, warnings instead of failures, clear errors.
 
+#include <csignal>
 #include <cmath>
 
 #include <QJsonDocument>
@@ -256,6 +257,62 @@ class TestVariateSample : public QObject {
                          directory.filePath("high.json"), directory.filePath("out3"));
     QVERIFY2(outcome.output.contains("--init: 3 files for 2 chains; give one file for every chain, or one per chain"),
              qPrintable(outcome.output));
+  }
+
+  // Without --output the draws go to a new folder per run under ./output, and the run
+  // says where, as CmdStan writes output.csv.
+  void drawsGoToAFolderPerRunByDefault() {
+    QTemporaryDir directory;
+    QVERIFY(write_model_and_data(directory, "mu ~ Normal(0, 1)\n", "{}"));
+    QStringList folders;
+    for (int run = 0; run < 2; ++run) {
+      QProcess process;
+      process.setWorkingDirectory(directory.path());
+      process.start(VARIATE_EXECUTABLE, {"sample", "m.vmod", "--warmup", "50", "--draws", "50", "--seed", "1", "--quiet"});
+      QVERIFY(process.waitForFinished(120000));
+      QCOMPARE(process.exitCode(), 0);
+      const QString out = QString::fromUtf8(process.readAllStandardOutput());
+      const QRegularExpressionMatch match =
+          QRegularExpression("\nDraws: (output/m-[0-9]{8}-[0-9]{6}(-[0-9]+)?)/chain_1.csv to chain_4.csv\n").match(out);
+      QVERIFY2(match.hasMatch(), qPrintable(out));
+      folders << match.captured(1);
+      QCOMPARE(draw_lines(directory.filePath(folders.last() + "/chain_4.csv")), 50);
+    }
+    QVERIFY2(folders[0] != folders[1], "a second run overwrote the first's draws");
+  }
+
+  // Ctrl-C stops the chains at their next iteration: the summary of the draws kept, what
+  // was kept per chain, the files, and exit code 130.
+  void ctrlCKeepsTheDrawsAndSaysSo() {
+    QTemporaryDir directory;
+    std::string y;
+    for (int i = 0; i < 200000; ++i) y += (i ? ", " : "") + std::to_string((i % 17) * 0.1);
+    QVERIFY(write_model_and_data(directory, "data N: int\ndata y: real[N]\nmu ~ Normal(0, 1)\ns ~ Normal(0, 1)\n"
+                                            "y ~ Normal(mu, exp(s))\n",
+                                 QByteArray::fromStdString("{\"N\": 200000, \"y\": [" + y + "]}")));
+    QProcess process;
+    process.setWorkingDirectory(directory.path());
+    process.start(VARIATE_EXECUTABLE, {"sample", "m.vmod", "--data", "d.json", "--chains", "1", "--warmup", "100",
+                                       "--draws", "20000", "--seed", "1", "--output", "out"});
+    QVERIFY(process.waitForStarted());
+    QString progress;
+    while (!progress.contains("(Sampling)") && process.state() == QProcess::Running) {
+      process.waitForReadyRead(1000);
+      progress += QString::fromUtf8(process.readAllStandardError());
+    }
+    QVERIFY2(process.state() == QProcess::Running, qPrintable(progress));
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    if (!process.waitForFinished(60000)) {
+      process.kill();
+      QFAIL("Ctrl-C did not stop the run");
+    }
+    QCOMPARE(process.exitCode(), 130);
+    const QString out = QString::fromUtf8(process.readAllStandardOutput());
+    const QRegularExpressionMatch kept = QRegularExpression("Stopped by Ctrl-C: kept ([0-9]+) draws").match(out);
+    QVERIFY2(kept.hasMatch(), qPrintable(out));
+    QVERIFY2(kept.captured(1).toInt() > 0 && kept.captured(1).toInt() < 20000, qPrintable(out));
+    QVERIFY2(out.contains("Draws: out/chain_1.csv\n"), qPrintable(out));
+    QCOMPARE(draw_lines(directory.filePath("out/chain_1.csv")), kept.captured(1).toInt());
   }
 
   void densityThatIsNanEverywhereFailsClearly() {

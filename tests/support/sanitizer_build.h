@@ -1,5 +1,5 @@
 #pragma once
-// Whether this test was compiled in a sanitizer build (-DVARIATE_SANITIZE=..., README.md,
+// Whether this test was compiled in a sanitizer build (-DVARIATE_SANITIZE=..., docs/HARDENING.md,
 // "Sanitizer builds"): tests whose measurements such a build changes (address space,
 // resident memory, debug line tables) skip those checks there.
 

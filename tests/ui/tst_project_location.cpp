@@ -1,12 +1,13 @@
 // Where the studio puts the project of a model file: beside it, except for the installed
 // examples (and read-only folders), whose projects go to the user's documents; and the
-// examples File ▸ Open Example lists.
+// examples File ▸ Open Example lists; the data a model file's project takes from beside it.
 
 #include <QMenu>
 #include <QtTest/QtTest>
 
 #include "tests/ui/studio_test_support.h"
 #include "ui/app/main_window.h"
+#include "ui/document/project_document.h"
 #include "ui/document/project_location.h"
 
 using variate::ui::exampleModels;
@@ -42,6 +43,32 @@ class TestProjectLocation : public QObject {
     // No installed examples at all.
     QCOMPARE(projectPathForModel(dir.filePath("mine/model.vmod"), QString(), dir.filePath("Documents")),
              dir.filePath("mine/model.variate"));
+  }
+
+  // Opening MODEL.vmod takes the data beside it: data.json, MODEL.json or MODEL.data.json
+  // (CmdStan's examples' naming), as the project's data set "data".
+  void aModelsDataIsFoundBesideIt_data() {
+    QTest::addColumn<QString>("dataFile");
+    QTest::newRow("data.json") << "data.json";
+    QTest::newRow("MODEL.json") << "coin.json";
+    QTest::newRow("MODEL.data.json") << "coin.data.json";
+  }
+  void aModelsDataIsFoundBesideIt() {
+    QFETCH(QString, dataFile);
+    QTemporaryDir dir;
+    QFile model(dir.filePath("coin.vmod"));
+    QVERIFY(model.open(QIODevice::WriteOnly));
+    model.write("data N: int\ndata y: int[N]\ntheta ~ Beta(1, 1)\ny ~ Bernoulli(theta)\n");
+    model.close();
+    QFile data(dir.filePath(dataFile));
+    QVERIFY(data.open(QIODevice::WriteOnly));
+    data.write(R"({"N": 2, "y": [0, 1]})");
+    data.close();
+    QString error;
+    const auto document = variate::ui::ProjectDocument::openModelFile(dir.filePath("coin.vmod"), &error);
+    QVERIFY2(document, qPrintable(error));
+    QCOMPARE(document->dataSets().size(), 1);
+    QVERIFY(document->dataSetIndex("data") >= 0);
   }
 
   void anInstalledExamplesProjectGoesToTheDocuments() {

@@ -113,20 +113,28 @@ std::unique_ptr<ProjectDocument> ProjectDocument::openModelFile(const QString& p
   }
   const QString text = readFile(path, error);
   if (!error->isEmpty()) return nullptr;
-  // data.json, or the training and held-out rows of a deep model (`variate fit --data
-  // train.json --test-data test.json`).
+  // The data beside the model: data.json, MODEL.json or MODEL.data.json (CmdStan's
+  // examples' naming), as the data set "data"; else the training and held-out rows of a
+  // deep model (`variate fit --data train.json --test-data test.json`).
   QList<QPair<QString, QString>> dataSets;
-  const QStringList names = QFileInfo::exists(model.absolutePath() + "/data.json") ? QStringList{"data"}
-                                                                                   : QStringList{"train", "test"};
-  for (const QString& name : names) {
-    const QString dataPath = model.absolutePath() + "/" + name + ".json";
+  const QString folder = model.absolutePath() + "/";
+  QString single;
+  for (const QString& name : {QString("data.json"), model.completeBaseName() + ".json",
+                              model.completeBaseName() + ".data.json"}) {
+    if (single.isEmpty() && QFileInfo::exists(folder + name)) single = folder + name;
+  }
+  const bool deep = single.isEmpty();
+  const QList<QPair<QString, QString>> files =
+      deep ? QList<QPair<QString, QString>>{{"train", folder + "train.json"}, {"test", folder + "test.json"}}
+           : QList<QPair<QString, QString>>{{"data", single}};
+  for (const auto& [name, dataPath] : files) {
     if (!QFileInfo::exists(dataPath)) continue;
     const QString json = readDataFile(dataPath, error);
     if (!error->isEmpty()) return nullptr;
     dataSets << qMakePair(name, json);
   }
   auto document = create(projectPath, model.completeBaseName(), text, dataSets, error);
-  if (document && names.size() == 2 && dataSets.size() == 2) {
+  if (document && deep && dataSets.size() == 2) {
     RunConfig config = document->runConfig();
     config.settings.set(services::setting::test_data, std::optional<std::string>("test"));
     document->applyRunConfig(config);

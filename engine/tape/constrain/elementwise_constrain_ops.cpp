@@ -13,6 +13,7 @@
 
 #include "engine/tape/constrain/constrain_kernels.h"
 #include "engine/tape/constrain/constrain_ops.h"
+#include "engine/tape/densities/argument_checks.h"
 
 namespace variate::tape {
 namespace {
@@ -127,9 +128,8 @@ void shifted_exp_at_point_backward(const Instruction& op, Sweep& s) {
   for (int64_t i = 0; i < op.n; ++i) abound[i * op.stride[2]] += ax[i];
 }
 
-// As interval_forward, with the width taken here; bounds out of order (or not finite)
-// reject the point, as the LibTorch path's checked transform does. Operands: in[0] y,
-// in[1] the sigmoid's scratch, in[2] lower, in[3] upper.
+// As interval_forward, with the width taken here. Operands: in[0] y, in[1] the sigmoid's
+// scratch, in[2] lower, in[3] upper.
 void interval_at_point_forward(const Instruction& op, Sweep& s) {
   const double* y = s.values + op.in[0];
   double* sig = s.values + op.in[1];
@@ -140,7 +140,6 @@ void interval_at_point_forward(const Instruction& op, Sweep& s) {
     const double lo = lower[i * op.stride[2]];
     const double hi = upper[i * op.stride[3]];
     const double width = hi - lo;
-    if (!(width > 0) || !std::isfinite(width)) s.failed = s.rejected = true;
     const bool positive = y[i] > 0;
     sig[i] = sigmoid(positive ? -y[i] : y[i]);
     x[i] = positive ? hi - width * sig[i] : lo + width * sig[i];
@@ -258,6 +257,12 @@ void set_bound(Instruction& op, size_t k, const Slot& bound) {
 
 Slot emit_bounds_at_point(ProgramBuilder& builder, const std::optional<Slot>& lower,
                           const std::optional<Slot>& upper, const Slot& y) {
+  // Bounds that are not finite or cross reject the point, as the LibTorch path's checked
+  // bijector does.
+  for (const auto& bound : {lower, upper}) {
+    if (bound) emit_finite_check(builder, *bound);
+  }
+  if (lower && upper) emit_less_check(builder, *lower, *upper);
   const Slot x = builder.varying(y.shape);
   if (lower && upper) {
     Instruction op = unary_op("interval_at_point", x, y);

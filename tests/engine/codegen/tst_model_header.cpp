@@ -1,5 +1,5 @@
 // model.h of an exported program: eight schools as committed in docs/export (it reads like
-// the README's example), the C++ of each language feature, and located errors.
+// docs/CPP_API.md's example), the C++ of each language feature, and located errors.
 
 #include <QtTest/QtTest>
 
@@ -65,7 +65,7 @@ class TestModelHeader : public QObject {
     QVERIFY(committed.open(QIODevice::ReadOnly));
     // Regenerate with: variate export model.vmod --cpp DIR --name eight_schools
     QCOMPARE(QString::fromStdString(generated), QString::fromUtf8(committed.readAll()));
-    // The lines of the README's example, as the generator writes them.
+    // The lines of docs/CPP_API.md's example, as the generator writes them.
     for (const char* line : {"auto mu = vt::Normal(\"mu\", 0, 5);",
                              "auto tau = vt::HalfCauchy(\"tau\", 5);",
                              "auto theta_trans = vt::Normal(\"theta_trans\", 0, 1, {d.dim(\"J\")});",

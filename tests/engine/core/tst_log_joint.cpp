@@ -1,5 +1,5 @@
 // make_log_joint on eight schools written with the C++ random-variable API, as in the
-// README's "The C++ API": against hand-summed densities, batched against single points,
+// docs/CPP_API.md: against hand-summed densities, batched against single points,
 // and errors.
 
 #include <cmath>

@@ -145,10 +145,21 @@ class TestSummaryReport : public QObject {
     }
     QCOMPARE(lines[0].substr(lines[0].size() - 5), std::string("R_hat"));
     QVERIFY(lines[6].rfind("theta[10]", 0) == 0);  // Stan CSV names are shown bracketed
-    QVERIFY(table.find("-1.23e+05") != std::string::npos);
+    // Integer parts in full (an lp__ of -1972.4 reads -1972); small numbers to 3 digits.
+    QVERIFY2(table.find("-123457") != std::string::npos, table.c_str());
+    QVERIFY(table.find("e+05") == std::string::npos);
+    QVERIFY(table.find("1e-07") != std::string::npos);
     QVERIFY(table.find("1.001") != std::string::npos);
     QVERIFY(lines[5].find(" nan") != std::string::npos);
     QVERIFY(table.find("      85") != std::string::npos);  // ESS as an integer
+  }
+
+  void largeValuesAreReadable() {
+    const std::string table = vio::format_summary_table({row("mu", 4.38)}, {row("lp__", -1972.354)});
+    QVERIFY2(table.find("-1972 ") != std::string::npos, table.c_str());
+    QVERIFY2(table.find("e+03") == std::string::npos, table.c_str());
+    const std::string huge = vio::format_summary_table({row("x", 3e200)});
+    QVERIFY2(huge.find("3e+200") != std::string::npos, huge.c_str());  // beyond 15 digits: an exponent
   }
 
   void tableWithoutSamplerRows() {
