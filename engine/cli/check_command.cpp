@@ -71,7 +71,8 @@ int run_check(const CheckOptions& options) {
   for (const auto& p : model.layout().parameters()) {
     std::cout << " " << with_shape(p.name, p.shape);
     if (p.support_varies) {
-      const auto& random = *model.checked().program.statements[*model.checked().find(p.name)->distribution].as<model::RandomStmt>();
+      const model::CheckedModel& checked = model.checked();
+      const auto& random = *checked.program.statements[*checked.find(p.name)->distribution].as<model::RandomStmt>();
       std::cout << " (" << model::describe_bounds(random, p.support) << ", at each point)";
     } else if (p.support.kind() != Support::Kind::Real) {
       std::cout << " (" << p.support.to_string() << ")";

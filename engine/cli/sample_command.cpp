@@ -24,8 +24,8 @@ std::string number(const char* format, double value) {
   return buffer;
 }
 
-// Where the draws go without --output: a new folder per run under ./output, named by the
-// model and the time. CmdStan writes output.csv in the working folder; a folder per run
+// Where the draws go without --output (or --project): a new folder per run under ./output,
+// named by the model and the time. CmdStan writes output.csv in the working folder; a folder per run
 // never overwrites an earlier run's draws.
 std::string default_output_folder(const std::string& model_name) {
   const std::string stem = std::filesystem::path(model_name).stem().string();
@@ -42,10 +42,13 @@ std::string default_output_folder(const std::string& model_name) {
 }
 
 // "Draws: out/chain_1.csv to chain_4.csv", and what was kept when Ctrl-C stopped the run.
-void print_kept(std::ostream& out, const std::string& folder, const services::SampleResult& r, bool interrupted) {
-  const std::string last = "chain_" + std::to_string(r.chains.size()) + ".csv";
-  out << "Draws: " << (std::filesystem::path(folder) / "chain_1.csv").string()
-      << (r.chains.size() > 1 ? " to " + last : std::string()) << "\n";
+void print_kept(std::ostream& out, const std::optional<std::string>& folder, const services::SampleResult& r,
+                bool interrupted) {
+  if (folder) {
+    const std::string last = "chain_" + std::to_string(r.chains.size()) + ".csv";
+    out << "Draws: " << (std::filesystem::path(*folder) / "chain_1.csv").string()
+        << (r.chains.size() > 1 ? " to " + last : std::string()) << "\n";
+  }
   if (!interrupted) return;
   out << "Stopped by Ctrl-C: kept";
   for (const auto& chain : r.chains) {
@@ -100,8 +103,9 @@ int sample_and_report(const services::RunSpec& spec, const CommandRun& run) {
     services::RunControl control;
     InterruptStops interrupt(control, spec.settings.get(setting::worker).has_value());
     ChainOutputOptions options = output_options(run, spec, std::cerr);
-    if (!options.directory) options.directory = default_output_folder(spec.model->name());
-    const std::string folder = *options.directory;
+    // A project keeps the draws itself; otherwise they always go to files, as CmdStan's.
+    if (!options.directory && !run.project) options.directory = default_output_folder(spec.model->name());
+    const std::optional<std::string> folder = options.directory;
     ChainOutput output(spec.settings.get(setting::chains), options);
     services::RunObservers observers = terminal_observers(std::cerr, &control);
     observers.draws = &output;
@@ -126,8 +130,8 @@ void add_sample_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgu
   run->method = services::Method::nuts;
   CLI::App* command = app.add_subcommand("sample", "Sample the posterior with NUTS (Stan's warmup)");
   add_run_options(*command, *run, *model,
-                  {"Write chain_1.csv, ... (Stan CSV) into this folder (default: a new folder per run, "
-                   "output/MODEL-YYYYMMDD-HHMMSS)",
+                  {"Write chain_1.csv, ... (Stan CSV) into this folder (default without --project: a new "
+                   "folder per run, output/MODEL-YYYYMMDD-HHMMSS)",
                    true, true, "No progress lines"});
   command->callback([run, model, program, &exit_code] {
     try {

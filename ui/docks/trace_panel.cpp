@@ -56,7 +56,7 @@ void TracePanel::add(Row& row, const DrawBlock& block) {
     const double value = block.value(r, row.column);
     series.append(block.firstIteration + r, value);
     if (block.stats[r].divergent) {
-      ++row.divergences;
+      ++(block.firstIteration + r < block.warmupIterations ? row.warmupDivergences : row.divergences);
       if (row.divergenceX.size() < kMaxDivergenceMarks) {
         row.divergenceX << block.firstIteration + r;
         row.divergenceY << value;
@@ -143,7 +143,9 @@ void TracePanel::redraw() {
       row.graphs[c]->setData(xs, ys, true);
     }
     row.divergenceGraph->setData(row.divergenceX, row.divergenceY);
-    row.divergenceGraph->setName(tr("divergent (%1)").arg(row.divergences));
+    row.divergenceGraph->setName(row.warmupDivergences == 0
+                                     ? tr("divergent (%1)").arg(row.divergences)
+                                     : tr("divergent (%1; %2 in warmup)").arg(row.divergences).arg(row.warmupDivergences));
     row.warmup->setVisible(warmup > 0 && showWarmup_->isChecked());
     row.warmup->topLeft->setCoords(-0.5, 0);
     row.warmup->bottomRight->setCoords(warmup - 0.5, 1);

@@ -34,7 +34,8 @@ class TracePanel : public RunPlotPanel {
     int column = -1;
     std::vector<DecimatedSeries> chains;
     QVector<double> divergenceX, divergenceY;
-    int divergences = 0;
+    int divergences = 0;         // after warmup, as CmdStan counts them
+    int warmupDivergences = 0;   // during warmup, shown apart
     QList<QCPGraph*> graphs;
     QCPGraph* divergenceGraph = nullptr;
     QCPItemRect* warmup = nullptr;
