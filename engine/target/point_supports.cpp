@@ -87,15 +87,17 @@ void constrain_at_point(const LogJoint& model, const std::map<std::string, at::T
   TracerScope observe(observed);
   TracerScope scope(constrain);
   model.model()();
-  for (const auto& [name, y] : unconstrained) {
+  for (const auto& entry : unconstrained) {
+    const std::string& name = entry.first;
     if (!point.values.count(name)) {
       throw ArgumentError("the model made no variable '" + name + "' when its bounds were computed");
     }
   }
 }
 
-std::map<std::string, Support> model_supports_at(const LogJoint& model, const std::map<std::string, at::Tensor>& values,
-                                           const std::set<std::string>& names) {
+std::map<std::string, Support> model_supports_at(const LogJoint& model,
+                                                 const std::map<std::string, at::Tensor>& values,
+                                                 const std::set<std::string>& names) {
   std::map<std::string, Support> supports;
   SupportRecorder recorder(names, supports);
   Condition given(values);
@@ -105,7 +107,9 @@ std::map<std::string, Support> model_supports_at(const LogJoint& model, const st
   TracerScope record(recorder);
   model.model()();
   for (const auto& name : names) {
-    if (!supports.count(name)) throw ArgumentError("the model made no variable '" + name + "' when its bounds were computed");
+    if (!supports.count(name)) {
+      throw ArgumentError("the model made no variable '" + name + "' when its bounds were computed");
+    }
   }
   return supports;
 }

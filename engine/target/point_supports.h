@@ -27,8 +27,9 @@ void constrain_at_point(const LogJoint& model, const std::map<std::string, at::T
 
 /// The supports the model gives the variables named in `names` when every parameter takes
 /// its value from `values` (one point).
-std::map<std::string, Support> model_supports_at(const LogJoint& model, const std::map<std::string, at::Tensor>& values,
-                                           const std::set<std::string>& names);
+std::map<std::string, Support> model_supports_at(const LogJoint& model,
+                                                 const std::map<std::string, at::Tensor>& values,
+                                                 const std::set<std::string>& names);
 
 /// Whether a support's bounds were computed from values that require a gradient: while a
 /// layout is found, parameters' central values do, so such a support depends on them.
