@@ -146,15 +146,7 @@ Slot emit_cholesky_corr(ProgramBuilder& builder, const Slot& y, const Shape& con
   op.varying[0] = true;
   op.in[1] = builder.varying({4, y.size}).offset;
   builder.append(op);
-
-  Instruction sink = op;
-  sink.forward = cholesky_corr_log_jacobian;
-  sink.backward = nullptr;
-  sink.sink = true;
-  sink.jacobian = true;
-  sink.name = "cholesky_corr_log_jacobian";
-  sink.out = -1;
-  builder.append(sink);
+  builder.append(jacobian_sink(op, cholesky_corr_log_jacobian, "cholesky_corr_log_jacobian"));
   return x;
 }
 

@@ -14,6 +14,19 @@
 
 namespace variate::tape {
 
+/// The log-Jacobian sink of a transform `op` (appended just before it): the same operands,
+/// `forward` adding the term, skipped when the density is wanted without the Jacobian.
+inline Instruction jacobian_sink(const Instruction& op, Kernel forward, const char* name) {
+  Instruction sink = op;
+  sink.forward = forward;
+  sink.backward = nullptr;
+  sink.sink = true;
+  sink.jacobian = true;
+  sink.name = name;
+  sink.out = -1;
+  return sink;
+}
+
 // Elementwise (elementwise_constrain_ops.cpp); bounds broadcast to y's shape.
 Slot emit_lower_bound(ProgramBuilder& builder, const at::Tensor& lower, const Slot& y);
 Slot emit_upper_bound(ProgramBuilder& builder, const at::Tensor& upper, const Slot& y);

@@ -272,14 +272,7 @@ Slot emit_bounds_at_point(ProgramBuilder& builder, const std::optional<Slot>& lo
     set_bound(op, 2, *lower);
     set_bound(op, 3, *upper);
     builder.append(op);
-    Instruction sink = op;
-    sink.forward = interval_at_point_log_jacobian;
-    sink.backward = nullptr;
-    sink.sink = true;
-    sink.jacobian = true;
-    sink.name = "interval_at_point_log_jacobian";
-    sink.out = -1;
-    builder.append(sink);
+    builder.append(jacobian_sink(op, interval_at_point_log_jacobian, "interval_at_point_log_jacobian"));
     return x;
   }
   const bool is_upper = !lower;
