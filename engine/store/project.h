@@ -112,8 +112,10 @@ class Project {
 
   // --- Writing runs (RunRecorder does this for NUTS) ---------------------------------
 
-  /// Adds a run with status running, started now and owned by this process.
-  /// @throws ProjectError if the model version or data set does not exist.
+  /// Adds a run with status running, started now and owned by this process, named
+  /// spec.name or else "run ID".
+  /// @throws ProjectError if the model version or data set does not exist, or the name is
+  /// another run's or a number alone (run names are unique: front ends name runs by them).
   Id create_run(const RunSpec& spec);
   /// Appends draw blocks, replaces chain records, appends ELBO points, replaces epoch
   /// records and stores a checkpoint (keeping the run's two highest-step ones) in one
@@ -139,6 +141,7 @@ class Project {
   void set_loo(Id run, const std::string& json);
   /// Ends a run: status, error message (for failed), finish time and seconds.
   void finish_run(Id run, RunStatus status, const std::string& error_message = "");
+  /// @throws ProjectError as create_run for a name taken or a number alone.
   void rename_run(Id run, const std::string& name);
   /// Replaces a run's configuration: a run continued elsewhere records where (a worker's
   /// new job).
@@ -155,6 +158,9 @@ class Project {
 
   /// Every run, oldest first.
   std::vector<RunInfo> runs() const;
+  /// A number that changes whenever another connection (another process, a recorder on
+  /// another thread) commits to the file: a reader polls it to learn that runs changed.
+  int64_t outside_changes() const;
   /// @throws ProjectError if there is no such run.
   RunInfo run(Id run) const;
   std::vector<ChainRecord> chains(Id run) const;

@@ -90,6 +90,9 @@ struct RunInfo {
   double seconds = 0;  ///< wall time from start to finish (or to the last commit)
   int chains = 0;      ///< chains with a record
   bool has_diagnostics = false;
+  /// Draws after warmup stored per chain, the shortest chain's (a stopped run has fewer
+  /// than its configuration asked for).
+  int64_t sampling_draws = 0;
 };
 
 /// Consecutive rows of one chain's draw table, as a writer appends them.

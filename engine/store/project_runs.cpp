@@ -44,7 +44,10 @@ std::optional<std::string> run_document(Database& db, const std::string& column,
 const char* const kRunColumns =
     "SELECT id, name, method, config_json, model_version_id, data_set_id, seed, columns_json, "
     "created_at, started_at, finished_at, status, error_message, seconds, "
-    "(SELECT COUNT(*) FROM chains WHERE run_id = runs.id), diagnostics_json IS NOT NULL FROM runs ";
+    "(SELECT COUNT(*) FROM chains WHERE run_id = runs.id), diagnostics_json IS NOT NULL, "
+    "(SELECT COALESCE(MIN(MAX(0, (SELECT COALESCE(MAX(first_iteration + row_count), 0) FROM draw_blocks d "
+    "  WHERE d.run_id = c.run_id AND d.chain = c.chain) - c.warmup_iterations)), 0) "
+    " FROM chains c WHERE c.run_id = runs.id) FROM runs ";
 
 RunInfo read_run(Database& db, Statement& s) {
   RunInfo run;
@@ -66,6 +69,7 @@ RunInfo read_run(Database& db, Statement& s) {
   run.seconds = s.read_double(13);
   run.chains = static_cast<int>(s.read_int(14));
   run.has_diagnostics = s.read_int(15) != 0;
+  run.sampling_draws = s.read_int(16);
   return run;
 }
 
@@ -88,6 +92,33 @@ ChainRecord read_chain(Statement& s) {
   return c;
 }
 
+std::optional<Id> run_named(Database& db, const std::string& name, Id except) {
+  Statement s(db, "SELECT id FROM runs WHERE name = ? AND id != ?");
+  s.bind(1, name).bind(2, except);
+  if (!s.step()) return std::nullopt;
+  return s.read_int(0);
+}
+
+// Runs are named on the command line and in the studio (`--run`, `compare`), so a name
+// is unique in its project and never a number alone (which names a run by its id).
+void check_run_name(Database& db, const std::string& name, Id except) {
+  if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos) {
+    db.fail_plain("a run's name cannot be a number alone ('" + name + "'): numbers name runs by their id");
+  }
+  if (const auto other = run_named(db, name, except)) {
+    db.fail_plain("it already has a run named '" + name + "' (run " + std::to_string(*other) +
+                  "): run names are unique, choose another");
+  }
+}
+
+// "run ID", or "run ID (2)", ... where a run was named "run ID" before this one existed.
+std::string default_run_name(Database& db, Id run_id) {
+  const std::string base = "run " + std::to_string(run_id);
+  std::string name = base;
+  for (int n = 2; run_named(db, name, run_id); ++n) name = base + " (" + std::to_string(n) + ")";
+  return name;
+}
+
 }  // namespace
 
 Id Project::create_run(const RunSpec& spec) {
@@ -98,6 +129,7 @@ Id Project::create_run(const RunSpec& spec) {
     if (!version.step()) db_->fail_plain("no model version with id " + std::to_string(spec.model_version_id));
   }
   if (spec.data_set_id) data_set(*spec.data_set_id);  // throws when missing
+  if (!spec.name.empty()) check_run_name(*db_, spec.name, 0);
   const RunOwner owner = current_run_owner();
   const double now = unix_seconds_now();
   Statement insert(*db_,
@@ -120,8 +152,8 @@ Id Project::create_run(const RunSpec& spec) {
       .run();
   const Id id = db_->last_insert_id();
   if (spec.name.empty()) {
-    Statement name(*db_, "UPDATE runs SET name = 'run ' || id WHERE id = ?");
-    name.bind(1, id).run();
+    Statement name(*db_, "UPDATE runs SET name = ? WHERE id = ?");
+    name.bind(1, default_run_name(*db_, id)).bind(2, id).run();
   }
   transaction.commit();
   return id;
@@ -228,6 +260,7 @@ void Project::finish_run(Id run_id, RunStatus status, const std::string& error_m
 
 void Project::rename_run(Id run_id, const std::string& name) {
   Transaction transaction(*db_);
+  check_run_name(*db_, name, run_id);
   Statement s(*db_, "UPDATE runs SET name = ? WHERE id = ?");
   s.bind(1, name).bind(2, run_id).run();
   if (db_->changes() == 0) db_->fail_plain("no run with id " + std::to_string(run_id));
@@ -264,6 +297,8 @@ RunInfo Project::run(Id run_id) const {
   if (!s.step()) db_->fail_plain("no run with id " + std::to_string(run_id));
   return read_run(*db_, s);
 }
+
+int64_t Project::outside_changes() const { return db_->query_int("PRAGMA data_version"); }
 
 std::vector<ChainRecord> Project::chains(Id run_id) const {
   Statement s(*db_,

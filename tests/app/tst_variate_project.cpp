@@ -206,13 +206,21 @@ class TestVariateProject : public QObject {
           1000 * lost / rate);
   }
 
-  // `--run 1` where run 1 is named "first" and run 2 is named "1": refused as ambiguous,
-  // naming both, rather than picking one.
+  // A run's name is never a number alone (numbers name runs by id): `--run-name 1` is
+  // refused before the run starts. A project written before that rule may hold a run
+  // named "1" beside run 1: `--run 1` is then refused as ambiguous, naming both.
   void aRunNamedAsAnotherRunsIdIsAmbiguous() {
     QTemporaryDir directory;
     const QString project = directory.filePath("p.variate");
     QCOMPARE(run(sample_arguments(project, "30", "30") << "--run-name" << "first").exit_code, 0);
-    QCOMPARE(run(sample_arguments(project, "30", "30") << "--run-name" << "1").exit_code, 0);
+    const Outcome numeric = run(sample_arguments(project, "30", "30") << "--run-name" << "1");
+    QCOMPARE(numeric.exit_code, 1);
+    QVERIFY2(numeric.output.contains("a run's name cannot be a number alone ('1')"), qPrintable(numeric.output));
+    QCOMPARE(run(sample_arguments(project, "30", "30") << "--run-name" << "second").exit_code, 0);
+    sqlite3* db = nullptr;  // as a Variate before the rule could name it
+    QCOMPARE(sqlite3_open(project.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, "UPDATE runs SET name = '1' WHERE id = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
     const Outcome ambiguous = run({"predict", "--project", project, "--run", "1", "--output", directory.filePath("p")});
     QVERIFY(ambiguous.exit_code != 0);
     QVERIFY2(ambiguous.output.contains("'1' is both the id of run 'first' and the name of run 2: give 'first' or 2"),

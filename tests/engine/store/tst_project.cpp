@@ -255,7 +255,9 @@ class TestProject : public QObject {
     project.write(narrow, {{block(0, 0, 3, 2)}, {chain_record(0, 0)}, {}});
     QVERIFY(!store::summarize_run(project, narrow).totals);
 
-    const store::Id run = project.create_run(nuts_spec(project));
+    store::RunSpec wide = nuts_spec(project);
+    wide.name = "wide";
+    const store::Id run = project.create_run(wide);
     store::DrawBlock rows = block(0, 0, 3, 9);
     rows.values[9 + 4] = std::nan("");  // row 2's n_leapfrog__
     project.write(run, {{rows}, {chain_record(0, 0)}, {}});
@@ -274,7 +276,9 @@ class TestProject : public QObject {
     QTemporaryDir directory;
     store::Project project(project_path(directory), store::Project::OpenMode::create);
     for (const int64_t count : {int64_t{-5}, std::numeric_limits<int64_t>::max()}) {
-      const store::Id run = project.create_run(nuts_spec(project));
+      store::RunSpec spec = nuts_spec(project);
+      spec.name = "gradients " + std::to_string(count);
+      const store::Id run = project.create_run(spec);
       store::ChainRecord first = chain_record(0, 0), second = chain_record(1, 0);
       first.gradient_evaluations = 10;
       second.gradient_evaluations = count;
@@ -341,6 +345,54 @@ class TestProject : public QObject {
     project.finish_run(second, store::RunStatus::failed, "the model threw");
     QCOMPARE(project.run(second).status, store::RunStatus::failed);
     QCOMPARE(project.run(second).error_message, std::string("the model threw"));
+  }
+
+  // Front ends name runs (`--run`, `compare`, the studio), so a name is unique and never a
+  // number alone (that names a run by id): refused at creation and at a rename. A default
+  // name ("run ID") steps aside from a run a user named so before.
+  void runNamesAreUnique() {
+    QTemporaryDir directory;
+    store::Project project(project_path(directory), store::Project::OpenMode::create);
+    store::RunSpec spec = nuts_spec(project);
+    const store::Id first = project.create_run(spec);
+    try {
+      project.create_run(spec);
+      QFAIL("a second run named 'first' was created");
+    } catch (const store::ProjectError& e) {
+      QVERIFY2(std::string(e.what()).find("already has a run named 'first' (run 1): run names are unique") !=
+                   std::string::npos,
+               e.what());
+    }
+    QCOMPARE(project.runs().size(), size_t{1});
+    spec.name = "12";
+    QVERIFY_THROWS_EXCEPTION(store::ProjectError, project.create_run(spec));
+    spec.name = "run 2";  // the id the next run takes
+    const store::Id named = project.create_run(spec);
+    spec.name = "";
+    const store::Id unnamed = project.create_run(spec);
+    QCOMPARE(named, store::Id{2});
+    QCOMPARE(project.run(unnamed).name, std::string("run 3"));
+    spec.name = "";
+    const store::Id fourth = project.create_run(spec);
+    project.rename_run(fourth, "run 5");
+    const store::Id fifth = project.create_run(spec);
+    QCOMPARE(project.run(fifth).name, std::string("run 5 (2)"));
+    QVERIFY_THROWS_EXCEPTION(store::ProjectError, project.rename_run(unnamed, "first"));
+    QVERIFY_THROWS_EXCEPTION(store::ProjectError, project.rename_run(unnamed, "7"));
+    project.rename_run(first, "first");  // its own name
+    QCOMPARE(project.run(unnamed).name, std::string("run 3"));
+  }
+
+  // A run's record counts the draws after warmup it stored, the shortest chain's.
+  void aRunCountsItsStoredDraws() {
+    QTemporaryDir directory;
+    store::Project project(project_path(directory), store::Project::OpenMode::create);
+    const store::Id run = project.create_run(nuts_spec(project));
+    QCOMPARE(project.run(run).sampling_draws, int64_t{0});
+    project.write(run, {{block(0, 0, 5, 9), block(1, 0, 7, 9)}, {chain_record(0, 2), chain_record(1, 2)}, {}});
+    QCOMPARE(project.run(run).sampling_draws, int64_t{3});
+    project.write(run, {{block(0, 5, 4, 9)}, {}, {}});
+    QCOMPARE(project.runs().front().sampling_draws, int64_t{5});
   }
 
   void theLogIsCheckpointedWhileARunIsWritten() {

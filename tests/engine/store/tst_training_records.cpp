@@ -22,9 +22,11 @@ std::string project_path(const QTemporaryDir& directory) {
   return directory.filePath("p.variate").toStdString();
 }
 
+// A training named "vae" (a project's first), "vae 2", ...: run names are unique.
 store::Id training_run(store::Project& project) {
   store::RunSpec spec;
-  spec.name = "vae";
+  const size_t before = project.runs().size();
+  spec.name = before == 0 ? "vae" : "vae " + std::to_string(before + 1);
   spec.method = store::RunMethod::amortized;
   spec.config_json = R"({"epochs": 3, "batch": 128})";
   spec.model_version_id = project.save_model("vae", "network encoder: mlp(784, 256, 20)\n").id;
