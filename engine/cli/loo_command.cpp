@@ -1,5 +1,6 @@
 #include "engine/cli/loo_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -16,6 +17,7 @@
 
 #include "engine/cli/approximation_report.h"
 #include "engine/cli/command_run.h"
+#include "engine/cli/compare_inputs.h"
 #include "engine/cli/path_checks.h"
 #include "engine/cli/summary_file.h"
 #include "engine/services/loo.h"
@@ -136,43 +138,45 @@ int run_loo(const LooOptions& o) {
   }
 }
 
+// loo_compare's table with simplify = FALSE: every estimate beside the differences.
+void print_comparison(std::ostream& out, const std::vector<diagnostics::LooComparison>& table) {
+  size_t width = 0;
+  for (const auto& r : table) width = std::max(width, r.name.size());
+  out << std::string(width, ' ')
+      << "  elpd_diff  se_diff  elpd_loo  se_elpd_loo   p_loo  se_p_loo    looic  se_looic\n";
+  for (const auto& r : table) {
+    out << r.name << std::string(width - r.name.size(), ' ') << number("  %9.1f", r.elpd_diff)
+        << number("  %7.1f", r.se_diff) << number("  %8.1f", r.elpd_loo) << number("  %11.1f", r.se_elpd_loo)
+        << number("  %6.1f", r.p_loo) << number("  %8.1f", r.se_p_loo) << number("  %7.1f", r.looic)
+        << number("  %8.1f", r.se_looic) << "\n";
+  }
+}
+
 int run_compare(const CompareOptions& o) {
   try {
     std::vector<std::string> names;
     std::vector<diagnostics::LooResult> fits;
-    std::optional<store::Project> project;
-    if (o.project) project.emplace(*o.project);
-    for (const auto& model : o.models) {
-      if (project) {
-        names.push_back(model);
-        fits.push_back(services::run_loo(*project, model).loo);
-        continue;
+    if (o.project) {
+      store::Project project(*o.project);
+      for (const auto& run : compared_runs(project, o.models)) {
+        names.push_back(run.name);
+        fits.push_back(services::run_loo(project, std::to_string(run.id)).loo);
       }
-      const size_t equals = model.find('=');
-      if (equals == std::string::npos || equals == 0 || equals + 1 == model.size()) {
-        throw ArgumentError("expected NAME=FILE.csv[,FILE.csv...], got '" + model + "'");
+    } else {
+      for (const auto& model : compared_chains(o.models)) {
+        names.push_back(model.name);
+        fits.push_back(diagnostics::psis_loo(read_log_lik(model.files).log_lik));
       }
-      std::vector<std::string> files;
-      std::string rest = model.substr(equals + 1);
-      for (size_t start = 0; start <= rest.size();) {
-        const size_t comma = rest.find(',', start);
-        files.push_back(rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-      names.push_back(model.substr(0, equals));
-      fits.push_back(diagnostics::psis_loo(read_log_lik(files).log_lik));
     }
+    if (names.size() < 2) throw ArgumentError("compare needs at least two models; the arguments name " +
+                                              std::to_string(names.size()));
     const std::vector<diagnostics::LooComparison> table = diagnostics::compare_loo(names, fits);
-    size_t width = 0;
-    for (const auto& name : names) width = std::max(width, name.size());
-    std::cout << std::string(width, ' ') << "  elpd_diff  se_diff\n";
+    print_comparison(std::cout, table);
     nlohmann::ordered_json models = nlohmann::ordered_json::array();
     for (const auto& r : table) {
-      std::cout << r.name << std::string(width - r.name.size(), ' ') << number("  %9.1f", r.elpd_diff)
-                << number("  %7.1f", r.se_diff) << "\n";
-      models.push_back({{"name", r.name}, {"elpd_diff", r.elpd_diff}, {"se_diff", r.se_diff},
-                        {"elpd_loo", r.elpd_loo}, {"se_elpd_loo", r.se_elpd_loo}});
+      models.push_back({{"name", r.name}, {"elpd_diff", r.elpd_diff}, {"se_diff", r.se_diff}, {"elpd_loo", r.elpd_loo},
+                        {"se_elpd_loo", r.se_elpd_loo}, {"p_loo", r.p_loo}, {"se_p_loo", r.se_p_loo},
+                        {"looic", r.looic}, {"se_looic", r.se_looic}});
     }
     if (o.summary_json) write_summary_file(*o.summary_json, {{"models", models}});
     return 0;
@@ -200,12 +204,13 @@ void add_loo_commands(CLI::App& app, int& exit_code) {
 
   auto compare = std::make_shared<CompareOptions>();
   CLI::App* compare_command =
-      app.add_subcommand("compare", "Rank models by elpd_loo (elpd_diff, se_diff) as loo::loo_compare");
+      app.add_subcommand("compare", "Rank models by elpd_loo as loo::loo_compare: elpd_diff, se_diff and each model's estimates");
   compare_command->add_option("models", compare->models,
-                              "NAME=FILE.csv[,FILE.csv...] for each model, or with --project the runs' names or ids "
-                              "(at least 2)")
+                              "NAME=FILE.csv[,FILE.csv...] for each model (a path may be a quoted glob or a folder of "
+                              "chain_N.csv; a folder alone is named by its name), or with --project the runs' names, "
+                              "ids or quoted globs of names ('radon*')")
       ->required()
-      ->expected(2, 1000);
+      ->expected(1, 1000);
   compare_command->add_option("--project", compare->project,
                               "Compare runs of this project (*.variate), by their stored LOO (computed and stored "
                               "when a run has none)")

@@ -8,6 +8,7 @@
 // `compare NAME=FILE.csv[,FILE.csv...]... [--summary-json S.json]`: models ranked by
 // elpd_loo with elpd_diff and se_diff, as loo::loo_compare; `compare --project P RUN RUN...`
 // ranks stored runs by their stored LOO (computed and stored first where a run has none).
+// compare_inputs.h says which arguments name which chains or runs.
 
 #include <CLI/CLI.hpp>
 

@@ -97,7 +97,9 @@ std::vector<LooComparison> compare_loo(const std::vector<std::string>& names, co
   for (const size_t j : order) {
     std::vector<double> difference(best.pointwise_elpd.size());
     for (size_t i = 0; i < difference.size(); ++i) difference[i] = fits[j].pointwise_elpd[i] - best.pointwise_elpd[i];
-    table.push_back({names[j], sum(difference), standard_error(difference), fits[j].elpd_loo, fits[j].se_elpd_loo});
+    const LooResult& fit = fits[j];
+    table.push_back({names[j], sum(difference), standard_error(difference), fit.elpd_loo, fit.se_elpd_loo, fit.p_loo,
+                     fit.se_p_loo, fit.looic, fit.se_looic});
   }
   return table;
 }

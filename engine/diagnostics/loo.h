@@ -39,12 +39,15 @@ LooResult psis_loo(const std::vector<Draws>& log_lik);
 /// Geyer truncation as loo's ess_rfun); 1 for constant draws.
 double relative_efficiency(const Draws& log_lik);
 
-/// One model's place in loo_compare: the difference of its elpd_loo from the best
-/// model's, and the standard error of that difference (from the pointwise differences).
+/// One model's row of loo_compare: the difference of its elpd_loo from the best model's
+/// and the standard error of that difference (from the pointwise differences), beside its
+/// own estimates.
 struct LooComparison {
   std::string name;
   double elpd_diff = 0, se_diff = 0;
   double elpd_loo = 0, se_elpd_loo = 0;
+  double p_loo = 0, se_p_loo = 0;
+  double looic = 0, se_looic = 0;
 };
 
 /// The models ranked by elpd_loo, best first, as loo::loo_compare.

@@ -74,6 +74,50 @@ class TestVariateLoo : public QObject {
     }
   }
 
+  // loo_compare's whole table (simplify = FALSE): each model's own estimates beside the
+  // differences, sticky's against R's loo; models given as folders (named by them) and globs.
+  void comparesFoldersAndGlobsWithTheWholeTable() {
+    QTemporaryDir out;
+    for (const QString& name : QStringList{"sticky", "normal12"}) {
+      QVERIFY(QDir(out.path()).mkpath(name));
+      for (int c = 1; c <= 4; ++c) {
+        QVERIFY(QFile::copy(kLoo + name + QString("_chain_%1.csv").arg(c), out.filePath(name + QString("/chain_%1.csv").arg(c))));
+      }
+    }
+    const Outcome folders = variate({"compare", out.filePath("sticky"), out.filePath("normal12") + "/", "--summary-json",
+                                     out.filePath("folders.json")});
+    QVERIFY2(folders.exit_code == 0, qPrintable(folders.output));
+    QVERIFY2(folders.output.contains(QRegularExpression(
+                 "elpd_diff +se_diff +elpd_loo +se_elpd_loo +p_loo +se_p_loo +looic +se_looic\n")),
+             qPrintable(folders.output));
+    const QJsonArray models = read_json(out.filePath("folders.json"))["models"].toArray();
+    QCOMPARE(models.size(), 2);
+    QCOMPARE(models[0].toObject()["name"].toString(), QString("normal12"));
+    const QJsonObject sticky = models[1].toObject();
+    QCOMPARE(sticky["name"].toString(), QString("sticky"));
+    const QJsonObject reference = read_json(kLoo + "reference.json")["sticky"].toObject();
+    for (const auto& key : {"elpd_loo", "se_elpd_loo", "p_loo", "se_p_loo", "looic", "se_looic"}) {
+      QVERIFY2(std::abs(sticky[key].toDouble() - reference[key].toDouble()) < 1e-6, key);
+    }
+    // The printed row carries the same numbers, to one decimal.
+    QVERIFY2(folders.output.contains(QRegularExpression(
+                 "sticky +" + QString::number(sticky["elpd_diff"].toDouble(), 'f', 1) + " +[0-9.]+ +" +
+                 QString::number(reference["elpd_loo"].toDouble(), 'f', 1))),
+             qPrintable(folders.output));
+    const Outcome globbed = variate({"compare", "s=" + out.filePath("sticky/chain_*.csv"),
+                                     "n=" + out.filePath("normal12"), "--summary-json", out.filePath("globs.json")});
+    QVERIFY2(globbed.exit_code == 0, qPrintable(globbed.output));
+    const QJsonArray same = read_json(out.filePath("globs.json"))["models"].toArray();
+    QCOMPARE(same[1].toObject()["elpd_loo"].toDouble(), sticky["elpd_loo"].toDouble());
+    QCOMPARE(same[1].toObject()["name"].toString(), QString("s"));
+    const Outcome none = variate({"compare", "s=" + out.filePath("sticky/run_*.csv"), "n=" + out.filePath("normal12")});
+    QCOMPARE(none.exit_code, 1);
+    QVERIFY2(none.output.contains("matches no file"), qPrintable(none.output));
+    const Outcome twice = variate({"compare", out.filePath("sticky"), out.filePath("sticky")});
+    QCOMPARE(twice.exit_code, 1);
+    QVERIFY2(twice.output.contains("two models are named 'sticky'"), qPrintable(twice.output));
+  }
+
   void badInputFailsClearly() {
     const Outcome mixed = variate({"loo", kLoo + "normal_chain_1.csv", kLoo + "sticky_chain_2.csv"});
     QCOMPARE(mixed.exit_code, 1);
