@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/cli/summary_variables.h"
 #include "engine/diagnostics/psis.h"
 
 namespace variate::cli {
@@ -14,7 +15,9 @@ std::string number(const char* format, double value) {
   return buffer;
 }
 
-std::string format_table(const std::vector<io::SummaryRow>& rows) {
+namespace {
+
+std::string plain_table(const std::vector<io::SummaryRow>& rows) {
   std::vector<std::vector<std::string>> table = {{"", "Mean", "StdDev", "5%", "50%", "95%"}};
   for (const auto& r : rows) {
     table.push_back({r.name, number("%.3g", r.mean), number("%.3g", r.sd), number("%.3g", r.q5),
@@ -33,6 +36,12 @@ std::string format_table(const std::vector<io::SummaryRow>& rows) {
     text += '\n';
   }
   return text;
+}
+
+}  // namespace
+
+std::string format_table(const std::vector<io::SummaryRow>& rows, const std::optional<std::string>& variables) {
+  return with_chosen_rows(rows, variables, plain_table);
 }
 
 void print_k_hat(std::ostream& out, double k_hat, const std::string& remedy) {

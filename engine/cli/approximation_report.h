@@ -7,12 +7,17 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+#include <string>
+
 #include "engine/io/summary_report.h"
 
 namespace variate::cli {
 
-/// The table of services::summarize_draws(): name, Mean, StdDev, 5%, 50%, 95%.
-std::string format_table(const std::vector<io::SummaryRow>& rows);
+/// The table of services::summarize_draws(): name, Mean, StdDev, 5%, 50%, 95%, of the
+/// rows `variables` chooses (--summary-variables, io/summary_selection.h), then a line
+/// naming what the default left out.
+std::string format_table(const std::vector<io::SummaryRow>& rows, const std::optional<std::string>& variables);
 
 /// "Pareto k-hat of the importance ratios p/q: 0.42", and above 0.7 a warning that says
 /// what it means and what to try (`remedy`).

@@ -2,6 +2,7 @@
 
 #include "engine/cli/path_checks.h"
 #include "engine/cli/setting_options.h"
+#include "engine/cli/summary_variables.h"
 #include "engine/core/version.h"
 #include "engine/services/run_error.h"
 
@@ -15,6 +16,7 @@ void add_run_options(CLI::App& command, CommandRun& run, ModelArgument& model, c
   add_setting_options(command, run.method, run.settings, left_out);
   if (options.output_help) command.add_option("--output", run.output, options.output_help)->check(output_folder_check());
   command.add_option("--summary-json", run.summary_json, "Write the summary as JSON")->check(writable_file_check());
+  add_summary_variables_option(command, run.summary_variables);
   if (options.project && model.has_text()) {  // a project records the model's text
     command.add_option("--project", run.project, "Record the run into this project file (*.variate; created if absent)");
     command.add_option("--run-name", run.run_name, "Name of the run in the project (default: run N)");

@@ -34,6 +34,7 @@ struct CommandRun {
   std::optional<std::string> data;
   std::optional<std::string> output;
   std::optional<std::string> summary_json;
+  std::optional<std::string> summary_variables;
   std::optional<std::string> project;
   std::optional<std::string> run_name;
   bool quiet = false;

@@ -95,14 +95,15 @@ void write_csv(const std::string& folder, const services::RunSpec& spec, const s
   writer.finish();
 }
 
-void print_fit(std::ostream& out, const services::RunSpec& spec, const services::FitResult& r) {
+void print_fit(std::ostream& out, const services::RunSpec& spec, const services::FitResult& r,
+               const std::optional<std::string>& variables) {
   const AdviResult& fit = r.fit.result;
   out << "Inference for " << spec.model->name() << ": ADVI (" << spec.settings.get(setting::family) << "), "
       << r.rows.size() << " draws from the approximation; seed " << r.facts.seed << "\n"
       << "eta = " << fit.eta << (fit.eta_adapted ? " (adapted)" : "") << "; " << to_string(fit.status) << " after "
       << fit.iterations << " iterations; ELBO " << number("%.6g", fit.elbo) << "\n"
       << services::start_note(r.fit.start) << "\n\n"
-      << format_table(r.summary) << "\nDraws are independent draws from the approximation: R-hat and ESS do not apply.\n";
+      << format_table(r.summary, variables) << "\nDraws are independent draws from the approximation: R-hat and ESS do not apply.\n";
   print_k_hat(out, r.k_hat, "A converged ELBO does not vouch for them. Try --method fullrank, or sample with NUTS.");
   if (r.trend.still_improving) {
     out << "Warning: the ELBO was still rising when the run stopped: by " << number("%.3g", r.trend.rise)
@@ -130,7 +131,7 @@ int fit_and_report(const services::RunSpec& spec, const CommandRun& run) {
   const services::FitResult result = services::run_fit(spec, observers);
   if (!result.root) return 0;
   if (run.output) write_csv(*run.output, spec, result);
-  print_fit(std::cout, spec, result);
+  print_fit(std::cout, spec, result, run.summary_variables);
   if (run.summary_json) write_summary_file(*run.summary_json, result.document);
   return interrupt.interrupted() ? 130 : 0;
 }

@@ -57,7 +57,8 @@ void write_csv(const std::string& folder, const services::RunSpec& spec, const s
   laplace.finish();
 }
 
-void print_mode(std::ostream& out, const services::RunSpec& spec, const services::OptimizeResult& r) {
+void print_mode(std::ostream& out, const services::RunSpec& spec, const services::OptimizeResult& r,
+                const std::optional<std::string>& variables) {
   const bool mle = spec.settings.get(setting::mle);
   const LbfgsResult& lbfgs = r.mode.lbfgs;
   out << "Inference for " << spec.model->name() << ": " << (mle ? "maximum likelihood" : "posterior mode")
@@ -79,7 +80,7 @@ void print_mode(std::ostream& out, const services::RunSpec& spec, const services
   if (!r.draw_rows) return;
   out << "\nLaplace approximation at the mode (Hessian by " << r.hessian_method << "), " << r.draw_rows->size()
       << " draws:\n\n"
-      << format_table(r.summary);
+      << format_table(r.summary, variables);
   if (r.jacobian) {
     print_k_hat(out, r.k_hat,
                 "The posterior is far from Gaussian on the unconstrained scale: try `variate pathfinder`, "
@@ -120,7 +121,7 @@ int run_optimize(const CommandRun& run, const ModelArgument& model, const Progra
     const services::OptimizeResult result = services::run_optimize(spec, observers);
     std::cerr << (result.converged ? "" : "Error: ") << describe(result.mode.lbfgs.status) << "\n";
     if (!result.failure.empty()) std::cerr << "error: " << result.failure << "\n";
-    print_mode(std::cout, spec, result);
+    print_mode(std::cout, spec, result, run.summary_variables);
     if (run.output) write_csv(*run.output, spec, result);
     if (run.summary_json) write_summary_file(*run.summary_json, result.document);
     if (interrupt.interrupted()) return 130;

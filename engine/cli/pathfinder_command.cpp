@@ -56,13 +56,14 @@ void print_paths(std::ostream& err, const services::PathfinderRunResult& r) {
   }
 }
 
-void print_summary(std::ostream& out, const services::RunSpec& spec, const services::PathfinderRunResult& r) {
+void print_summary(std::ostream& out, const services::RunSpec& spec, const services::PathfinderRunResult& r,
+                   const std::optional<std::string>& variables) {
   out << "Inference for " << spec.model->name() << ": Pathfinder, " << r.fit.paths.size() << " path"
       << (r.fit.paths.size() == 1 ? "" : "s") << ", " << r.rows.size() << " draws"
       << (r.resampled ? " resampled by Pareto smoothed importance weights" : "") << "; seed " << r.facts.seed << "\n"
       << r.fit.gradient_evaluations << " evaluations of the log density, " << number("%.3g", r.fit.seconds_paths)
       << " s\n\n"
-      << format_table(r.summary)
+      << format_table(r.summary, variables)
       << "\nDraws are approximate draws (independent given the paths): R-hat and ESS do not apply.\n";
   print_k_hat(out, r.fit.pareto_k,
               "Use the draws as starting points (`variate sample --init pathfinder`) rather than as the posterior, or "
@@ -81,7 +82,7 @@ int run_pathfinder(const CommandRun& run, const ModelArgument& model, const Prog
       return 130;
     }
     if (!run.quiet) print_paths(std::cerr, result);
-    print_summary(std::cout, spec, result);
+    print_summary(std::cout, spec, result, run.summary_variables);
     if (run.output) write_csv(*run.output, spec, result);
     if (run.summary_json) write_summary_file(*run.summary_json, result.document);
     return interrupt.interrupted() ? 130 : 0;

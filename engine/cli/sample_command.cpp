@@ -9,6 +9,7 @@
 #include "engine/cli/chain_output.h"
 #include "engine/cli/interrupt.h"
 #include "engine/cli/summary_file.h"
+#include "engine/cli/summary_variables.h"
 #include "engine/io/summary_report.h"
 #include "engine/services/sample.h"
 #include "engine/services/setting_table.h"
@@ -79,7 +80,8 @@ ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec
 }
 
 // The summary as CmdStan's stansummary prints it, with the sampler's totals and warnings.
-void print_summary(std::ostream& out, const std::string& model, const services::SampleResult& r) {
+void print_summary(std::ostream& out, const std::string& model, const services::SampleResult& r,
+                   const std::optional<std::string>& variables) {
   out << "Inference for " << model << ": " << r.chains.size() << " chains, each with " << r.warmup << " warmup and "
       << r.draws << " draws; seed " << r.facts.seed << "\n";
   if (r.auto_stop) {
@@ -89,7 +91,7 @@ void print_summary(std::ostream& out, const std::string& model, const services::
         << number("%g", r.rule->convergence.min_ess_per_chain) << " per chain, after " << r.auto_stop->checks.size()
         << " round(s)\n";
   }
-  out << "\n" << io::format_summary_table(r.summary.parameters, r.summary.sampler_rows);
+  out << "\n" << chosen_summary_table(r.summary.parameters, r.summary.sampler_rows, variables);
   out << "\nWarmup took " << number("%.3g", r.totals.seconds_warmup) << " s and sampling "
       << number("%.3g", r.totals.seconds_sampling) << " s (the slowest chain); " << r.totals.leapfrog_steps
       << " leapfrog steps.\n";
@@ -115,7 +117,7 @@ int sample_and_report(const services::RunSpec& spec, const CommandRun& run) {
     observers.round = [&output](int more) { output.extend(more); };
     const services::SampleResult result = services::run_sample(spec, observers);
     if (!result.root) return 0;
-    print_summary(std::cout, spec.model->name(), result);
+    print_summary(std::cout, spec.model->name(), result, run.summary_variables);
     print_kept(std::cout, folder, result, interrupt.interrupted());
     if (run.summary_json) write_summary_file(*run.summary_json, result.document, 2);
     return interrupt.interrupted() ? 130 : 0;

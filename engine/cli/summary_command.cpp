@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "engine/cli/summary_variables.h"
 #include "engine/core/checks.h"
 #include "engine/io/chains_summary.h"
 #include "engine/mcmc/sampler_columns.h"
@@ -18,6 +19,7 @@ namespace {
 struct SummaryOptions {
   std::vector<std::string> files;
   std::optional<std::string> summary_json;
+  std::optional<std::string> summary_variables;
 };
 
 int run_summary(const SummaryOptions& options) {
@@ -33,7 +35,7 @@ int run_summary(const SummaryOptions& options) {
     io::ChainRows draws;
     for (const auto& chain : chains) draws.push_back(chain.draws);
     const io::ChainsSummary summary = io::summarize_chains(draws, columns);
-    std::cout << io::format_summary_table(summary.parameters, summary.sampler_rows);
+    std::cout << chosen_summary_table(summary.parameters, summary.sampler_rows, options.summary_variables);
     std::optional<io::SamplerTotals> totals;
     const std::string& divergent = sampler_column_name(SamplerColumn::divergent);
     if (std::find(columns.begin(), columns.end(), divergent) != columns.end()) {  // NUTS output
@@ -57,6 +59,7 @@ void add_summary_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("summary", "Summarize Stan CSV files (one per chain)");
   command->add_option("files", o->files, "Stan CSV files")->required()->check(CLI::ExistingFile);
   command->add_option("--summary-json", o->summary_json, "Write the summary as JSON");
+  add_summary_variables_option(*command, o->summary_variables);
   command->callback([o, &exit_code] { exit_code = run_summary(*o); });
 }
 

@@ -84,6 +84,8 @@ class TestCommandOutput : public QObject {
     QTest::newRow("predict") << QStringList{"predict", "eight_schools.vmod"} + chains +
                                     QStringList{"--data", "data.json", "--output", "pred"}
                              << 0;
+    // The predictive columns (y_rep, log_lik) are left out of the table, and named.
+    QTest::newRow("summary_predicted") << QStringList{"summary"} + predicted << 0;
     QTest::newRow("loo") << QStringList{"loo"} + predicted << 0;
     QTest::newRow("compare") << QStringList{"compare", "a=" + predicted.join(','), "b=" + predicted.join(',')} << 0;
     QTest::newRow("optimize") << QStringList{"optimize"} + model + QStringList{"--seed", "1"} << 0;

@@ -77,7 +77,30 @@ class TestVariatePredict : public QObject {
     QTemporaryDir out;
     const Outcome r = sample(out.path(), {"--predict"});
     QVERIFY2(r.exit_code == 0, qPrintable(r.output));
-    QVERIFY2(r.output.contains("y_rep[8]") && r.output.contains("log_lik[1]"), qPrintable(r.output));
+    // The printed summary shows parameters and derived quantities (ArviZ's var_names) and
+    // names what it left out; --summary-variables chooses, for `summary` too.
+    const QRegularExpression predictiveRow("\\n(y_rep|log_lik)\\[");
+    QVERIFY2(!r.output.contains(predictiveRow), qPrintable(r.output));
+    QVERIFY2(r.output.contains("\ntheta[8] ") &&
+                 r.output.contains("Not shown: y_rep (8 values), log_lik (8 values); --summary-variables all shows them."),
+             qPrintable(r.output));
+    const QStringList files = chain_files(out.path());
+    const Outcome all = run_variate(QStringList{"summary"} + files + QStringList{"--summary-variables", "all"});
+    QVERIFY2(all.output.contains("\ny_rep[8] ") && all.output.contains("\nlog_lik[1] ") && !all.output.contains("Not shown"),
+             qPrintable(all.output));
+    const Outcome chosen = run_variate(QStringList{"summary"} + files + QStringList{"--summary-variables", "mu, theta[2], y_rep"});
+    QVERIFY2(chosen.exit_code == 0, qPrintable(chosen.output));
+    QVERIFY2(chosen.output.contains("\nmu ") && chosen.output.contains("\ntheta[2] ") && chosen.output.contains("\ny_rep[8] ") &&
+                 !chosen.output.contains("\ntau ") && !chosen.output.contains("\ntheta[1] ") &&
+                 !chosen.output.contains("\nlog_lik[") && chosen.output.contains("\nlp__ "),
+             qPrintable(chosen.output));
+    const Outcome dropped = run_variate(QStringList{"summary"} + files + QStringList{"--summary-variables", "~theta_trans"});
+    QVERIFY2(dropped.output.contains("\nmu ") && !dropped.output.contains("\ntheta_trans[") && !dropped.output.contains(predictiveRow),
+             qPrintable(dropped.output));
+    const Outcome unknown = run_variate(QStringList{"summary"} + files + QStringList{"--summary-variables", "sigma"});
+    QVERIFY2(unknown.exit_code == 0 && unknown.output.contains("Every quantity is shown: --summary-variables: the summary has no "
+                                                               "variable 'sigma'"),
+             qPrintable(unknown.output));
     const Table chain = read_table(out.filePath("chain_1.csv"));
     QCOMPARE(chain.rows.size(), size_t{200});
     // After the parameters and theta, as CmdStan writes generated quantities.
@@ -172,6 +195,23 @@ class TestVariatePredict : public QObject {
     QVERIFY(std::abs(models[1].toObject()["elpd_diff"].toDouble()) < 1.0);
     const variate::store::Project reopened(project.toStdString());
     QVERIFY(reopened.loo_json(2).has_value());
+    // Runs are named by their names, however they were given; a glob names several.
+    QStringList names;
+    for (const auto& m : models) names << m.toObject()["name"].toString();
+    names.sort();
+    QCOMPARE(names, QStringList({"a", "b"}));
+    const Outcome globbed = run_variate({"compare", "--project", project, "*"});
+    QVERIFY2(globbed.exit_code == 0, qPrintable(globbed.output));
+    QVERIFY2(globbed.output.contains(QRegularExpression("\\na +")) && globbed.output.contains(QRegularExpression("\\nb +")),
+             qPrintable(globbed.output));
+    const Outcome unmatched = run_variate({"compare", "--project", project, "a", "c*"});
+    QCOMPARE(unmatched.exit_code, 1);
+    QVERIFY2(unmatched.output.contains("has no run 'c*' (its runs: 1 'a', 2 'b')"), qPrintable(unmatched.output));
+    // A run's name is unique in its project, refused when the run is created.
+    const Outcome taken = sample(out.filePath("c"), {"--project", project, "--run-name", "a"});
+    QCOMPARE(taken.exit_code, 1);
+    QVERIFY2(taken.output.contains("already has a run named 'a' (run 1): run names are unique"), qPrintable(taken.output));
+    QCOMPARE(variate::store::Project(project.toStdString()).runs().size(), size_t(2));
   }
 
   void errorsAreClear() {
