@@ -1,11 +1,14 @@
 #include "ui/docks/model_panel.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextDocumentLayout>
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "ui/docks/outside_change_bar.h"
+#include "ui/document/line_diff.h"
 #include "ui/document/project_document.h"
 #include "ui/editor/code_editor.h"
 #include "ui/editor/model_highlighter.h"
@@ -14,14 +17,29 @@
 namespace variate::ui {
 
 ModelPanel::ModelPanel(QWidget* parent)
-    : QWidget(parent), editor_(new CodeEditor), status_(new QLabel), problems_(new QListWidget),
+    : QWidget(parent), modelFileBar_(new OutsideChangeBar), dataFileBar_(new OutsideChangeBar), editor_(new CodeEditor), status_(new QLabel), problems_(new QListWidget),
       checker_(new ModelChecker(this)) {
   editor_->setObjectName("modelEditor");
   problems_->setObjectName("modelProblems");
   problems_->setMaximumHeight(110);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
+  modelFileBar_->setObjectName("modelFileBar");
+  dataFileBar_->setObjectName("dataFileBar");
+  layout->addWidget(modelFileBar_);
+  layout->addWidget(dataFileBar_);
   layout->addWidget(editor_, 1);
+  connect(modelFileBar_, &OutsideChangeBar::accepted, this, [this] {
+    QString error;
+    if (document_ && !document_->useModelFile(&error) && !error.isEmpty()) document_->log(error);
+  });
+  connect(modelFileBar_, &OutsideChangeBar::kept, this, [this] {
+    if (document_) document_->keepProjectModel();
+  });
+  connect(dataFileBar_, &OutsideChangeBar::accepted, this, [this] {
+    QString error;
+    if (document_ && !document_->reloadDataFile(&error) && !error.isEmpty()) document_->log(error);
+  });
   layout->addWidget(status_);
   layout->addWidget(problems_);
   problems_->hide();
@@ -39,6 +57,8 @@ void ModelPanel::setDocument(ProjectDocument* document) {
   connections_.clear();
   delete highlighter_.data();
   document_ = document;
+  modelFileBar_->hide();
+  dataFileBar_->hide();
   editor_->setEnabled(document != nullptr);
   if (!document) {  // let go of the closing project's text
     auto* empty = new QTextDocument(editor_);
@@ -52,8 +72,30 @@ void ModelPanel::setDocument(ProjectDocument* document) {
   connections_ << connect(document->modelDocument(), &QTextDocument::contentsChanged, this, &ModelPanel::requestCheck);
   connections_ << connect(document, &ProjectDocument::currentDataSetChanged, this, &ModelPanel::requestCheck);
   connections_ << connect(document, &ProjectDocument::modelChecked, this, &ModelPanel::showCheck);
+  connections_ << connect(document, &ProjectDocument::modelFileChanged, this,
+                          [this](const QString& text) { offerModelFile(text, false); });
+  connections_ << connect(document, &ProjectDocument::dataFileChanged, this, [this] {
+    dataFileBar_->offer(tr("%1 changed on disk.").arg(QFileInfo(document_->dataFilePath()).fileName()),
+                        tr("Reload data"), tr("Ignore"), QString(), false);
+  });
+  if (const auto differs = document->modelFileDiffers()) offerModelFile(*differs, true);
   const DataSetEntry* data = document->currentDataSet();
   checker_->requestNow(document->modelName() + ".vmod", document->modelText(), data ? data->json : QString());
+}
+
+void ModelPanel::offerModelFile(const QString& text, bool atOpening) {
+  const QString file = QFileInfo(document_->modelFilePath()).fileName();
+  const QString differences = lineDifferences(document_->modelText(), text);
+  if (atOpening) {
+    modelFileBar_->offer(tr("%1 differs from the model saved in this project (edited outside since).").arg(file),
+                         tr("Use the file's text"), tr("Keep the project's text"), differences, true);
+    return;
+  }
+  // Unsaved edits would be replaced: the differences are shown before the choice.
+  const bool edits = document_->isModified();
+  modelFileBar_->offer(edits ? tr("%1 changed on disk; the editor has unsaved edits.").arg(file)
+                             : tr("%1 changed on disk.").arg(file),
+                       tr("Reload"), tr("Keep the editor's text"), differences, edits);
 }
 
 void ModelPanel::requestCheck() {

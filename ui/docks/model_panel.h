@@ -1,7 +1,8 @@
 #pragma once
 /// The model text: an editor on the document's text with syntax colours, checked by the
 /// engine's compiler as the user types (debounced, off the UI thread); its marks are
-/// underlined at their line:column and listed below, a click on one jumps there.
+/// underlined at their line:column and listed below, a click on one jumps there. Above
+/// it, bars offer the model file's and data file's changes made outside the studio.
 
 #include <QPointer>
 #include <QWidget>
@@ -12,6 +13,7 @@ class QListWidget;
 namespace variate::ui {
 
 class CodeEditor;
+class OutsideChangeBar;
 class ModelChecker;
 class ModelHighlighter;
 class ProjectDocument;
@@ -26,12 +28,19 @@ class ModelPanel : public QWidget {
   CodeEditor* editor() const { return editor_; }
   ModelChecker* checker() const { return checker_; }
   QListWidget* problems() const { return problems_; }
+  /// Offers the model file's text, changed outside, and the data file's.
+  OutsideChangeBar* modelFileBar() const { return modelFileBar_; }
+  OutsideChangeBar* dataFileBar() const { return dataFileBar_; }
 
  private:
   void requestCheck();
   void showCheck(const ModelCheck& check);
+  /// The model file holds `text`: changed on disk, or different at opening.
+  void offerModelFile(const QString& text, bool atOpening);
 
   QPointer<ProjectDocument> document_;
+  OutsideChangeBar* modelFileBar_;
+  OutsideChangeBar* dataFileBar_;
   CodeEditor* editor_;
   QLabel* status_;
   QListWidget* problems_;

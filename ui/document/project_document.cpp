@@ -11,6 +11,7 @@
 #include "engine/services/setting_table.h"
 #include "engine/store/project.h"
 
+#include "ui/document/model_file_link.h"
 #include "ui/document/project_location.h"
 #include "ui/document/rename_run_command.h"
 #include "ui/document/select_data_set_command.h"
@@ -48,6 +49,12 @@ QString readDataFile(const QString& path, QString* error) {
   return QString::fromStdString(io::portable_json_data(text.toStdString(), path.toStdString()));
 }
 
+// The model file and data file a project is linked to (ModelFileLink), and the data set
+// that holds that file's data.
+constexpr const char* kModelFileSetting = "studio.model_file";
+constexpr const char* kDataFileSetting = "studio.data_file";
+const QString kLinkedDataSet = "data";
+
 // The run configuration is stored in the project file under this key.
 constexpr const char* kRunConfigSetting = "studio.run_config";
 
@@ -65,6 +72,19 @@ ProjectDocument::ProjectDocument(std::unique_ptr<store::Project> project)
   model_.setUndoRedoEnabled(true);
   connect(&model_, &QTextDocument::undoCommandAdded, this, &ProjectDocument::onTextCommandAdded);
   connect(&undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+  // Every two seconds, one pragma; the runs are read again only after another connection wrote.
+  connect(&outsideRuns_, &QTimer::timeout, this, [this] {
+    try {
+      const int64_t changes = project_->outside_changes();
+      if (changes == outsideChangesSeen_) return;
+      outsideChangesSeen_ = changes;
+      syncRunsWithFile(*project_, runs_);
+    } catch (const std::exception& e) {
+      outsideRuns_.stop();  // one message, not one every two seconds
+      log(tr("Stopped following runs added to %1 by other programs: %2").arg(displayName(), QString::fromUtf8(e.what())));
+    }
+  });
+  outsideRuns_.start(2000);
 }
 
 ProjectDocument::~ProjectDocument() = default;
@@ -106,27 +126,31 @@ std::unique_ptr<ProjectDocument> ProjectDocument::create(const QString& path, co
 std::unique_ptr<ProjectDocument> ProjectDocument::openModelFile(const QString& path, QString* error) {
   const QFileInfo model(path);
   const QString projectPath = projectPathForModel(path);
-  if (QFileInfo::exists(projectPath)) return open(projectPath, error);
-  if (!QDir().mkpath(QFileInfo(projectPath).absolutePath())) {
-    *error = tr("cannot make the folder of %1").arg(projectPath);
-    return nullptr;
-  }
-  const QString text = readFile(path, error);
-  if (!error->isEmpty()) return nullptr;
   // The data beside the model: data.json, MODEL.json or MODEL.data.json (CmdStan's
   // examples' naming), as the data set "data"; else the training and held-out rows of a
   // deep model (`variate fit --data train.json --test-data test.json`).
-  QList<QPair<QString, QString>> dataSets;
   const QString folder = model.absolutePath() + "/";
   QString single;
   for (const QString& name : {QString("data.json"), model.completeBaseName() + ".json",
                               model.completeBaseName() + ".data.json"}) {
     if (single.isEmpty() && QFileInfo::exists(folder + name)) single = folder + name;
   }
+  if (QFileInfo::exists(projectPath)) {
+    auto document = open(projectPath, error);
+    if (document) document->linkModelFile(model.absoluteFilePath(), single);
+    return document;
+  }
+  if (!QDir().mkpath(QFileInfo(projectPath).absolutePath())) {
+    *error = tr("cannot make the folder of %1").arg(projectPath);
+    return nullptr;
+  }
+  const QString text = readFile(path, error);
+  if (!error->isEmpty()) return nullptr;
+  QList<QPair<QString, QString>> dataSets;
   const bool deep = single.isEmpty();
   const QList<QPair<QString, QString>> files =
       deep ? QList<QPair<QString, QString>>{{"train", folder + "train.json"}, {"test", folder + "test.json"}}
-           : QList<QPair<QString, QString>>{{"data", single}};
+           : QList<QPair<QString, QString>>{{kLinkedDataSet, single}};
   for (const auto& [name, dataPath] : files) {
     if (!QFileInfo::exists(dataPath)) continue;
     const QString json = readDataFile(dataPath, error);
@@ -140,6 +164,7 @@ std::unique_ptr<ProjectDocument> ProjectDocument::openModelFile(const QString& p
     document->applyRunConfig(config);
     document->applyDataSetIndex(document->dataSetIndex("train"));
   }
+  if (document) document->linkModelFile(model.absoluteFilePath(), single);
   return document;
 }
 
@@ -174,6 +199,57 @@ void ProjectDocument::load() {
     openingNotes_ << (tr("Run %1 was interrupted (its writer stopped before it finished); its draws up to then are kept.").arg(id));
   }
   undo_.clear();
+  // A project made from a model file (here or by `variate sample --project`) keeps to it:
+  // the stored path, else MODEL.vmod beside the project.
+  const auto stored = project_->setting(kModelFileSetting);
+  const QString modelFile =
+      stored ? QString::fromStdString(*stored) : QFileInfo(path_).absolutePath() + "/" + modelName_ + ".vmod";
+  const auto dataFile = project_->setting(kDataFileSetting);
+  if (QFileInfo::exists(modelFile)) linkModelFile(modelFile, dataFile ? QString::fromStdString(*dataFile) : QString());
+}
+
+void ProjectDocument::linkModelFile(const QString& modelPath, const QString& dataPath) {
+  // An installed example stays as installed: its project lives in the user's documents.
+  if (!QFileInfo(modelPath).isWritable()) return;
+  const bool dataHeld = !dataPath.isEmpty() && dataSetIndex(kLinkedDataSet) >= 0;
+  link_ = std::make_unique<ModelFileLink>(modelPath, dataHeld ? dataPath : QString());
+  try {
+    project_->set_setting(kModelFileSetting, modelPath.toStdString());
+    if (dataHeld) project_->set_setting(kDataFileSetting, dataPath.toStdString());
+  } catch (const std::exception&) {
+    // a read-only project still follows the file for this session
+  }
+  connect(link_.get(), &ModelFileLink::modelChanged, this, [this](const QString& text) {
+    if (text != modelText()) emit modelFileChanged(text);
+  });
+  connect(link_.get(), &ModelFileLink::dataChanged, this, &ProjectDocument::dataFileChanged);
+  QString error;
+  const QString text = link_->readModel(&error);
+  modelFileDiffers_ = error.isEmpty() && text != modelText() ? std::optional<QString>(text) : std::nullopt;
+}
+
+QString ProjectDocument::modelFilePath() const { return link_ ? link_->modelPath() : QString(); }
+
+QString ProjectDocument::dataFilePath() const { return link_ ? link_->dataPath() : QString(); }
+
+bool ProjectDocument::useModelFile(QString* error) {
+  if (!link_) return false;
+  const QString text = link_->readModel(error);
+  if (!error->isEmpty()) return false;
+  modelFileDiffers_.reset();
+  setModelText(text);
+  if (!save(error)) return false;
+  log(tr("Model read again from %1").arg(link_->modelPath()));
+  return true;
+}
+
+void ProjectDocument::keepProjectModel() { modelFileDiffers_.reset(); }
+
+bool ProjectDocument::reloadDataFile(QString* error) {
+  if (!link_ || link_->dataPath().isEmpty()) return false;
+  if (!storeDataFile(link_->dataPath(), kLinkedDataSet, error)) return false;
+  log(tr("Data set %1 read again from %2").arg(kLinkedDataSet, link_->dataPath()));
+  return true;
 }
 
 void ProjectDocument::loadDataSets() {
@@ -221,9 +297,15 @@ void ProjectDocument::applyDataSetIndex(int index) {
 }
 
 bool ProjectDocument::importDataSet(const QString& filePath, QString* error) {
+  const QString name = QFileInfo(filePath).completeBaseName();
+  if (!storeDataFile(filePath, name, error)) return false;
+  log(tr("Imported data set %1 from %2").arg(name, filePath));
+  return true;
+}
+
+bool ProjectDocument::storeDataFile(const QString& filePath, const QString& name, QString* error) {
   const QString json = readDataFile(filePath, error);
   if (!error->isEmpty()) return false;
-  const QString name = QFileInfo(filePath).completeBaseName();
   const DataSetEntry entry = describeDataSet(-1, name, json);
   if (!entry.error.isEmpty()) {
     *error = entry.error;
@@ -236,10 +318,7 @@ bool ProjectDocument::importDataSet(const QString& filePath, QString* error) {
     return false;
   }
   loadDataSets();
-  for (int i = 0; i < dataSets_.size(); ++i) {
-    if (dataSets_[i].name == name) selectDataSet(i);
-  }
-  log(tr("Imported data set %1 from %2").arg(name, filePath));
+  selectDataSet(dataSetIndex(name));
   return true;
 }
 
@@ -417,10 +496,27 @@ void ProjectDocument::addStartedRun(RunData run) {
   runs_.add(std::move(run));
 }
 
-void ProjectDocument::renameRun(qint64 id, const QString& name) {
+bool ProjectDocument::renameRun(qint64 id, const QString& name) {
   const RunPtr run = runs_.run(id);
-  if (!run || run->name == name || name.trimmed().isEmpty()) return;
-  undo_.push(new RenameRunCommand(this, id, run->name, name.trimmed()));
+  const QString wanted = name.trimmed();
+  if (!run || wanted.isEmpty()) return false;
+  if (run->name == wanted) return true;
+  // The file refuses these too (Project::rename_run); refused here, the undo stack keeps
+  // no rename that did not happen.
+  bool number = false;
+  wanted.toLongLong(&number);
+  if (number) {
+    log(tr("A run's name cannot be a number alone ('%1'): numbers name runs by their id").arg(wanted));
+    return false;
+  }
+  for (const qint64 other : runs_.ids()) {
+    const RunPtr taken = runs_.run(other);
+    if (other == id || !taken || taken->name != wanted) continue;
+    log(tr("Run %1 is already named '%2': run names are unique, choose another").arg(other).arg(wanted));
+    return false;
+  }
+  undo_.push(new RenameRunCommand(this, id, run->name, wanted));
+  return true;
 }
 
 void ProjectDocument::applyRunName(qint64 id, const QString& name) {
@@ -484,6 +580,12 @@ bool ProjectDocument::save(QString* error) {
     return false;
   }
   undo_.setClean();
+  // The model file is the same text: what `variate sample MODEL.vmod` runs is what was saved.
+  modelFileDiffers_.reset();
+  if (link_ && !link_->writeModel(modelText(), error)) {
+    *error = tr("The project is saved, but not the model file: %1").arg(*error);
+    return false;
+  }
   return true;
 }
 

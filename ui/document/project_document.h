@@ -11,6 +11,7 @@
 #include <optional>
 
 #include <QObject>
+#include <QTimer>
 #include <QTextDocument>
 #include <QUndoStack>
 
@@ -23,6 +24,7 @@ namespace variate::store { class Project; }
 
 namespace variate::ui {
 
+class ModelFileLink;
 struct RunRequest;
 
 class ProjectDocument : public QObject {
@@ -96,8 +98,9 @@ class ProjectDocument : public QObject {
   /// A run the engine started (it is in the file now): adds it with the name and model
   /// version the file gave it, and makes it current.
   void addStartedRun(RunData run);
-  /// Undoable: renames a run in the file.
-  void renameRun(qint64 id, const QString& name);
+  /// Undoable: renames a run in the file; false (with a message in the log) for a name
+  /// another run has, a number alone, or an empty name.
+  bool renameRun(qint64 id, const QString& name);
   /// Deletes a run and its draws from the file (not undoable: callers confirm first).
   bool deleteRun(qint64 id, QString* error);
   /// Reads the run's record again (status, message, timing) without its draws.
@@ -113,8 +116,23 @@ class ProjectDocument : public QObject {
   /// document's text (after a save); false with a message otherwise.
   bool storeCanvasLayout(const QByteArray& json, QString* error);
 
-  /// Saves the model text as a new version; false with a message.
+  /// Saves the model text as a new version, and into the model file the project is
+  /// linked to; false with a message.
   bool save(QString* error);
+
+  // The model file and data file the project is linked to (ModelFileLink): MODEL.vmod it
+  // was opened from, or MODEL.vmod beside it; empty when none (or it cannot be written).
+  QString modelFilePath() const;
+  QString dataFilePath() const;
+  /// The model file's text when, at opening, it differed from the project's model (edited
+  /// outside meanwhile), until the user chose (useModelFile, keepProjectModel) or saved.
+  std::optional<QString> modelFileDiffers() const { return modelFileDiffers_; }
+  /// Takes the model file's text into the editor (one undoable edit) and saves.
+  bool useModelFile(QString* error);
+  /// Keeps the project's text; the model file gets it at the next save.
+  void keepProjectModel();
+  /// Stores the linked data file again as the data set "data" and selects it.
+  bool reloadDataFile(QString* error);
   /// Copies the project (runs included) to `path`, saves the text there and continues
   /// there.
   bool saveAs(const QString& path, QString* error);
@@ -132,6 +150,10 @@ class ProjectDocument : public QObject {
   void currentDataSetChanged(int index);
   void runConfigChanged(const variate::ui::RunConfig& config);
   void logged(const QString& message);
+  /// The linked model file changed on disk to `text`, which differs from the editor's.
+  void modelFileChanged(const QString& text);
+  /// The linked data file changed on disk.
+  void dataFileChanged();
 
  public slots:
   void log(const QString& message);
@@ -143,7 +165,11 @@ class ProjectDocument : public QObject {
   /// The JSON of the data set the setting test_data names, if it names one.
   bool fillHeldout(RunRequest* request, QString* error) const;
   void load();
+  /// Follows the model file (and data file), remembered in the project for next time.
+  void linkModelFile(const QString& modelPath, const QString& dataPath);
   void loadDataSets();
+  /// Stores the data file as the newest data set `name` and selects it; false with a message.
+  bool storeDataFile(const QString& filePath, const QString& name, QString* error);
   void onTextCommandAdded();
   void storeRunConfig();
   /// The data set the configuration names for a training's held-out rows, or "".
@@ -158,8 +184,13 @@ class ProjectDocument : public QObject {
   int currentDataSet_ = -1;
   RunConfig config_;
   RunList runs_;
+  /// Polls the file for runs another process adds or ends (syncRunsWithFile).
+  QTimer outsideRuns_;
+  int64_t outsideChangesSeen_ = -1;
   QUndoStack undo_;
   QStringList openingNotes_;
+  std::unique_ptr<ModelFileLink> link_;
+  std::optional<QString> modelFileDiffers_;
 };
 
 }  // namespace variate::ui
