@@ -31,7 +31,10 @@ void StudioAutomation::start() {
     if (QDockWidget* dock = window_->docks().dock(name)) dock->raise();
   }
   ui::ProjectDocument* document = window_->document();
-  if (!document) return;
+  if (!document) {  // no project: the bare window is all there is
+    finishWithoutRun();
+    return;
+  }
   ui::RunConfig config = document->runConfig();
   if (!applySettings(document, config)) return;
   if (!options_.runOn.isEmpty() && !chooseWorker(config)) return;
@@ -47,6 +50,20 @@ void StudioAutomation::start() {
   if (options_.runOnOpen) {
     startedMs_ = QDateTime::currentMSecsSinceEpoch();
     window_->actions().run->trigger();
+  } else if (!window_->coordinator()->isRunning()) {  // a worker's job reattached on opening ends in onEnded
+    finishWithoutRun();
+  }
+}
+
+void StudioAutomation::finishWithoutRun() {
+  quitPending_ = options_.quitWhenDone;
+  if (!shot_ && !options_.screenshot.isEmpty()) {  // the project as it opened, its current run's draws shown
+    shot_ = true;
+    ui::ProjectDocument* document = window_->document();
+    const ui::RunPtr run = document ? document->runs()->current() : nullptr;
+    screenshotWhenSummarized(run ? run->id : -1);  // takeScreenshot quits after
+  } else if (quitPending_) {
+    quitSoon();
   }
 }
 
@@ -184,8 +201,10 @@ void StudioAutomation::takeScreenshot() {
 
 void StudioAutomation::screenshotWhenSummarized(qint64 runId, int waitedMs) {
   constexpr int kPollMs = 100, kMostMs = 60000;
-  const ui::RunPtr run = window_->document()->runs()->run(runId);
-  if (!run || run->summaryIsCurrent() || waitedMs >= kMostMs) {
+  const ui::RunPtr run = window_->document() ? window_->document()->runs()->run(runId) : nullptr;
+  // A stored run's draws load on demand: until then it has no chains to summarize.
+  const bool shown = !run || ((run->drawsLoaded || run->isActive()) && run->summaryIsCurrent());
+  if (shown || waitedMs >= kMostMs) {
     QTimer::singleShot(400, this, &StudioAutomation::takeScreenshot);  // the plots' and table's redraws
     return;
   }

@@ -61,6 +61,8 @@ class StudioAutomation : public QObject {
   /// A training's steps: its progress and the screenshot.
   void onSteps();
   void onEnded(qint64 runId);
+  /// Nothing runs: the screenshot of the project as it opened, then quit (--quit-when-done).
+  void finishWithoutRun();
   void takeScreenshot();
   /// Takes the screenshot once the ended run's last summary is in (and drawn); at most a
   /// minute after the end.

@@ -40,6 +40,8 @@ nlohmann::ordered_json mode_json(const Settings& s, const OptimizeResult& r) {
   const LbfgsResult& lbfgs = r.mode.lbfgs;
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
   for (size_t k = 0; k < r.bracketed.size(); ++k) values[r.bracketed[k]] = r.mode_row[k];
+  nlohmann::ordered_json trace = nlohmann::ordered_json::array();
+  for (const double value : r.trace) trace.push_back(finite_json(value));
   return {{"status", r.converged ? "converged" : r.stopped ? "stopped" : "not_converged"},
           {"message", describe(lbfgs.status)},
           {"mle", s.get(setting::mle)},
@@ -51,7 +53,8 @@ nlohmann::ordered_json mode_json(const Settings& s, const OptimizeResult& r) {
           {"newton_decrement", finite_json(r.mode.newton_decrement)},
           {"seconds", r.mode.seconds},
           {"mode", values},
-          {"unconstrained_mode", lbfgs.x}};
+          {"unconstrained_mode", lbfgs.x},
+          {"trace", trace}};
 }
 
 // Draws from the Laplace approximation at the mode, their summary and k-hat.
@@ -116,7 +119,8 @@ OptimizeResult run_optimize(const RunSpec& spec, const RunObservers& observers) 
   r.run_id = record.run_id();
   try {
     r.mode = find_mode(target, mode_options(s, r.jacobian, r.facts.seed), observers.stop_flag(),
-                       [&observers](const LbfgsIterate& iterate) {
+                       [&observers, &r](const LbfgsIterate& iterate) {
+                         r.trace.push_back(-iterate.value);  // L-BFGS minimizes the negative log density
                          if (observers.lbfgs) observers.lbfgs(iterate);
                          observers.wait_while_paused();  // pausing holds L-BFGS here, between iterations
                          return !observers.stop_requested();

@@ -25,6 +25,8 @@ struct OptimizeResult {
   store::Id run_id = -1;
   bool jacobian = false;  ///< whether the density had the Jacobian (the setting's auto decided)
   ModeResult mode;
+  /// L-BFGS's log density at iterations 0 (the start), 1, ..., before any Newton steps.
+  std::vector<double> trace;
   bool converged = false;
   bool stopped = false;
   std::vector<std::string> names;  ///< the outputs (Stan CSV names)

@@ -29,13 +29,16 @@ PathfinderOptions pathfinder_options(const Settings& s, uint64_t seed) {
 nlohmann::ordered_json pathfinder_json(const PathfinderRunResult& r) {
   nlohmann::ordered_json paths = nlohmann::ordered_json::array();
   for (const PathResult& path : r.fit.paths) {
+    nlohmann::ordered_json elbo = nlohmann::ordered_json::array();
+    for (const double e : path.elbo) elbo.push_back(finite_json(e));  // none scored (-inf): null
     paths.push_back({{"path", path.path + 1},
                      {"failure", path.failure},
                      {"lbfgs", describe(path.lbfgs_status)},
                      {"iterations", path.iterations},
                      {"best_iteration", path.best_iteration},
                      {"best_elbo", finite_json(path.best_elbo)},
-                     {"gradient_evaluations", path.gradient_evaluations}});
+                     {"gradient_evaluations", path.gradient_evaluations},
+                     {"elbo", elbo}});  // at L-BFGS iterations 1, 2, ...
   }
   return {{"paths", paths},
           {"draws", r.fit.draws.size(0)},

@@ -3,6 +3,7 @@
 // summary and `variate sample`'s warnings count them (io/chains_summary.h): at the edge,
 // a depth of 5 is a hit of a maximum of 5 and not of 6, and warmup's are not counted.
 
+#include <QTableWidget>
 #include <QtTest/QtTest>
 
 #include "engine/io/chains_summary.h"
@@ -76,6 +77,33 @@ class TestSamplerStatsPanel : public QObject {
     fixture.appendLive(id, 1, live);
     QTRY_COMPARE(panel.statistics(1).iterations, kWarmup + 3 + 1);
     QCOMPARE(panel.statistics(0).maxDepthHits + panel.statistics(1).maxDepthHits, hits + (maxDepth <= 5 ? 1 : 0));
+  }
+
+  // A chain's phase: live, what it is doing; a chain that ended, how; one left unfinished
+  // by its run's end, what ended the run ("interrupted" when its writer stopped).
+  void aChainLeftUnfinishedReadsAsItsRunEnded_data() {
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("phase");
+    QTest::newRow("running") << int(RunStatus::Running) << "sampling";
+    QTest::newRow("interrupted") << int(RunStatus::Interrupted) << "interrupted";
+    QTest::newRow("stopped") << int(RunStatus::Stopped) << "stopped";
+    QTest::newRow("failed") << int(RunStatus::Failed) << "failed";
+  }
+
+  void aChainLeftUnfinishedReadsAsItsRunEnded() {
+    QFETCH(int, status);
+    QFETCH(QString, phase);
+    AnalysisFixture fixture;
+    const qint64 id = fixture.addRun({"mu"}, kWarmup, {chainOfDepths({3, 3}), chainOfDepths({3})});
+    LiveUpdate update;  // chain 1 ended; chain 2 did not
+    update.chainEnds.push_back({});
+    update.chainEnds.back().chain = 0;
+    fixture.document()->runs()->applyLiveUpdate(id, update);
+    fixture.document()->runs()->setStatus(id, static_cast<RunStatus>(status));
+    SamplerStatsPanel panel;
+    panel.setDocument(fixture.document());
+    QTRY_COMPARE(panel.table()->item(1, 1)->text(), phase);
+    QCOMPARE(panel.table()->item(0, 1)->text(), QString("done"));
   }
 };
 

@@ -56,6 +56,34 @@ class TestStudioAutomation : public QObject {
     QVERIFY(image.width() > 100 && image.height() > 100);
   }
 
+  // Without --run-on-open nothing runs: the screenshot is of the project as it opens (a
+  // new one, then one whose stored run is shown), and the studio quits after it.
+  void aScreenshotWithoutARunQuits() {
+    QTemporaryDir dir;
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("QT_QPA_PLATFORM", "offscreen");
+    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");
+    const auto studio = [&](const QStringList& arguments) {
+      QProcess process;
+      process.setProcessEnvironment(environment);
+      process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+      process.start(VARIATE_STUDIO_EXECUTABLE, QStringList{folder + "/eight_schools.vmod"} + arguments);
+      const bool finished = process.waitForFinished(120000);
+      if (!finished) process.kill();
+      return finished && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0
+                 ? process.readAllStandardOutput()
+                 : QByteArray("did not quit");
+    };
+    const QString fresh = dir.filePath("fresh.png"), stored = dir.filePath("stored.png");
+    QVERIFY(studio({"--screenshot", fresh, "--quit-when-done"}).contains("screenshot " + fresh.toUtf8()));
+    QVERIFY(!QImage(fresh).isNull());
+    QVERIFY(studio({"--run-on-open", "--warmup", "100", "--draws", "100", "--seed", "3", "--quit-when-done"}) !=
+            "did not quit");
+    QVERIFY(studio({"--screenshot", stored, "--quit-when-done"}).contains("screenshot " + stored.toUtf8()));
+    QVERIFY(!QImage(stored).isNull());
+  }
+
   // --monitor writes a line a second while the studio runs (what bench/soak.sh reads):
   // resident memory, the longest UI-thread stall, the run's iterations; with
   // --float-all-panels every panel is shown at once, and the run still ends. The floating

@@ -7,6 +7,7 @@
 // stops between paths, keeping the draws of the paths it finished. Each run is recorded
 // with its own method, and the panels make no R-hat or ESS claims about these draws.
 
+#include <algorithm>
 #include <cmath>
 
 #include <QCheckBox>
@@ -18,6 +19,8 @@
 #include <QPlainTextEdit>
 #include <QTableView>
 #include <QtTest/QtTest>
+
+#include <qcustomplot.h>
 
 #include "engine/services/fit.h"
 #include "engine/services/setting_table.h"
@@ -280,6 +283,17 @@ class TestStudioMethods : public QObject {
     QVERIFY(studio_test::waitFor([&] { return elbo->paretoKLabel()->isVisible(); }, 5000));
     QVERIFY(!elbo->paretoKWarning()->isVisible());
     QVERIFY(window.docks().sampler->findChild<QLabel*>("samplerNote")->text().contains("no sampler statistics"));
+    // The ELBO panel shows what L-BFGS has: its log density by iteration (the start
+    // included), stored with the run, and the mode's.
+    const QJsonArray trace = optimize["trace"].toArray();
+    QCOMPARE(trace.size(), optimize["iterations"].toInt() + 1);
+    QVERIFY(trace.last().toDouble() > trace.first().toDouble());
+    QVERIFY(studio_test::waitFor([&] { return elbo->plottedPoints() == trace.size(); }, 5000));
+    QVERIFY(elbo->plot()->isVisibleTo(elbo));
+    QCOMPARE(elbo->plot()->xAxis->label(), QString("L-BFGS iteration"));
+    QCOMPARE(elbo->plot()->yAxis->label(), QString("log density"));
+    QVERIFY(!elbo->plot()->yAxis2->visible());  // ADVI's relative change has no place here
+    QVERIFY(elbo->caption()->text().contains("mode's log density"));
 
     // Without the Jacobian and without draws: the posterior mode alone, as the run's one draw.
     QVERIFY(studio_test::choose(settings, "jacobian", "off"));
@@ -330,6 +344,17 @@ class TestStudioMethods : public QObject {
     ElboPanel* elbo = window.docks().elbo;
     QVERIFY(studio_test::waitFor([&] { return elbo->paretoKLabel()->isVisible(); }, 5000));
     QCOMPARE(elbo->paretoKWarning()->isVisible(), *run->approximation.paretoK > 0.7);
+    // The ELBO panel shows each path's ELBO along its L-BFGS iterations (stored with the
+    // run), each path's best marked.
+    const QJsonArray firstPath = pathfinder["paths"].toArray()[0].toObject()["elbo"].toArray();
+    QCOMPARE(firstPath.size(), pathfinder["paths"].toArray()[0].toObject()["iterations"].toInt());
+    QVERIFY(studio_test::waitFor([&] { return elbo->plot()->graphCount() == 3; }, 5000));
+    QCOMPARE(elbo->plottedPoints(), firstPath.size());
+    QCOMPARE(elbo->plot()->graph(0)->name(), QString("path 1"));
+    QCOMPARE(elbo->plot()->graph(2)->name(), QString("each path's best"));
+    QCOMPARE(elbo->plot()->graph(2)->dataCount(), 2);
+    QCOMPARE(elbo->plot()->xAxis->label(), QString("L-BFGS iteration"));
+    QVERIFY(elbo->plot()->yAxis->label().startsWith("ELBO estimate"));
     DiagnosticsModel* table = window.docks().diagnostics->model();
     QVERIFY(studio_test::waitFor([&] { return table->rowCount() >= 4 && !std::isnan(table->value(1, DiagnosticsModel::Mean)); },
                                  20000));
@@ -348,6 +373,9 @@ class TestStudioMethods : public QObject {
     QVERIFY(studio_test::waitFor([&] { return stored->approximation.paretoK.has_value(); }, 20000));
     QCOMPARE(*stored->approximation.paretoK, k);
     QCOMPARE(stored->chains.front().iterations(), 300);
+    QCOMPARE(int(std::count_if(stored->elbo.pathPoints.begin(), stored->elbo.pathPoints.end(),
+                               [](const PathPoint& p) { return p.path == 0; })),
+             firstPath.size());
   }
 
   // Stop ends the path under way and skips the rest: the run is stopped and keeps the

@@ -18,6 +18,7 @@
 #include "ui/analysis/summary_service.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
+#include "ui/app/run_status_label.h"
 #include "ui/docks/diagnostics_panel.h"
 #include "ui/docks/run_config_panel.h"
 #include "ui/docks/sampler_stats_panel.h"
@@ -152,6 +153,14 @@ class TestStudioRun : public QObject {
       QVERIFY2(drawsSoFar > batches.count(), qPrintable(QString("%1 draws in %2 batches").arg(drawsSoFar).arg(batches.count())));
       // Every chain samples at once (a thread per chain), past warmup.
       QVERIFY(studio_test::waitFor([&] { return live->chains.size() == 4 && live->samplingDrawsPerChain() > 400; }, 60000));
+      // The live summary says when it was computed: at which iteration, how long ago, and
+      // where the chains are now.
+      const QRegularExpression stamp("live: computed at iteration (\\d+), (\\d+) s ago; the chains are at (\\d+)");
+      QLabel* liveCaption = window.docks().diagnostics->caption();
+      QVERIFY2(studio_test::waitFor([&] { return liveCaption->text().contains(stamp); }, 20000), qPrintable(liveCaption->text()));
+      const QRegularExpressionMatch match = stamp.match(liveCaption->text());
+      QVERIFY(match.captured(1).toInt() > 0 && match.captured(1).toInt() <= match.captured(3).toInt());
+      QCOMPARE(match.captured(1).toInt(), live->summary.iterations);
 
       // Pause holds every chain (after the batch each was making); resume lets them go on.
       const auto drawsNow = [&] {
@@ -187,6 +196,11 @@ class TestStudioRun : public QObject {
       if (qEnvironmentVariableIsSet("VARIATE_ASSERT_UI_LATENCY")) QVERIFY2(stall < 100, qPrintable(QString::number(stall)));
       runId = live->id;
       QCOMPARE(live->status, RunStatus::Stopped);
+      // The status bar describes the run shown: where it stopped.
+      auto* status = window.findChild<RunStatusLabel*>();
+      QVERIFY(status);
+      QVERIFY2(studio_test::waitFor([&] { return status->text().contains(QRegularExpression("stopped at iteration \\d+ of 1000200")); }, 5000),
+               qPrintable(status->text()));
 
       // Every draw the UI saw is in the project file, and nothing else.
       variate::store::Project project(projectPath.toStdString());

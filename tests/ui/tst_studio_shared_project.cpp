@@ -5,12 +5,17 @@
 // whole, the studio's (stopped) keeps every draw it made, the rename stays, and the file
 // passes integrity_check.
 
+#include <signal.h>
+
+#include <QTreeWidget>
 #include <QtTest/QtTest>
 
 #include "engine/services/setting_table.h"
 #include "engine/store/project.h"
 #include "tests/app/project_file_checks.h"
 #include "tests/ui/studio_nuts_run.h"
+#include "ui/docks/log_panel.h"
+#include "ui/docks/runs_panel.h"
 #include "ui/document/project_document.h"
 
 using namespace variate;
@@ -97,6 +102,58 @@ class TestStudioSharedProject : public QObject {
     for (const store::ChainDraws& chain : project.draws(studioRun)) {
       QCOMPARE(int(chain.rows), studio->chains[chain.chain].iterations());  // every draw the studio made
     }
+  }
+
+  // A run the command line adds to the open project shows in the Runs panel within
+  // seconds, without reopening, and follows the file: running, then stopped (Ctrl-C) with
+  // the draws it stored, not those it asked for. A second run cannot take its name.
+  void runsAnotherProcessAddsShowInTheRunsPanel() {
+    QTemporaryDir dir;
+    ui::MainWindow window;
+    QVERIFY(studio_test::openExample(window, dir));
+    const QString folder = dir.path() + "/eight_schools";
+    const QString path = folder + "/eight_schools.variate";
+    QVERIFY(studio_test::runNuts(window, 100, 100, 3));
+    const qint64 studioRun = window.document()->runs()->currentId();
+    QTreeWidget* tree = window.docks().runs->tree();
+    QCOMPARE(tree->topLevelItemCount(), 1);
+
+    QProcess cli;
+    cli.setProcessChannelMode(QProcess::MergedChannels);
+    cli.start(VARIATE_EXECUTABLE, {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--chains",
+                                   "1", "--warmup", "100", "--draws", "1000000", "--seed", "5", "--quiet", "--project",
+                                   path, "--run-name", "from the shell"});
+    QVERIFY(cli.waitForStarted());
+    const auto row = [&]() -> QTreeWidgetItem* {
+      for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        if (tree->topLevelItem(i)->text(0) == "from the shell") return tree->topLevelItem(i);
+      }
+      return nullptr;
+    };
+    QVERIFY2(studio_test::waitFor([&] { return row() && row()->text(2) == "running"; }, 60000), qPrintable(cli.readAll()));
+    QCOMPARE(window.document()->runs()->currentId(), studioRun);  // the user's view stays
+    // Some draws after warmup, then Ctrl-C: the command line keeps them and says so.
+    QVERIFY(studio_test::waitFor([&] {
+      const store::Project project(path.toStdString());
+      return project.runs().back().sampling_draws >= 50;
+    }, 120000));
+    ::kill(static_cast<pid_t>(cli.processId()), SIGINT);
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 130);
+    const store::RunInfo stored = store::Project(path.toStdString()).runs().back();
+    QCOMPARE(stored.status, store::RunStatus::stopped);
+    QVERIFY(stored.sampling_draws >= 50 && stored.sampling_draws < 1000000);
+    QVERIFY(studio_test::waitFor([&] { return row() && row()->text(2) == "stopped"; }, 10000));
+    QCOMPARE(row()->text(4), QString::number(stored.sampling_draws));
+
+    // Renaming the studio's run to the other's name is refused, with a message; the name stays.
+    QTreeWidgetItem* mine = tree->topLevelItem(0);
+    const QString before = mine->text(0);
+    mine->setText(0, "from the shell");
+    QCOMPARE(window.document()->runs()->run(studioRun)->name, before);
+    QCOMPARE(mine->text(0), before);
+    QVERIFY(window.docks().log->toPlainText().contains("is already named 'from the shell'"));
+    QCOMPARE(store::Project(path.toStdString()).run(studioRun).name, before.toStdString());
   }
 };
 

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <limits>
+
+#include <QDateTime>
 
 #include "ui/runs/background_priority.h"
 #include "ui/threading/thread_handoff.h"
@@ -43,6 +46,9 @@ RunSummary summarizeSnapshot(const RunSnapshot& snapshot) {
     all = std::min(all, chain.iterations());
   }
   summary.chains = static_cast<int>(snapshot.chains.size());
+  summary.iterations = all;
+  summary.snapshotMs = snapshot.takenMs;
+  summary.stride = snapshot.stride;
   summary.fromWarmup = sampling == 0;
   summary.drawsPerChain = summary.fromWarmup ? all : sampling;
   summary.independentDraws = snapshot.independentDraws;
@@ -51,7 +57,13 @@ RunSummary summarizeSnapshot(const RunSnapshot& snapshot) {
     diagnostics::Draws draws;
     for (const auto& chain : snapshot.chains) {
       const int begin = summary.fromWarmup ? 0 : chain.warmupIterations();
-      draws.push_back(chain.column(column, begin, begin + summary.drawsPerChain));
+      std::vector<double> values = chain.column(column, begin, begin + summary.drawsPerChain);
+      if (snapshot.stride > 1) {
+        size_t kept = 0;
+        for (size_t i = 0; i < values.size(); i += snapshot.stride) values[kept++] = values[i];
+        values.resize(kept);
+      }
+      draws.push_back(std::move(values));
     }
     const std::string name = snapshot.columns[column].toStdString();
     try {
@@ -81,7 +93,12 @@ class SummaryWorker : public QObject {
 
  public:
   void compute(const std::shared_ptr<const RunSnapshot>& snapshot) {
-    const RunSummary summary = summarizeSnapshot(*snapshot);
+    // CPU time, not wall time: the chains share the cores at the same priority.
+    timespec start{}, end{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    RunSummary summary = summarizeSnapshot(*snapshot);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end);
+    summary.computeMs = static_cast<int>((end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000);
     emitToOtherThreads([&] { emit computed(snapshot->runId, summary); });
   }
 
@@ -138,7 +155,7 @@ void SummaryService::startNext() {
     pending_.clear();
     return;
   }
-  const int interval = std::max(kLiveIntervalMs, 30 * lastComputeMs_);
+  const int interval = liveIntervalMs(lastComputeMs_);
   if (run->isActive() && sinceLive_.isValid() && sinceLive_.elapsed() < interval) {
     wait_.start(static_cast<int>(interval - sinceLive_.elapsed()));
     return;
@@ -150,15 +167,20 @@ void SummaryService::startNext() {
   snapshot->columns = run->columnNames;
   snapshot->chains = run->chains;  // shares the blocks
   snapshot->independentDraws = services::draws_are_independent(run->config.method);
+  snapshot->takenMs = QDateTime::currentMSecsSinceEpoch();
+  if (run->isActive()) {
+    const int draws = std::max(run->samplingDrawsPerChain(), run->chains.empty() ? 0 : run->chains.front().iterations());
+    snapshot->stride = std::max(1, (draws + kLiveDrawsPerChain - 1) / kLiveDrawsPerChain);
+  }
   busy_ = true;
-  computing_.start();
   auto* worker = static_cast<SummaryWorker*>(worker_);
   postCall(worker, [worker, snapshot] { worker->compute(snapshot); });
 }
 
 void SummaryService::finished(qint64 runId, const RunSummary& summary) {
   busy_ = false;
-  lastComputeMs_ = static_cast<int>(computing_.elapsed());
+  // Only a live run's summaries set its pace: a large finished run's do not slow it.
+  if (const RunPtr run = runs_->run(runId); run && run->isActive()) lastComputeMs_ = summary.computeMs;
   runs_->setSummary(runId, summary);
   emit summarized(runId);
   startNext();

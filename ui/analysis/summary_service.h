@@ -5,6 +5,8 @@
 /// second (less often when a summary takes long) — so even 100 parameters × 400,000 draws
 /// never stall the UI nor take much from the sampler.
 
+#include <algorithm>
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QSet>
@@ -22,6 +24,10 @@ struct RunSnapshot {
   std::vector<ChainDraws> chains;
   /// Independent draws from an approximation (services::draws_are_independent()).
   bool independentDraws = false;
+  qint64 takenMs = -1;
+  /// Every stride-th draw is summarized: a live run's summaries cost the same however
+  /// long it runs (the last one, once it ended, reads every draw).
+  int stride = 1;
 };
 
 /// The summary of a snapshot: post-warmup draws of every chain cut to the shortest, or
@@ -30,6 +36,13 @@ struct RunSnapshot {
 /// nothing there) and the exact MCSE sd / sqrt(S); a column of too few of them still gets
 /// its mean and quantiles (a mode's one draw).
 RunSummary summarizeSnapshot(const RunSnapshot& snapshot);
+
+/// A live run's draws per chain a summary reads at most (thinned beyond).
+constexpr int kLiveDrawsPerChain = 2000;
+
+/// How long a live run waits between summaries: about 3% of a core (30 times a
+/// summary's CPU time), at least a second and at most 30 s.
+inline int liveIntervalMs(int computeMs) { return std::clamp(30 * computeMs, 1000, 30000); }
 
 class SummaryService : public QObject {
   Q_OBJECT
@@ -57,9 +70,7 @@ class SummaryService : public QObject {
   bool busy_ = false;
   QTimer wait_;
   QElapsedTimer sinceLive_;
-  static constexpr int kLiveIntervalMs = 1000;  // a live run is summarized at most this often
-  int lastComputeMs_ = 0;  // the interval grows with it: summaries take ~3% of a core
-  QElapsedTimer computing_;
+  int lastComputeMs_ = 0;  // a live run's last summary's CPU time
 };
 
 }  // namespace variate::ui

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -66,7 +67,8 @@ MainWindow::MainWindow(QWidget* parent)
   fillExamplesMenu();
   status_ = new RunStatusLabel;
   statusBar()->addPermanentWidget(status_);
-  resize(1500, 950);
+  // 1600x1000, or the screen where it is smaller: every panel's content fits there.
+  resize(screen() ? QSize(1600, 1000).boundedTo(screen()->availableGeometry().size()) : QSize(1600, 1000));
   docks_.applyDefaultLayout(this);
   restoreLayout();
   connectActions();

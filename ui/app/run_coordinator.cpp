@@ -54,6 +54,10 @@ void RunCoordinator::setDocument(ProjectDocument* document) {
   summaries_ = new SummaryService(runs, this);
   connections_ << connect(runs, &RunList::currentChanged, this, &RunCoordinator::ensureLoaded);
   connections_ << connect(runs, &RunList::comparisonChanged, this, &RunCoordinator::ensureLoaded);
+  // A run another process recorded gets its draws once it ended (syncRunsWithFile).
+  connections_ << connect(runs, &RunList::runChanged, this, [this, runs](qint64 id) {
+    if (id == runs->currentId() || id == runs->comparisonId()) ensureLoaded(id);
+  });
   ensureLoaded(runs->currentId());
   if (const auto id = document->runToReattach(); id && !engine_->isRunning()) {
     QString error;

@@ -35,6 +35,11 @@ void RunStatusLabel::refresh() {
     QString text = tr("%1: %2").arg(run->name, statusName(run->status));
     if (run->isActive() && !run->elbo.points.empty()) {
       text += tr(" · ADVI iteration %1").arg(run->elbo.points.back().iteration);
+    } else if (run->isActive() && !run->elbo.pathPoints.empty()) {
+      const PathPoint& point = run->elbo.pathPoints.back();
+      text += run->config.method == services::Method::pathfinder
+                  ? tr(" · path %1 scored to L-BFGS iteration %2").arg(point.path + 1).arg(point.iteration)
+                  : tr(" · L-BFGS iteration %1, log density %2").arg(point.iteration).arg(point.value, 0, 'g', 8);
     } else if (!run->isActive() && !run->chains.empty()) {
       text += tr(" · %1 draws").arg(run->chains.front().iterations());
     }
@@ -56,6 +61,8 @@ void RunStatusLabel::refresh() {
                 .arg(run->plannedIterations())
                 .arg(rate, 0, 'f', 0)
                 .arg(left, 0, 'f', 0);
+  } else if ((run->status == RunStatus::Stopped || run->status == RunStatus::Interrupted) && !run->chains.empty()) {
+    text += tr(" at iteration %1 of %2").arg(least).arg(run->plannedIterations());
   }
   setText(text);
 }

@@ -165,7 +165,8 @@ void StudioDocks::arrange(QMainWindow* window, bool training) const {
   } else {
     window->resizeDocks({modelDock, top}, {w * 3 / 10, w * 7 / 10}, Qt::Horizontal);
   }
-  window->resizeDocks({modelDock, runDock}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
+  // The Run panel's options (NUTS has 13) fit without scrolling at 1000 pixels.
+  window->resizeDocks({modelDock, runDock}, {h * 9 / 20, h * 11 / 20}, Qt::Vertical);
   window->resizeDocks({top, bottom}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
 }
 

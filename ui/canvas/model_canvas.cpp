@@ -115,12 +115,18 @@ void ModelCanvas::resizeEvent(QResizeEvent* event) {
   if (!touched_) frameGraph();
 }
 
+// At zoom 1, where node text is the UI's font size: the whole graph centred when it fits,
+// else its top (the layout puts what the rest depends on there); Fit shows all of it.
 void ModelCanvas::frameGraph() {
   const QRectF bounds = scene_->graphBounds();
   if (bounds.isEmpty() || viewport()->width() < 40 || viewport()->height() < 40) return;
-  fitInView(bounds.adjusted(-30, -30, 30, 30), Qt::KeepAspectRatio);
-  if (zoom() > 1) scale(1 / zoom(), 1 / zoom());
-  centerOn(bounds.center());
+  resetTransform();
+  const QSizeF view = mapToScene(viewport()->rect()).boundingRect().size();
+  const double margin = 30;
+  QPointF centre = bounds.center();
+  if (bounds.width() + 2 * margin > view.width()) centre.setX(bounds.left() - margin + view.width() / 2);
+  if (bounds.height() + 2 * margin > view.height()) centre.setY(bounds.top() - margin + view.height() / 2);
+  centerOn(centre);
 }
 
 void ModelCanvas::zoomBy(double factor) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QApplication>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -17,22 +18,18 @@ constexpr double kSlotHeight = 16;
 constexpr double kSlotGap = 6;
 constexpr double kHandleRadius = 5;
 
+// The UI's own font: at the canvas's default zoom (1) nodes read as the panels around them.
 QFont nameFont() {
-  QFont font;
-  font.setPointSizeF(10);
+  QFont font = QApplication::font();
   font.setBold(true);
   return font;
 }
 
-QFont detailFont() {
-  QFont font;
-  font.setPointSizeF(8.5);
-  return font;
-}
+QFont detailFont() { return QApplication::font(); }
 
 QFont slotFont() {
-  QFont font;
-  font.setPointSizeF(7.5);
+  QFont font = QApplication::font();
+  font.setPointSizeF(font.pointSizeF() * 0.9);
   return font;
 }
 

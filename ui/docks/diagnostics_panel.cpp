@@ -2,6 +2,10 @@
 
 #include "engine/services/setting_table.h"
 
+#include <algorithm>
+#include <limits>
+
+#include <QDateTime>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -46,6 +50,11 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
   layout->addWidget(filter_);
   layout->addWidget(view_, 1);
   connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  connect(&age_, &QTimer::timeout, this, [this] {
+    const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+    if (run && run->isActive()) caption_->setText(captionText(*run, document_->runs()->comparison().get()));
+  });
+  age_.start(1000);
 }
 
 void DiagnosticsPanel::setDocument(ProjectDocument* document) {
@@ -60,6 +69,19 @@ void DiagnosticsPanel::setDocument(ProjectDocument* document) {
     }
   }
   refresh();
+}
+
+// A live summary lags the sampler: at which iteration it was computed, how long ago, and
+// where the chains are now.
+QString DiagnosticsPanel::liveNote(const RunData& run) const {
+  const RunSummary& s = run.summary;
+  if (s.snapshotMs < 0) return tr(" (live)");
+  int now = std::numeric_limits<int>::max();
+  for (const auto& chain : run.chains) now = std::min(now, chain.iterations());
+  const qint64 ago = std::max<qint64>(0, (QDateTime::currentMSecsSinceEpoch() - s.snapshotMs) / 1000);
+  QString note = tr(" (live: computed at iteration %1, %2 s ago; the chains are at %3").arg(s.iterations).arg(ago).arg(now);
+  if (s.stride > 1) note += tr("; from 1 draw in %1").arg(s.stride);
+  return note + ")";
 }
 
 void DiagnosticsPanel::refresh() {
@@ -83,10 +105,14 @@ void DiagnosticsPanel::refresh() {
       view_->setColumnHidden(model_->columnOf(statistic, comparison), independent);
     }
   }
+  caption_->setText(captionText(*run, other.get()));
+}
+
+QString DiagnosticsPanel::captionText(const RunData& runData, const RunData* other) const {
+  const RunData* run = &runData;
+  const ApproximationCheck& check = run->approximation;
   if (run->config.method == services::Method::amortized) {
-    caption_->setText(tr("%1 trains networks: it has no draws (the ELBO and Reconstructions panels show it)")
-                          .arg(run->name));
-    return;
+    return tr("%1 trains networks: it has no draws (the ELBO and Reconstructions panels show it)").arg(run->name);
   }
   const RunSummary& s = run->summary;
   const services::Method method = run->config.method;
@@ -110,7 +136,7 @@ void DiagnosticsPanel::refresh() {
                            .arg(run->chains.size() == 1 ? tr("1 chain") : tr("%1 chains").arg(run->chains.size()))
                            .arg(s.drawsPerChain)
                            .arg(s.fromWarmup ? tr("warmup") : tr("post-warmup"))
-                           .arg(run->isActive()             ? tr(" (live)")
+                           .arg(run->isActive()             ? liveNote(*run)
                                 : !run->summaryIsCurrent() ? tr(" (updating to the run's last draws)")
                                                            : QString());
   if (check.paretoK) {
@@ -127,7 +153,7 @@ void DiagnosticsPanel::refresh() {
                 .arg(diagnostics::kMaxRhat)
                 .arg(diagnostics::min_ess(s.chains));
   }
-  caption_->setText(text);
+  return text;
 }
 
 }  // namespace variate::ui

@@ -2,7 +2,10 @@
 
 #include "engine/services/setting_table.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <vector>
 
 #include <QLabel>
 #include <QToolButton>
@@ -11,6 +14,7 @@
 #include <qcustomplot.h>
 
 #include "ui/document/project_document.h"
+#include "ui/plots/chain_palette.h"
 #include "ui/plots/decimated_series.h"
 #include "ui/plots/export_button.h"
 #include "ui/plots/plot_export.h"
@@ -162,11 +166,11 @@ QString noElboText(const RunData* run) {
     case services::Method::nuts: return ElboPanel::tr("%1 is a NUTS run: no ELBO").arg(run->name);
     case services::Method::amortized: return ElboPanel::tr("%1: no steps yet").arg(run->name);
     case services::Method::pathfinder:
-      return ElboPanel::tr("%1 is a Pathfinder run (%n path(s)): no ELBO trace", "",
+      return ElboPanel::tr("%1 is a Pathfinder run (%n path(s)): no ELBO along its paths yet", "",
                            run->config.settings.get(services::setting::num_paths))
           .arg(run->name);
     case services::Method::optimize:
-      text = ElboPanel::tr("%1 is an L-BFGS optimization: no ELBO").arg(run->name);
+      text = ElboPanel::tr("%1 is an L-BFGS optimization: no iterations yet").arg(run->name);
       if (run->approximation.modeLogDensity) {
         text += ElboPanel::tr(" · mode's log density %1").arg(*run->approximation.modeLogDensity, 0, 'g', 6);
       }
@@ -184,22 +188,112 @@ void ElboPanel::redraw() {
   markedConvergence_ = -1;
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
   showParetoK(run.get());
-  const bool training = run && run->config.method == services::Method::amortized;
-  plot_->xAxis->setLabel(training ? tr("step") : tr("iteration"));
-  plot_->yAxis->setLabel(training ? tr("ELBO per row") : tr("ELBO"));
-  plot_->yAxis2->setVisible(!training);
-  plot_->legend->setVisible(run && !run->elbo.empty());  // an empty legend box says nothing
-  if (!run || run->elbo.empty()) {
+  const services::Method method = run ? run->config.method : services::Method::advi;
+  const bool paths = method == services::Method::pathfinder || method == services::Method::optimize;
+  const bool plotted = run && method != services::Method::nuts && !run->elbo.empty();
+  // A run with nothing to plot shows no axes: not an empty frame with another method's.
+  plot_->setVisible(plotted);
+  plot_->legend->setVisible(plotted);
+  plot_->yAxis2->setVisible(method == services::Method::advi);
+  if (!plotted) {
     caption_->setText(noElboText(run.get()));
     plot_->replot(QCustomPlot::rpQueuedReplot);
-  } else if (training) {
+  } else if (method == services::Method::amortized) {
     redrawTraining(*run);
+  } else if (paths) {
+    redrawPaths(*run);
   } else {
     redrawAdvi(*run);
   }
 }
 
+// Pathfinder: each path's ELBO estimate along its L-BFGS iterations, its best marked (the
+// approximation its draws come from). Optimize: the log density along L-BFGS's iterations
+// and the mode's (after any Newton steps).
+void ElboPanel::redrawPaths(const RunData& run) {
+  const bool pathfinder = run.config.method == services::Method::pathfinder;
+  const bool mle = run.config.settings.get(services::setting::mle);
+  plot_->xAxis->setLabel(tr("L-BFGS iteration"));
+  plot_->yAxis->setLabel(pathfinder ? tr("ELBO estimate (%1 draws)").arg(run.config.settings.get(services::setting::elbo_draws))
+                                    : mle ? tr("log likelihood") : tr("log density"));
+  std::map<int, std::pair<QVector<double>, QVector<double>>> byPath;
+  for (const PathPoint& point : run.elbo.pathPoints) {
+    auto& [xs, ys] = byPath[point.path];
+    xs << point.iteration;
+    ys << (std::isfinite(point.value) ? point.value : std::nan(""));  // a gap where none was scored
+  }
+  QVector<double> allX, allY, bestX, bestY;
+  QString best;
+  double bestValue = -INFINITY;
+  for (const auto& [path, series] : byPath) {
+    QCPGraph* graph = plot_->addGraph();
+    graph->setName(pathfinder ? tr("path %1").arg(path + 1) : tr("L-BFGS"));
+    graph->setPen(QPen(pathfinder ? chainColor(path) : QColor("#0072B2"), 2));
+    graph->setData(series.first, series.second, true);
+    double top = -INFINITY;
+    int at = -1;
+    for (int i = 0; i < series.second.size(); ++i) {
+      allX << series.first[i];
+      allY << series.second[i];
+      if (std::isfinite(series.second[i]) && series.second[i] > top) {
+        top = series.second[i];
+        at = static_cast<int>(series.first[i]);
+      }
+    }
+    if (at < 0) continue;
+    bestX << at;
+    bestY << top;
+    if (top > bestValue) {
+      bestValue = top;
+      best = pathfinder ? tr("best ELBO %1 (path %2, iteration %3)").arg(top, 0, 'g', 6).arg(path + 1).arg(at)
+                        : tr("log density %1 at iteration %2").arg(top, 0, 'g', 8).arg(at);
+    }
+  }
+  if (pathfinder) {
+    QCPGraph* marks = plot_->addGraph();
+    marks->setName(tr("each path's best"));
+    marks->setLineStyle(QCPGraph::lsNone);
+    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QColor("#D55E00"), 11));
+    marks->setData(bestX, bestY, true);
+  } else if (run.approximation.modeLogDensity) {
+    const double mode = *run.approximation.modeLogDensity;
+    auto* line = new QCPItemStraightLine(plot_);
+    line->setObjectName("modeLine");
+    line->point1->setCoords(0, mode);
+    line->point2->setCoords(1, mode);
+    line->setPen(QPen(QColor("#009E73"), 1.5, Qt::DashLine));
+    allY << mode;
+    allX << allX.value(allX.size() - 1, 0);
+  }
+  // L-BFGS's early steps (and a line search's overshoots) lie far below where the paths
+  // settle: the axis spans the upper 80% of the values, the rest runs off its bottom.
+  const double last = allX.isEmpty() ? 1.0 : *std::max_element(allX.begin(), allX.end());
+  std::vector<double> finite;
+  for (const double y : allY) {
+    if (std::isfinite(y)) finite.push_back(y);
+  }
+  std::sort(finite.begin(), finite.end());
+  const double lo = finite.empty() ? NAN : finite[finite.size() / 5];
+  const double hi = finite.empty() ? NAN : finite.back();
+  plot_->xAxis->setRange(0, std::max(1.0, last * 1.03));
+  if (std::isfinite(lo) && hi > lo) {
+    plot_->yAxis->setRange(lo - (hi - lo) * 0.15, hi + (hi - lo) * 0.15);
+  } else {
+    plot_->yAxis->rescale();
+  }
+  QString text = pathfinder ? tr("%1: Pathfinder, %n path(s)", "", static_cast<int>(byPath.size())).arg(run.name)
+                            : tr("%1: L-BFGS").arg(run.name);
+  if (!best.isEmpty()) text += " · " + best;
+  if (!pathfinder && run.approximation.modeLogDensity) {
+    text += tr(" · mode's log density %1 (dashed)").arg(*run.approximation.modeLogDensity, 0, 'g', 8);
+  }
+  caption_->setText(text);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ElboPanel::redrawAdvi(const RunData& run) {
+  plot_->xAxis->setLabel(tr("iteration"));
+  plot_->yAxis->setLabel(tr("ELBO"));
   const ElboSeries s = elboSeries(run.elbo);
   DecimatedSeries raw(3000);
   for (int i = 0; i < s.xs.size(); ++i) raw.append(s.xs[i], s.ys[i]);
@@ -317,6 +411,8 @@ void ElboPanel::showParetoK(const RunData* run) {
 }
 
 void ElboPanel::redrawTraining(const RunData& run) {
+  plot_->xAxis->setLabel(tr("step"));
+  plot_->yAxis->setLabel(tr("ELBO per row"));
   DecimatedSeries raw(3000);
   QVector<double> xs, ys;
   for (const auto& point : run.elbo.points) {

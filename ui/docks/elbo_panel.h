@@ -6,6 +6,9 @@
 /// average, and each epoch's training and held-out ELBO. Under the caption, the Pareto
 /// k-hat of an approximation's draws (ADVI, Laplace, Pathfinder; stored with the run), and
 /// above 0.7 a warning that the approximation misses much of the posterior's mass.
+/// Pathfinder shows each path's ELBO along its L-BFGS iterations, its best marked;
+/// Optimize the log density along L-BFGS's iterations and the mode's. A run with nothing
+/// to plot (NUTS) shows a caption only.
 
 #include <QPointer>
 #include <QWidget>
@@ -32,6 +35,8 @@ class ElboPanel : public QWidget {
   explicit ElboPanel(QWidget* parent = nullptr);
   void setDocument(ProjectDocument* document);
   QCustomPlot* plot() const { return plot_; }
+  /// What the panel says of the run shown.
+  QLabel* caption() const { return caption_; }
   /// Points on the raw ELBO curve (a training's steps), and the convergence iteration
   /// marked (-1 if none).
   int plottedPoints() const;
@@ -51,6 +56,7 @@ class ElboPanel : public QWidget {
   void redraw();
   void redrawTraining(const RunData& run);
   void redrawAdvi(const RunData& run);
+  void redrawPaths(const RunData& run);
   void scaleAdviAxes(const QVector<double>& xs, const QVector<double>& smooth, const QVector<double>& evalX,
                      const QVector<double>& evalElbo, const QVector<double>& evalChange, double tol);
   void markConvergence(int iteration);

@@ -44,7 +44,8 @@ RunsPanel::RunsPanel(QWidget* parent) : QWidget(parent), tree_(new QTreeWidget) 
   });
   connect(tree_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
     if (updating_ || column != Name || !document_) return;
-    document_->renameRun(item->data(0, Qt::UserRole).toLongLong(), item->text(Name));
+    const qint64 id = item->data(0, Qt::UserRole).toLongLong();
+    if (!document_->renameRun(id, item->text(Name))) update(id);  // shows the name kept
   });
   connect(tree_, &QTreeWidget::customContextMenuRequested, this, &RunsPanel::showMenu);
   connect(&timer_, &QTimer::timeout, this, [this] {
@@ -124,8 +125,10 @@ void RunsPanel::update(qint64 id) {
     item->setText(Draws, run->drawsLoaded ? tr("%1/%2 epochs").arg(done).arg(run->config.epochs())
                                           : tr("%1 epochs").arg(run->config.epochs()));
   } else {
-    item->setText(Draws, run->drawsLoaded && !run->chains.empty() ? QString::number(run->samplingDrawsPerChain())
-                                                                   : QString::number(run->config.settings.get(services::setting::draws)));
+    // The draws there are (a stopped run has fewer than it asked for); a live run's of those asked for.
+    const qint64 stored = run->drawsLoaded ? run->samplingDrawsPerChain() : run->storedDraws;
+    item->setText(Draws, run->isActive() ? tr("%1/%2").arg(stored).arg(run->config.settings.get(services::setting::draws))
+                                         : QString::number(stored));
   }
   item->setText(Started, run->started.toString("yyyy-MM-dd HH:mm:ss"));
   const QDateTime end = run->ended.isValid() ? run->ended : QDateTime::currentDateTime();

@@ -19,6 +19,19 @@ QString duration(double seconds) {
   return QObject::tr("%1 h %2 min").arg(int(seconds) / 3600).arg(int(seconds) % 3600 / 60);
 }
 
+// A live chain's phase; an ended one's way of ending; one left unfinished (a crash, a lost
+// worker, a failure) says what ended its run.
+QString chainPhase(const RunData& run, const ChainState& state, const ChainStatistics& s) {
+  if (state.finished) return state.stoppedEarly ? QObject::tr("stopped") : QObject::tr("done");
+  if (run.isActive()) return s.iterations < s.warmup ? QObject::tr("warmup") : QObject::tr("sampling");
+  switch (run.status) {
+    case RunStatus::Interrupted: return QObject::tr("interrupted");
+    case RunStatus::Failed: return QObject::tr("failed");
+    case RunStatus::Stopped: return QObject::tr("stopped");
+    default: return QObject::tr("done");
+  }
+}
+
 }  // namespace
 
 SamplerStatsPanel::SamplerStatsPanel(QWidget* parent) : QWidget(parent), table_(new QTableWidget), note_(new QLabel) {
@@ -142,7 +155,7 @@ void SamplerStatsPanel::refresh() {
     const ChainStatistics s = statistics(c);
     const ChainState& state = run->chainStates[c];
     const bool done = state.finished || !run->isActive();
-    const QString phase = done ? tr("done") : s.iterations < s.warmup ? tr("warmup") : tr("sampling");
+    const QString phase = chainPhase(*run, state, s);
     const auto rate = run->drawsPerSecond(c);
     const auto left = run->secondsLeft(c);
     const QStringList cells = {

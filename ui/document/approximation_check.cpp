@@ -74,6 +74,27 @@ int convergedAt(const std::string& diagnostics) {
   return -1;
 }
 
+std::vector<PathPoint> pathTraces(const std::string& diagnostics) {
+  const nlohmann::ordered_json document = nlohmann::ordered_json::parse(diagnostics, nullptr, false);
+  std::vector<PathPoint> points;
+  if (!document.is_object()) return points;
+  const auto value = [](const nlohmann::ordered_json& v) { return v.is_number() ? v.get<double>() : std::nan(""); };
+  const auto& pathfinder = record(document, "pathfinder");
+  if (const auto paths = pathfinder.find("paths"); paths != pathfinder.end() && paths->is_array()) {
+    for (size_t p = 0; p < paths->size(); ++p) {
+      const auto& elbo = (*paths)[p].contains("elbo") ? (*paths)[p]["elbo"] : nlohmann::ordered_json::array();
+      for (size_t i = 0; elbo.is_array() && i < elbo.size(); ++i) {
+        points.push_back({static_cast<int>(p), static_cast<int>(i) + 1, value(elbo[i])});
+      }
+    }
+  }
+  const auto& optimize = record(document, "optimize");
+  if (const auto trace = optimize.find("trace"); trace != optimize.end() && trace->is_array()) {
+    for (size_t i = 0; i < trace->size(); ++i) points.push_back({0, static_cast<int>(i), value((*trace)[i])});
+  }
+  return points;
+}
+
 QString kHatText(double kHat) {
   if (std::isnan(kHat)) return QObject::tr("Pareto k-hat not available (a draw's log density is NaN)");
   return QObject::tr("Pareto k-hat %1").arg(kHat, 0, 'f', 2);

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include <QString>
+
+#include "ui/document/elbo_trace.h"
 #include <QStringList>
 
 namespace variate::ui {
@@ -50,6 +52,11 @@ ApproximationCheck approximationCheck(const std::string& diagnostics);
 /// The iteration where an ADVI run's convergence rule first passed, as its summary
 /// document records it; -1 when it did not or there is none.
 int convergedAt(const std::string& diagnostics);
+
+/// The L-BFGS paths a run's summary document records: Pathfinder's ELBO by path and
+/// iteration, or an optimization's log density by iteration (ElboTrace::pathPoints);
+/// empty for other runs and for runs stored before documents kept them.
+std::vector<PathPoint> pathTraces(const std::string& diagnostics);
 
 /// "Pareto k-hat 0.42" ("not available" for NaN).
 QString kHatText(double kHat);

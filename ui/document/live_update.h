@@ -38,6 +38,7 @@ struct LiveUpdate {
   std::vector<ElboPoint> elbo;
   int elboConvergedAt = -1;
   std::vector<EpochPoint> epochs;
+  std::vector<PathPoint> pathPoints;
   /// The newest of a training's previews since the last update (older ones are dropped).
   TrainingPreviewPtr preview;
   /// An approximation's run ended: what it recorded about its draws.
@@ -45,7 +46,7 @@ struct LiveUpdate {
 
   bool empty() const {
     return blocks.empty() && adaptations.empty() && chainEnds.empty() && elbo.empty() &&
-           elboConvergedAt < 0 && epochs.empty() && !preview && !approximation;
+           elboConvergedAt < 0 && epochs.empty() && pathPoints.empty() && !preview && !approximation;
   }
 };
 

@@ -43,8 +43,9 @@ bool RunData::summaryIsCurrent() const {
   const int sampling = samplingDrawsPerChain();
   int shortest = chains.front().iterations();
   for (const auto& chain : chains) shortest = std::min(shortest, chain.iterations());
+  // An ended run's summary reads every draw; a live one's may be thinned.
   return summary.chains == static_cast<int>(chains.size()) && summary.fromWarmup == (sampling == 0) &&
-         summary.drawsPerChain == (sampling == 0 ? shortest : sampling);
+         summary.drawsPerChain == (sampling == 0 ? shortest : sampling) && (isActive() || summary.stride == 1);
 }
 
 void RunData::append(const DrawBlockPtr& block, qint64 nowMs) {

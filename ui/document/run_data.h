@@ -33,6 +33,7 @@ struct ChainState {
   std::vector<double> inverseMetric;         // adapted
   std::vector<double> lastPosition;          // unconstrained, once the chain finished
   bool finished = false;
+  bool stoppedEarly = false;                 // it ended at a stop request, before its draws were made
   qint64 firstDrawMs = -1;                   // clock of the first draw seen (ms since epoch)
   qint64 lastDrawMs = -1;
   int iterationsAtFirstDraw = 0;
@@ -45,6 +46,11 @@ struct RunSummary {
   int drawsPerChain = 0;
   bool fromWarmup = false;  // no sampling draws yet: computed on the warmup draws
   bool independentDraws = false;  // from an approximation: no R-hat, no ESS
+  // What a live summary covers and when: it lags the sampler by its interval.
+  int iterations = 0;      // the chains' least iterations (warmup included) in its snapshot
+  qint64 snapshotMs = -1;  // when its draws were taken (ms since the epoch)
+  int computeMs = 0;       // the CPU time it took
+  int stride = 1;          // a long live run's summary reads every stride-th draw
 };
 
 /// Views read a run through RunList's shared_ptr<const RunData>; only RunList changes
@@ -76,6 +82,9 @@ class RunData {
   RunSummary summary;
   /// Live runs have their draws from the start; runs read from the project get them on demand.
   bool drawsLoaded = false;
+  /// Draws per chain after warmup in the file (the shortest chain's), for a run whose
+  /// draws are not loaded.
+  qint64 storedDraws = 0;
 
   bool isActive() const { return status == RunStatus::Running || status == RunStatus::Paused; }
   /// Iterations every chain will make (warmup + draws for NUTS).

@@ -16,13 +16,13 @@ RunData* RunList::find(qint64 id) const {
   return it == runs_.end() ? nullptr : it->second.get();
 }
 
-void RunList::add(RunData run) {
+void RunList::add(RunData run, bool makeCurrent) {
   const qint64 id = run.id;
   const bool replaced = runs_.count(id) > 0;
   runs_[id] = std::make_shared<RunData>(std::move(run));
   if (!replaced) order_ << id;
   if (replaced) emit runChanged(id); else emit runAdded(id);
-  setCurrent(id);
+  if (makeCurrent) setCurrent(id);
 }
 
 void RunList::remove(qint64 id) {
@@ -72,12 +72,14 @@ void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
     }
     ChainState& state = target->chainStates[end.chain];
     state.finished = true;
+    state.stoppedEarly = end.stoppedEarly;
     state.lastPosition = end.lastPosition;
     state.stepSize = end.stepSize;
     state.inverseMetric = end.inverseMetric;
   }
   target->elbo.points.insert(target->elbo.points.end(), update.elbo.begin(), update.elbo.end());
   if (update.elboConvergedAt >= 0) target->elbo.convergedAt = update.elboConvergedAt;
+  target->elbo.pathPoints.insert(target->elbo.pathPoints.end(), update.pathPoints.begin(), update.pathPoints.end());
   target->elbo.epochs.insert(target->elbo.epochs.end(), update.epochs.begin(), update.epochs.end());
   if (update.preview) target->preview = update.preview;
   if (update.approximation) target->approximation = *update.approximation;
@@ -85,7 +87,9 @@ void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
   if (!update.blocks.empty()) emit drawsAppended(id, update.blocks);
   for (const auto& adaptation : update.adaptations) emit chainStateChanged(id, adaptation.chain);
   for (const auto& end : update.chainEnds) emit chainStateChanged(id, end.chain);
-  if (!update.elbo.empty() || update.elboConvergedAt >= 0 || !update.epochs.empty()) emit elboAppended(id);
+  if (!update.elbo.empty() || update.elboConvergedAt >= 0 || !update.epochs.empty() || !update.pathPoints.empty()) {
+    emit elboAppended(id);
+  }
   if (update.preview) emit previewChanged(id);
   if (update.approximation) emit runChanged(id);
 }
@@ -133,6 +137,7 @@ void RunList::continueRun(qint64 id, int moreDraws) {
   settings.set(services::setting::draws, settings.get(services::setting::draws) + moreDraws);
   for (ChainState& state : target->chainStates) {
     state.finished = false;
+    state.stoppedEarly = false;
     state.firstDrawMs = -1;  // the rate and time left start over
   }
   target->status = RunStatus::Running;
@@ -163,10 +168,12 @@ void RunList::setPreview(qint64 id, TrainingPreviewPtr preview) {
 void RunList::setRecorded(const RunData& record) {
   RunData* target = find(record.id);
   if (!target) return;
+  target->name = record.name;
   target->status = record.status;
   target->message = record.message;
   target->started = record.started;
   target->ended = record.ended;
+  target->storedDraws = record.storedDraws;
   emit runChanged(record.id);
 }
 

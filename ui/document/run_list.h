@@ -33,8 +33,9 @@ class RunList : public QObject {
   qint64 currentId() const { return current_; }
   qint64 comparisonId() const { return comparison_; }
 
-  /// Adds a run (replacing one with the same id) and makes it current.
-  void add(RunData run);
+  /// Adds a run (replacing one with the same id) and makes it current, unless
+  /// `makeCurrent` is false (a run another process added).
+  void add(RunData run, bool makeCurrent = true);
   void remove(qint64 id);
   void clear();
   void setCurrent(qint64 id);
@@ -58,7 +59,8 @@ class RunList : public QObject {
   void continueTraining(qint64 id, long long checkpointStep, int epochs);
   /// A training's images, computed from its stored weights (a reopened project).
   void setPreview(qint64 id, TrainingPreviewPtr preview);
-  /// Status, message and times as the project file records them (`record.id` names the run).
+  /// Name, status, message, times and stored draws as the project file records them
+  /// (`record.id` names the run).
   void setRecorded(const RunData& record);
 
  signals:

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <QSet>
 
 #include "engine/mcmc/sampler_columns.h"
 #include "engine/target/parameter_names.h"
@@ -53,12 +54,34 @@ RunData runFromRecord(const store::RunInfo& info) {
   if (info.finished_at) run.ended = fromUnix(*info.finished_at);
   run.modelVersion = info.model_version_id;
   run.dataSetId = info.data_set_id.value_or(-1);
+  run.storedDraws = info.sampling_draws;
   const int skip = methodColumnCount(info);
   for (size_t i = skip; i < info.columns.size(); ++i) run.columnNames << bracketedName(info.columns[i]);
   // Parameters come before derived quantities, but the record does not say where one
   // ends; the studio treats every column as plottable, so all count as parameters.
   run.parameterColumns = run.columnNames.size();
   return run;
+}
+
+void syncRunsWithFile(const store::Project& project, RunList& runs) {
+  const auto followedHere = [](const RunPtr& run) { return run->drawsLoaded && run->isActive(); };
+  QSet<qint64> inFile;
+  for (const store::RunInfo& info : project.runs()) {
+    inFile.insert(info.id);
+    const RunPtr held = runs.run(info.id);
+    RunData record = runFromRecord(info);
+    if (!held) {
+      runs.add(std::move(record), false);
+    } else if (!followedHere(held) &&
+               (held->name != record.name || held->status != record.status || held->message != record.message ||
+                held->ended != record.ended || held->storedDraws != record.storedDraws)) {
+      runs.setRecorded(record);
+    }
+  }
+  for (const qint64 id : runs.ids()) {
+    const RunPtr held = runs.run(id);
+    if (!inFile.contains(id) && held && !followedHere(held)) runs.remove(id);
+  }
 }
 
 LoadedDraws readDraws(const store::Project& project, const store::RunInfo& info) {
@@ -104,6 +127,7 @@ LoadedDraws readDraws(const store::Project& project, const store::RunInfo& info)
     state.inverseMetric = record.inverse_metric;
     state.lastPosition = record.last_position;
     state.finished = record.ended;
+    state.stoppedEarly = record.stopped_early;
   }
   return loaded;
 }
@@ -146,7 +170,10 @@ ElboTrace readElbo(const store::Project& project, store::Id run) {
     trace.epochs.push_back({e.epoch, e.step, e.train_elbo, e.heldout_elbo, e.seconds, e.rows_per_second});
   }
   // The run's summary records where the convergence rule passed.
-  if (const auto json = project.diagnostics_json(run)) trace.convergedAt = convergedAt(*json);
+  if (const auto json = project.diagnostics_json(run)) {
+    trace.convergedAt = convergedAt(*json);
+    trace.pathPoints = pathTraces(*json);
+  }
   return trace;
 }
 

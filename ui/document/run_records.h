@@ -6,6 +6,7 @@
 #include "engine/store/project_records.h"
 
 #include "ui/document/run_data.h"
+#include "ui/document/run_list.h"
 
 namespace variate::store { class Project; }
 
@@ -30,6 +31,13 @@ LoadedDraws readDraws(const store::Project& project, const store::RunInfo& run);
 /// @throws store::ProjectError when the file cannot be read.
 ApproximationCheck readApproximation(const store::Project& project, const store::RunInfo& info);
 
+
+/// Brings `runs` up to the file's runs, as another process changes them (`variate sample
+/// --project` adds a run, ends it, deletes one): adds the runs it does not hold (not made
+/// current), drops those the file no longer has, and refreshes the record of every run
+/// this process does not follow live (active with its draws here).
+/// @throws store::ProjectError when the file cannot be read.
+void syncRunsWithFile(const store::Project& project, RunList& runs);
 
 /// ELBO trace of a variational run.
 ElboTrace readElbo(const store::Project& project, store::Id run);

@@ -37,6 +37,10 @@ void LiveMailbox::post(EpochPoint epoch) {
   postWith([&](LiveUpdate& u) { u.epochs.push_back(epoch); });
 }
 
+void LiveMailbox::post(PathPoint point) {
+  postWith([&](LiveUpdate& u) { u.pathPoints.push_back(point); });
+}
+
 void LiveMailbox::post(TrainingPreviewPtr preview) {
   postWith([&](LiveUpdate& u) { u.preview = std::move(preview); });
 }

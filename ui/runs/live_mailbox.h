@@ -21,6 +21,7 @@ class LiveMailbox {
   void post(ChainEnd end);
   void post(std::vector<ElboPoint> points, int convergedAt);
   void post(EpochPoint epoch);
+  void post(PathPoint point);
   /// Replaces a preview the UI has not taken yet: only the newest is worth drawing.
   void post(TrainingPreviewPtr preview);
   void post(ApproximationCheck check);

@@ -180,6 +180,7 @@ RunOutcome fitRun(const RunRequest& request, RunContext& context) {
 RunOutcome optimizeRun(const RunRequest& request, RunContext& context) {
   services::RunObservers observers = observersOf(context);
   observers.lbfgs = [&context](const LbfgsIterate& i) {
+    context.mailbox.post(PathPoint{0, i.iteration, -i.value});  // the ELBO panel's curve
     if (i.iteration > 0 && i.iteration % kLoggedIterations == 0) {
       context.log(QString("L-BFGS iteration %1: log density %2").arg(i.iteration).arg(-i.value, 0, 'g', 8));
     }
@@ -210,7 +211,8 @@ RunOutcome pathfinderRun(const RunRequest& request, RunContext& context) {
   services::RunObservers observers = observersOf(context);
   int current = -1;
   const int paths = request.config.settings.get(setting::num_paths);
-  observers.paths = [&](int path, int, double) {
+  observers.paths = [&](int path, int iteration, double elbo) {
+    context.mailbox.post(PathPoint{path, iteration, std::isfinite(elbo) ? elbo : std::nan("")});
     if (path == current) return;
     current = path;
     context.log(QString("Pathfinder path %1 of %2: scoring the approximations along its L-BFGS path").arg(path + 1).arg(paths));
