@@ -1,0 +1,33 @@
+#!/bin/sh
+# Takes the studio's screenshots in this folder again, on a 1600x1000 virtual screen
+# (xvfb-run), from a build's variate-studio: `docs/screenshots/regenerate.sh build`.
+# Each is the window as a user sees it after the run its line describes. The Fashion-MNIST
+# VAE, the Workers panel, kidiq's k-hat warning and the Run options composite need data
+# sets or a worker beyond these examples and are taken by hand (docs/STUDIO.md says how).
+set -eu
+build=${1:-build}
+studio=$(cd "$build" && pwd)/app/variate-studio
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$here/../../projects/eight_schools" "$work/"
+export XDG_CONFIG_HOME="$work/config"  # the default layout, not this user's
+
+shot() {  # NAME, then the studio's options
+  name=$1
+  shift
+  rm -f "$work/eight_schools/eight_schools.variate"*
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$studio" "$work/eight_schools/eight_schools.vmod" "$@" \
+    --screenshot "$here/$name.png" --quit-when-done
+}
+
+shot studio-nuts --run-on-open --seed 3
+shot studio-advi --method advi --run-on-open --seed 3 --raise elboDock
+shot studio-pathfinder --method pathfinder --run-on-open --seed 3 --raise elboDock
+shot studio-optimize --method optimize --run-on-open --seed 3 --raise elboDock
+shot studio-pairs --run-on-open --seed 4 --warmup 100 --raise pairDock
+for dock in rank autocorrelation energy forest predictive loo; do
+  case $dock in rank) name=ranks ;; *) name=$dock ;; esac
+  shot "studio-$name" --run-on-open --seed 3 --raise "${dock}Dock"
+done
+shot canvas_eight_schools --raise canvasDock
