@@ -8,6 +8,8 @@
 #include "engine/model/model_error.h"
 #include "engine/services/run_error.h"
 #include "engine/tape/compiler/select_target.h"
+#include "engine/tape/compiler/tape_draw_columns.h"
+#include "engine/tape/program/unsupported.h"
 
 namespace variate::services {
 namespace {
@@ -37,9 +39,21 @@ std::function<std::string(const std::vector<double>&)> rejection_report(const mo
   };
 }
 
-BoundModel bound(const model::CompiledModel& model, const UnconstrainedTarget& target, std::string note,
+// A model whose density runs on the tape records its draws from the tape too (one forward
+// sweep per draw); the tape may lack a derived quantity's kernel, LibTorch computes them then.
+DrawColumns draw_columns(const model::CompiledModel& model, bool on_tape) {
+  if (!on_tape) return model.draw_columns();
+  try {
+    return tape::tape_draw_columns(model);
+  } catch (const tape::Unsupported&) {
+    return model.draw_columns();
+  }
+}
+
+BoundModel bound(const model::CompiledModel& model, const UnconstrainedTarget& target, bool on_tape, std::string note,
                  std::shared_ptr<const model::Source> source) {
-  BoundModel result{model.log_joint(), target, target, model.draw_columns(), model.derived_names(), std::move(note)};
+  BoundModel result{model.log_joint(),        target, target, draw_columns(model, on_tape), model.derived_names(),
+                    std::move(note)};
   result.explain_no_initial_point = invalid_argument_report(model, source);
   result.explain_rejection = rejection_report(model, std::move(source));
   result.parameter_columns = parameter_columns(model.layout());
@@ -86,7 +100,7 @@ BoundModel VmodSource::bind(const DataInput& data, const CompileChoice& choice) 
   if (!compiled.model) throw ArgumentError(name_ + " declares data: give it with --data");
   const model::CompiledModel& model = *compiled.model;
   const tape::SelectedTarget selected = tape::select_target(model, backend_of(choice));
-  return bound(model, selected.target, selected.fallback_reason, compiled.source);
+  return bound(model, selected.target, selected.on_tape, selected.fallback_reason, compiled.source);
 }
 
 BoundModel VmodSource::bind_sharded(const DataInput& data, const CompileChoice& choice, const RowSplit& split) const {
@@ -100,7 +114,7 @@ BoundModel VmodSource::bind_sharded(const DataInput& data, const CompileChoice& 
   try {
     const distributed::ShardedModel sharded =
         distributed::compile_sharded(compiled, values, backend_of(choice), split.communicator, split.row_blocks);
-    return bound(sharded.whole, sharded.target, sharded.fallback_reason, compiled.source);
+    return bound(sharded.whole, sharded.target, false, sharded.fallback_reason, compiled.source);
   } catch (const model::ModelError& e) {
     throw ReportedError(model::format(*compiled.source,
                                       {model::Severity::error, e.span(),

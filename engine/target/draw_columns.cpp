@@ -29,6 +29,24 @@ DrawColumns::DrawColumns(const LogJoint& log_joint, const ParameterLayout& layou
           },
           layout.dimension()) {}
 
+DrawColumns::DrawColumns(FlatDrawValues values, const std::vector<DrawQuantity>& quantities, int64_t dimension)
+    : flat_(std::move(values)), dimension_(dimension) {
+  for (const auto& quantity : quantities) {
+    blocks_.push_back({quantity.name, quantity.shape, column_major_order(quantity.shape)});
+    size_ += static_cast<size_t>(numel(quantity.shape));
+  }
+}
+
+std::vector<double> DrawColumns::row_of(const double* row_major) const {
+  std::vector<double> row(size_);
+  size_t column = 0;
+  for (const Block& block : blocks_) {
+    for (size_t k = 0; k < block.order.size(); ++k) row[column + k] = row_major[column + block.order[k]];
+    column += block.order.size();
+  }
+  return row;
+}
+
 std::vector<std::string> DrawColumns::names(NameStyle style) const {
   std::vector<std::string> result;
   for (const auto& block : blocks_) {
@@ -47,6 +65,12 @@ std::vector<std::vector<double>> DrawColumns::rows(
     if (static_cast<int64_t>(position.size()) != dimension_) {
       throw ArgumentError("DrawColumns: a position has " + std::to_string(position.size()) +
                           " values, expected " + std::to_string(dimension_));
+    }
+    if (flat_) {
+      std::vector<double> row_major(size_);
+      flat_(position.data(), row_major.data());
+      rows.push_back(row_of(row_major.data()));
+      continue;
     }
     const NamedValues values = values_(at::tensor(position, at::kDouble));
     if (values.size() != blocks_.size()) {

@@ -25,6 +25,16 @@ namespace variate {
 using NamedValues = std::vector<std::pair<std::string, at::Tensor>>;
 /// The values a draw records at one unconstrained position [d].
 using DrawValues = std::function<NamedValues(const at::Tensor& theta)>;
+/// The same without tensors: every quantity's values, row-major, one after the other,
+/// written into `out` at the position `theta` (a backend that computes them in place: the
+/// tape's forward sweep).
+using FlatDrawValues = std::function<void(const double* theta, double* out)>;
+
+/// A quantity a draw records: its name and shape.
+struct DrawQuantity {
+  std::string name;
+  Shape shape;
+};
 
 class DrawColumns {
  public:
@@ -34,6 +44,8 @@ class DrawColumns {
   /// A model written in C++: its parameters in the layout's order, then the quantities it
   /// names with `deterministic`, each draw computed by running the model once.
   DrawColumns(const LogJoint& log_joint, const ParameterLayout& layout);
+  /// The quantities `values` writes, in this order and shape.
+  DrawColumns(FlatDrawValues values, const std::vector<DrawQuantity>& quantities, int64_t dimension);
 
   /// "theta.1" (Stan CSV) or "theta[1]" (summaries), parameters first.
   std::vector<std::string> names(NameStyle style) const;
@@ -47,12 +59,16 @@ class DrawColumns {
   std::vector<std::vector<double>> rows(const std::vector<std::vector<double>>& positions) const;
 
  private:
+  /// One row from every quantity's row-major values, one after the other.
+  std::vector<double> row_of(const double* row_major) const;
+
   struct Block {
     std::string name;
     Shape shape;
     std::vector<int64_t> order;  // column-major permutation of the row-major elements
   };
   DrawValues values_;
+  FlatDrawValues flat_;  // instead of values_, when set
   int64_t dimension_;
   std::vector<Block> blocks_;
   size_t size_ = 0;

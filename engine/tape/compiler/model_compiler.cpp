@@ -33,12 +33,36 @@ std::vector<double> doubles(const at::Tensor& t) {
 
 Shape shape_of(const at::Tensor& t) { return Shape(t.sizes().begin(), t.sizes().end()); }
 
+// What a program computes: the log density, or the values a draw records.
+enum class Purpose { density, draw_values };
+
 class Compiler {
  public:
-  explicit Compiler(const model::CompiledModel& model)
-      : model_(model), checked_(model.checked()), builder_(model.layout().dimension()) {}
+  Compiler(const model::CompiledModel& model, Purpose purpose)
+      : model_(model), checked_(model.checked()), builder_(model.layout().dimension()), purpose_(purpose) {}
 
   Program run() && {
+    statements();
+    return std::move(builder_).finish();
+  }
+
+  DrawValuesProgram draw_values() && {
+    statements();
+    DrawValuesProgram result;
+    const auto output = [&](const std::string& name, const Shape& shape) {
+      const Slot& slot = environment_.at(name);
+      if (slot.size != numel(shape)) throw Unsupported("'" + name + "': its value's size differs on the tape");
+      result.outputs.push_back({name, shape, slot.offset});
+    };
+    for (const auto& p : model_.layout().parameters()) output(p.name, p.shape);
+    for (const auto& name : model_.derived_names()) output(name, model_.shape(name));
+    result.program = std::move(builder_).finish();
+    for (auto& out : result.outputs) out.offset = result.program.resolve(out.offset);
+    return result;
+  }
+
+ private:
+  void statements() {
     parameters();
     for (size_t s : checked_.evaluation_order) {
       const model::Statement& statement = checked_.program.statements[s];
@@ -48,10 +72,14 @@ class Compiler {
         throw Unsupported("'" + statement.name() + "': " + e.what());
       }
     }
-    return std::move(builder_).finish();
   }
 
- private:
+  // A derived quantity the program computes: one a density reads, or with draw values
+  // every one.
+  bool computed(const std::string& name) const {
+    return purpose_ == Purpose::draw_values || model_.scored_nodes().count(name) > 0;
+  }
+
   void parameters() {
     for (const auto& p : model_.layout().parameters()) {
       if (p.support_varies) continue;  // transformed where its bounds are computed
@@ -63,20 +91,20 @@ class Compiler {
   void statement_(size_t s, const model::Statement& statement) {
     const model::Node& node = *checked_.find(statement.name());
     if (const auto* assignment = statement.as<model::Deterministic>()) {
-      if (node.is_data_valued() || !model_.scored_nodes().count(assignment->name)) return;
+      if (node.is_data_valued() || !computed(assignment->name)) return;
       environment_[assignment->name] = expression(assignment->value);
     } else if (const auto* element = statement.as<model::ElementDefinition>()) {
       // The step compiles the whole recurrence, its initial elements included; one of data
       // only was computed when the data was bound.
-      if (!element->loop || node.is_data_valued() || !model_.scored_nodes().count(element->name)) return;
+      if (!element->loop || node.is_data_valued() || !computed(element->name)) return;
       environment_[element->name] = recurrence(checked_.elements_of(element->name));
     } else if (const auto* increment = statement.as<model::TargetIncrement>()) {
-      if (model_.scores(s)) emit_target_increment(builder_, expression(increment->value));
+      if (purpose_ == Purpose::density && model_.scores(s)) emit_target_increment(builder_, expression(increment->value));
     } else if (const auto* random = statement.as<model::RandomStmt>()) {
       if (node.kind == model::NodeKind::latent && !environment_.count(random->name)) {
         environment_[random->name] = constrain_at_point(*random);  // its bounds vary
       }
-      if (!model_.scores(s)) return;  // another part of a split model adds it
+      if (purpose_ == Purpose::draw_values || !model_.scores(s)) return;  // no density; or another part adds it
       if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
       DensityTerm term = density_term(random->distribution, model_.shape(random->name));
       term.value = node.kind == model::NodeKind::observed ? data(random->name) : environment_.at(random->name);
@@ -338,13 +366,19 @@ class Compiler {
     int64_t t = 0;
   };
   std::optional<Recurrence> recurrence_;
+  Purpose purpose_;
 };
 
 }  // namespace
 
 Program compile_model(const model::CompiledModel& model) {
   if (model.options().dtype != at::kDouble) throw Unsupported("the tape computes in float64 only");
-  return Compiler(model).run();
+  return Compiler(model, Purpose::density).run();
+}
+
+DrawValuesProgram compile_draw_values(const model::CompiledModel& model) {
+  if (model.options().dtype != at::kDouble) throw Unsupported("the tape computes in float64 only");
+  return Compiler(model, Purpose::draw_values).draw_values();
 }
 
 }  // namespace variate::tape

@@ -3,6 +3,9 @@
 /// transforms, data-only expressions folded to constants (with LibTorch, once), every
 /// other expression as ops, every `~` statement as one log-density sink.
 
+#include <string>
+#include <vector>
+
 #include "engine/model/compiled_model.h"
 #include "engine/tape/program/program.h"
 
@@ -12,5 +15,21 @@ namespace variate::tape {
 /// @throws Unsupported naming the first statement or expression without a kernel
 /// ("'y': the tape has no kernel for Weibull").
 Program compile_model(const model::CompiledModel& model);
+
+/// What a draw records — each parameter on its own scale, then each derived quantity —
+/// computed by one forward sweep of a program without densities: what
+/// CompiledModel::draw_columns() computes on LibTorch, one tensor operation at a time.
+struct DrawValuesProgram {
+  struct Output {
+    std::string name;
+    Shape shape;
+    int64_t offset = 0;  ///< in the arena, its values row-major
+  };
+  Program program;
+  std::vector<Output> outputs;  ///< the parameters in the layout's order, then derived_names()
+};
+
+/// @throws Unsupported as compile_model.
+DrawValuesProgram compile_draw_values(const model::CompiledModel& model);
 
 }  // namespace variate::tape

@@ -2,7 +2,8 @@
 // log_sum_exp_rows, softmax, cumulative_sum, transpose, recurrences, `target +=`,
 // truncations, bounds computed from parameters): each model compiles to a tape, and its
 // log density and gradient equal LibTorch's to 1e-12 relative at 20 standard-normal unconstrained points, with and
-// without the Jacobian; and LibTorch's batch of the 20 points equals its points one by one.
+// without the Jacobian, as do the values each draw records (the tape's forward sweep); and
+// LibTorch's batch of the 20 points equals its points one by one.
 
 #include <cmath>
 
@@ -11,6 +12,7 @@
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
 #include "engine/tape/compiler/select_target.h"
+#include "tests/support/draw_columns_parity.h"
 
 namespace vm = variate::model;
 
@@ -116,6 +118,10 @@ class TestTapeLanguage : public QObject {
         QVERIFY2(error <= 1e-12 * scale, qPrintable(QString("gradient differs by %1 (scale %2)").arg(error).arg(scale)));
       }
     }
+    std::vector<at::Tensor> points;
+    for (int point = 0; point < 20; ++point) points.push_back(thetas[point]);
+    const std::string columns = variate::testing::draw_columns_difference(*compiled.model, points, 1e-12);
+    QVERIFY2(columns.empty(), columns.c_str());
   }
 
   // An argument computed from the parameters outside its domain (where the density's

@@ -3,7 +3,8 @@
 // for, which fall back to LibTorch with the reason), and its log density and gradient equal the
 // LibTorch path's to 1e-12 relative (one documented exception below), with and without the
 // Jacobian, at 20 points: Stan's reference points where the model has them, and
-// standard-normal unconstrained draws.
+// standard-normal unconstrained draws. So do the values each draw records (parameters and
+// derived quantities), which the tape computes by a forward sweep.
 
 #include <cmath>
 #include <random>
@@ -11,6 +12,7 @@
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/draw_columns_parity.h"
 #include "tests/support/shipped_models.h"
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
@@ -129,6 +131,10 @@ class TestTapeModels : public QObject {
                  qPrintable(QString("gradient differs by %1 (scale %2) at %3").arg(error).arg(scale).arg(where)));
       }
     }
+    // What each draw records (parameters, derived quantities), computed by the tape's
+    // forward sweep, equals LibTorch's.
+    const std::string columns = variate::testing::draw_columns_difference(model, points(model, files), tolerance(name));
+    QVERIFY2(columns.empty(), columns.c_str());
   }
 
   // The Program on its own, as samplers call it (plain doubles in and out).

@@ -67,6 +67,23 @@ class TestDrawColumns : public QObject {
     QCOMPARE(columns.size(), size_t{2});  // at x = 0: v has 1 element
     QVERIFY_THROWS_EXCEPTION(vt::ArgumentError, columns.rows({{1.0}}));
   }
+
+  // Quantities a backend writes row-major in place (the tape's forward sweep) are recorded
+  // column-major, as CmdStan writes them, each draw from its own position.
+  void flatValuesAreRecordedColumnMajor() {
+    const vt::DrawColumns columns(
+        [](const double* theta, double* out) {
+          out[0] = theta[0];
+          for (int k = 0; k < 6; ++k) out[1 + k] = 10 * theta[0] + k;  // M[2, 3] row-major
+        },
+        {{"a", {}}, {"M", {2, 3}}}, 1);
+    QCOMPARE(columns.names(vt::NameStyle::StanCsv),
+             (std::vector<std::string>{"a", "M.1.1", "M.2.1", "M.1.2", "M.2.2", "M.1.3", "M.2.3"}));
+    const auto rows = columns.rows({{1.0}, {2.0}});
+    QCOMPARE(rows[0], (std::vector<double>{1, 10, 13, 11, 14, 12, 15}));
+    QCOMPARE(rows[1], (std::vector<double>{2, 20, 23, 21, 24, 22, 25}));
+    QVERIFY_THROWS_EXCEPTION(vt::ArgumentError, columns.rows({{1.0, 2.0}}));
+  }
 };
 
 QTEST_APPLESS_MAIN(TestDrawColumns)
