@@ -551,6 +551,13 @@ ValueMap CompiledModel::derived(const ValueMap& given) const {
   return result;
 }
 
+std::vector<DrawQuantity> CompiledModel::draw_quantities() const {
+  std::vector<DrawQuantity> quantities;
+  for (const auto& p : layout().parameters()) quantities.push_back({p.name, p.shape});
+  for (const auto& name : derived_names()) quantities.push_back({name, shape(name)});
+  return quantities;
+}
+
 DrawColumns CompiledModel::draw_columns() const {
   const CompiledModel model = *this;  // a copy shares the immutable state
   // One point as a batch of one, as the sampler's batched evaluations see it; each value
@@ -573,7 +580,7 @@ DrawColumns CompiledModel::draw_columns() const {
         }
         return values;
       },
-      layout().dimension());
+      draw_quantities(), layout().dimension());
 }
 
 const Shape& CompiledModel::shape(const std::string& name) const {

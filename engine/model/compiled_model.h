@@ -83,6 +83,8 @@ class CompiledModel {
   ValueMap derived(const ValueMap& parameters) const;
   /// The columns a run records for each draw: parameters, then derived quantities.
   DrawColumns draw_columns() const;
+  /// Their names and shapes, in that order.
+  std::vector<DrawQuantity> draw_quantities() const;
   /// Shape of any node with a value: data, transformed data, variables, derived ones.
   const Shape& shape(const std::string& name) const;
   /// Inputs and transformed data.

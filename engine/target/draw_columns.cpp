@@ -29,12 +29,17 @@ DrawColumns::DrawColumns(const LogJoint& log_joint, const ParameterLayout& layou
           },
           layout.dimension()) {}
 
-DrawColumns::DrawColumns(FlatDrawValues values, const std::vector<DrawQuantity>& quantities, int64_t dimension)
-    : flat_(std::move(values)), dimension_(dimension) {
+DrawColumns::DrawColumns(DrawValues values, const std::vector<DrawQuantity>& quantities, int64_t dimension)
+    : values_(std::move(values)), dimension_(dimension) {
   for (const auto& quantity : quantities) {
     blocks_.push_back({quantity.name, quantity.shape, column_major_order(quantity.shape)});
     size_ += static_cast<size_t>(numel(quantity.shape));
   }
+}
+
+DrawColumns::DrawColumns(FlatDrawValues values, const std::vector<DrawQuantity>& quantities, int64_t dimension)
+    : DrawColumns(DrawValues(), quantities, dimension) {
+  flat_ = std::move(values);
 }
 
 std::vector<double> DrawColumns::row_of(const double* row_major) const {

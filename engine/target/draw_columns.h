@@ -44,7 +44,9 @@ class DrawColumns {
   /// A model written in C++: its parameters in the layout's order, then the quantities it
   /// names with `deterministic`, each draw computed by running the model once.
   DrawColumns(const LogJoint& log_joint, const ParameterLayout& layout);
-  /// The quantities `values` writes, in this order and shape.
+  /// The quantities `values` gives (or writes), in this order and shape, known beforehand:
+  /// no evaluation at the zero vector, which a support computed from parameters may exclude.
+  DrawColumns(DrawValues values, const std::vector<DrawQuantity>& quantities, int64_t dimension);
   DrawColumns(FlatDrawValues values, const std::vector<DrawQuantity>& quantities, int64_t dimension);
 
   /// "theta.1" (Stan CSV) or "theta[1]" (summaries), parameters first.

@@ -10,7 +10,9 @@
 // within 1e-8 relative (with and without the Jacobian), and both must reject the point
 // (an argument outside its domain) or neither. A disagreement prints the model and the
 // point and aborts: a finding; unless LibTorch's own result moves as much when the point
-// moves by a part in 10^13 (an ill-conditioned point, counted apart).
+// moves by a part in 10^13 (an ill-conditioned point, counted apart). At each finite point
+// the values a draw records (parameters, derived quantities) must agree too: the tape's
+// forward sweep against LibTorch's tensors, within 1e-8 relative, NaN where the other is.
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -27,6 +29,8 @@
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
 #include "engine/tape/compiler/select_target.h"
+#include "engine/tape/compiler/tape_draw_columns.h"
+#include "engine/tape/program/unsupported.h"
 
 namespace {
 
@@ -262,12 +266,14 @@ std::string data_values(FuzzedDataProvider& bytes, DataKind kind, int n) {
 // compares nothing (every model falling back to LibTorch) would pass without a finding.
 struct Coverage {
   long models = 0, fallbacks = 0, refused = 0, finite = 0, infinite = 0, rejected = 0, ill_conditioned = 0;
+  long rows = 0, rows_skipped = 0;  // draw rows compared; models whose LibTorch columns could not be made
   ~Coverage() {
     if (!std::getenv("VARIATE_FUZZ_STATS")) return;
     std::fprintf(stderr,
                  "models compared %ld, on LibTorch only %ld, refused %ld; points finite %ld (ill-conditioned, not "
-                 "compared: %ld), -inf %ld (rejected %ld)\n",
-                 models, fallbacks, refused, finite, ill_conditioned, infinite, rejected);
+                 "compared: %ld), -inf %ld (rejected %ld); draw rows compared %ld (models without LibTorch's "
+                 "columns: %ld)\n",
+                 models, fallbacks, refused, finite, ill_conditioned, infinite, rejected, rows, rows_skipped);
   }
 };
 Coverage coverage;
@@ -350,6 +356,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t size) {
   ++coverage.models;
   const variate::UnconstrainedTarget torch = compiled->target();
   const int64_t d = torch.dimension();
+  std::optional<variate::DrawColumns> tape_columns;
+  try {
+    tape_columns = variate::tape::tape_draw_columns(*compiled);
+  } catch (const variate::tape::Unsupported&) {
+    // LibTorch records this model's draws (its density may still run on the tape)
+  }
+  // LibTorch's columns learn their shapes at the unconstrained zero vector, which a model
+  // whose bounds are computed from parameters may put outside its support: then nothing
+  // to compare them with.
+  std::optional<variate::DrawColumns> torch_columns;
+  try {
+    if (tape_columns) torch_columns = compiled->draw_columns();
+  } catch (const std::exception&) {
+    ++coverage.rows_skipped;
+  }
   // The first point is fixed (the input may end with the model); the others are the input's.
   for (int point = 0; point < 3 && (point == 0 || bytes.remaining_bytes() > 0); ++point) {
     std::vector<double> q(static_cast<size_t>(d));
@@ -385,6 +406,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t size) {
         continue;
       }
       ++coverage.finite;
+      if (jacobian && tape_columns && torch_columns) {
+        const std::vector<double> want = torch_columns->rows({q})[0], got = tape_columns->rows({q})[0];
+        const auto names = torch_columns->names(variate::NameStyle::Bracketed);
+        for (size_t c = 0; c < want.size(); ++c) {
+          const bool agree = (std::isnan(want[c]) && std::isnan(got[c])) || want[c] == got[c] || close(want[c], got[c]);
+          if (!agree) {
+            finding(model, data, q, "draw column " + names[c] + ": " + std::to_string(want[c]) + " (LibTorch) vs " +
+                                        std::to_string(got[c]) + " (tape)");
+          }
+        }
+        ++coverage.rows;
+      }
       std::string difference;
       if (!close(lp_torch, lp_tape)) difference = "log density " + std::to_string(lp_torch) + " vs " + std::to_string(lp_tape);
       const at::Tensor ga = a.second.contiguous(), gb = b.second.contiguous();
