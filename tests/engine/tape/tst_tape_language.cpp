@@ -124,6 +124,19 @@ class TestTapeLanguage : public QObject {
     QVERIFY2(columns.empty(), columns.c_str());
   }
 
+  // A model whose support at the unconstrained zero vector is empty (b's bounds meet at
+  // a = 0) still records its draws: the columns' shapes come from the model, not from an
+  // evaluation there, on LibTorch as on the tape.
+  void drawColumnsNeedNoValidZero() {
+    const auto compiled = compile_text("a ~ Normal(0, 1)\nb ~ Uniform(0, a)\ny ~ Normal(a + b, 1)");
+    QVERIFY2(compiled.ok(), compiled.report().c_str());
+    const variate::DrawColumns torch = compiled.model->draw_columns();
+    QCOMPARE(torch.names(variate::NameStyle::StanCsv), (std::vector<std::string>{"a", "b"}));
+    const std::string columns =
+        variate::testing::draw_columns_difference(*compiled.model, {at::tensor({0.7, -0.3}, at::kDouble)}, 1e-12);
+    QVERIFY2(columns.empty(), columns.c_str());
+  }
+
   // An argument computed from the parameters outside its domain (where the density's
   // formula might still be finite: Beta's lgamma of a negative shape) makes the point's
   // density -inf on both backends, and each counts the rejection.
