@@ -39,9 +39,12 @@ std::function<std::string(const std::vector<double>&)> rejection_report(const mo
   };
 }
 
-// A model whose density runs on the tape records its draws from the tape too (one forward
-// sweep per draw); the tape may lack a derived quantity's kernel, LibTorch computes them then.
-DrawColumns draw_columns(const model::CompiledModel& model, bool on_tape) {
+// Unless LibTorch was asked for (or the tape cannot run: another device or dtype), each
+// draw's values come from the tape (one forward sweep per draw), whatever evaluates the
+// density: one rule for a run on one process, on several and on a worker, so that they
+// write the same digits. The tape may lack a derived quantity's kernel: LibTorch then.
+DrawColumns draw_columns(const model::CompiledModel& model, const CompileChoice& choice) {
+  const bool on_tape = backend_of(choice) != tape::Backend::torch && choice.device == "cpu" && choice.dtype != "float32";
   if (!on_tape) return model.draw_columns();
   try {
     return tape::tape_draw_columns(model);
@@ -50,9 +53,9 @@ DrawColumns draw_columns(const model::CompiledModel& model, bool on_tape) {
   }
 }
 
-BoundModel bound(const model::CompiledModel& model, const UnconstrainedTarget& target, bool on_tape, std::string note,
-                 std::shared_ptr<const model::Source> source) {
-  BoundModel result{model.log_joint(),        target, target, draw_columns(model, on_tape), model.derived_names(),
+BoundModel bound(const model::CompiledModel& model, const UnconstrainedTarget& target, const CompileChoice& choice,
+                 std::string note, std::shared_ptr<const model::Source> source) {
+  BoundModel result{model.log_joint(),        target, target, draw_columns(model, choice), model.derived_names(),
                     std::move(note)};
   result.explain_no_initial_point = invalid_argument_report(model, source);
   result.explain_rejection = rejection_report(model, std::move(source));
@@ -100,7 +103,7 @@ BoundModel VmodSource::bind(const DataInput& data, const CompileChoice& choice) 
   if (!compiled.model) throw ArgumentError(name_ + " declares data: give it with --data");
   const model::CompiledModel& model = *compiled.model;
   const tape::SelectedTarget selected = tape::select_target(model, backend_of(choice));
-  return bound(model, selected.target, selected.on_tape, selected.fallback_reason, compiled.source);
+  return bound(model, selected.target, choice, selected.fallback_reason, compiled.source);
 }
 
 BoundModel VmodSource::bind_sharded(const DataInput& data, const CompileChoice& choice, const RowSplit& split) const {
@@ -114,7 +117,7 @@ BoundModel VmodSource::bind_sharded(const DataInput& data, const CompileChoice& 
   try {
     const distributed::ShardedModel sharded =
         distributed::compile_sharded(compiled, values, backend_of(choice), split.communicator, split.row_blocks);
-    return bound(sharded.whole, sharded.target, false, sharded.fallback_reason, compiled.source);
+    return bound(sharded.whole, sharded.target, choice, sharded.fallback_reason, compiled.source);
   } catch (const model::ModelError& e) {
     throw ReportedError(model::format(*compiled.source,
                                       {model::Severity::error, e.span(),

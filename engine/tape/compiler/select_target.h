@@ -14,8 +14,6 @@ struct SelectedTarget {
   /// Why `auto` fell back to LibTorch ("'y': the tape has no kernel for Weibull"); empty
   /// when the tape was taken or LibTorch was asked for.
   std::string fallback_reason;
-  /// Whether the tape evaluates it.
-  bool on_tape = false;
 };
 
 /// `model`'s target on the chosen backend. `auto`: the tape when the model compiles to
