@@ -54,8 +54,7 @@ class Compiler {
       if (slot.size != numel(shape)) throw Unsupported("'" + name + "': its value's size differs on the tape");
       result.outputs.push_back({name, shape, slot.offset});
     };
-    for (const auto& p : model_.layout().parameters()) output(p.name, p.shape);
-    for (const auto& name : model_.derived_names()) output(name, model_.shape(name));
+    for (const DrawQuantity& quantity : model_.draw_quantities()) output(quantity.name, quantity.shape);
     result.program = std::move(builder_).finish();
     for (auto& out : result.outputs) out.offset = result.program.resolve(out.offset);
     return result;

@@ -26,7 +26,7 @@ struct DrawValuesProgram {
     int64_t offset = 0;  ///< in the arena, its values row-major
   };
   Program program;
-  std::vector<Output> outputs;  ///< the parameters in the layout's order, then derived_names()
+  std::vector<Output> outputs;  ///< in CompiledModel::draw_quantities()' order
 };
 
 /// @throws Unsupported as compile_model.
