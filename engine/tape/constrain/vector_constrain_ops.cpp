@@ -153,17 +153,6 @@ Instruction row_op(const char* name, const Slot& x, const Slot& y, int64_t row_l
   return op;
 }
 
-Instruction row_log_jacobian(const Instruction& op, const char* name, Kernel kernel) {
-  Instruction sink = op;
-  sink.forward = kernel;
-  sink.backward = nullptr;
-  sink.sink = true;
-  sink.jacobian = true;
-  sink.name = name;
-  sink.out = -1;
-  return sink;
-}
-
 Slot emit_ordered_kind(ProgramBuilder& builder, const Slot& y, bool positive) {
   const Slot x = builder.varying(y.shape);
   Instruction op = row_op(positive ? "positive_ordered" : "ordered", x, y, y.shape.back());
@@ -172,8 +161,8 @@ Slot emit_ordered_kind(ProgramBuilder& builder, const Slot& y, bool positive) {
   op.in[1] = builder.varying(y.shape).offset;
   builder.append(op);
   builder.append(
-      positive ? row_log_jacobian(op, "positive_ordered_log_jacobian", ordered_log_jacobian<true>)
-               : row_log_jacobian(op, "ordered_log_jacobian", ordered_log_jacobian<false>));
+      positive ? jacobian_sink(op, ordered_log_jacobian<true>, "positive_ordered_log_jacobian")
+               : jacobian_sink(op, ordered_log_jacobian<false>, "ordered_log_jacobian"));
   return x;
 }
 
@@ -200,7 +189,7 @@ Slot emit_simplex(ProgramBuilder& builder, const Slot& y, const Shape& constrain
   op.in[1] = builder.varying({4, y.size}).offset;
   op.in[2] = builder.constant({m}, std::vector<double>(data, data + m)).offset;
   builder.append(op);
-  builder.append(row_log_jacobian(op, "simplex_log_jacobian", simplex_log_jacobian));
+  builder.append(jacobian_sink(op, simplex_log_jacobian, "simplex_log_jacobian"));
   return x;
 }
 
