@@ -169,7 +169,10 @@ void SummaryService::startNext() {
   snapshot->independentDraws = services::draws_are_independent(run->config.method);
   snapshot->takenMs = QDateTime::currentMSecsSinceEpoch();
   if (run->isActive()) {
-    const int draws = std::max(run->samplingDrawsPerChain(), run->chains.empty() ? 0 : run->chains.front().iterations());
+    // The draws the summary reads (summarizeSnapshot): after warmup, or warmup's while there are none.
+    int shortest = std::numeric_limits<int>::max();
+    for (const auto& chain : run->chains) shortest = std::min(shortest, chain.iterations());
+    const int draws = run->samplingDrawsPerChain() > 0 ? run->samplingDrawsPerChain() : shortest;
     snapshot->stride = std::max(1, (draws + kLiveDrawsPerChain - 1) / kLiveDrawsPerChain);
   }
   busy_ = true;
