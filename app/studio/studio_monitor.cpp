@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <QCoreApplication>
+
 #include "engine/services/setting_table.h"
 #include "ui/app/main_window.h"
 #include "ui/document/project_document.h"
@@ -18,6 +20,8 @@ StudioMonitor::StudioMonitor(ui::MainWindow* window, std::FILE* file)
   seconds_.setTimerType(Qt::PreciseTimer);
   seconds_.setInterval(1000);
   connect(&seconds_, &QTimer::timeout, this, &StudioMonitor::report);
+  // A last line as the studio quits, so a run shorter than a second is still reported.
+  connect(QCoreApplication::instance(), &QCoreApplication::aboutToQuit, this, &StudioMonitor::report);
   std::fprintf(file_.get(), "seconds rss_mib longest_stall_ms iterations\n");
   std::fflush(file_.get());
   sinceStart_.start();

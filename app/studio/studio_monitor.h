@@ -4,7 +4,8 @@
 // without running its events in that second, and the current run's iterations per chain
 // (the least of its chains). The soak test (bench/soak.sh) reads it. Stalls count from
 // the event loop's first pass: the time before it (building and showing the window) is
-// start-up, when there is no UI to answer yet.
+// start-up, when there is no UI to answer yet. A last line is written as the studio quits
+// (its seconds may repeat the line before).
 //
 //   seconds rss_mib longest_stall_ms iterations
 //   1 212.4 3.1 0

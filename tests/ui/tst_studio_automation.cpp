@@ -117,19 +117,20 @@ class TestStudioAutomation : public QObject {
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.value(0), QString("seconds rss_mib longest_stall_ms iterations"));
-    QVERIFY2(lines.size() >= 3, qPrintable(lines.join('\n')));
+    QVERIFY2(lines.size() >= 2, qPrintable(lines.join('\n')));
     int lastSecond = -1, lastIterations = 0;
     for (const QString& line : lines.mid(1)) {
       const QStringList fields = line.split(' ');
       QCOMPARE(fields.size(), 4);
-      QVERIFY2(fields[0].toInt() > lastSecond, qPrintable(line));
+      QVERIFY2(fields[0].toInt() >= lastSecond, qPrintable(line));
       QVERIFY2(fields[1].toDouble() > 50, qPrintable(line));  // a studio holds more than 50 MiB
       QVERIFY2(fields[2].toDouble() >= 0, qPrintable(line));
       QVERIFY2(fields[3].toInt() >= lastIterations, qPrintable(line));
       lastSecond = fields[0].toInt();
       lastIterations = fields[3].toInt();
     }
-    QVERIFY2(lastIterations > 0, qPrintable(lines.join('\n')));
+    // The line written as the studio quits sees the whole run: 500 warmup + 20000 draws.
+    QVERIFY2(lastIterations == 20500, qPrintable(lines.join('\n')));
     QVERIFY2(savedLayout(dir.path() + "/config") == userLayout, "--float-all-panels replaced the saved layout");
   }
 };
