@@ -1,5 +1,7 @@
 #include "model_figures.h"
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 #include <optional>
 
@@ -36,20 +38,29 @@ void time_gradients(const UnconstrainedTarget& torch, const UnconstrainedTarget*
   f.torch_us = us[1];
 }
 
-void run_variate(const model::CompiledModel& model, const UnconstrainedTarget& target,
-                 const ModelBenchOptions& options, ModelFigures& f) {
-  const NutsFigures run = run_nuts(target, NutsOptions()
-                                               .chains(options.chains)
-                                               .warmup(options.warmup)
-                                               .draws(options.draws)
-                                               .seed(options.seed)
-                                               .threads(options.threads));
-  f.chain_s = 0;
+NutsFigures run_variate(const UnconstrainedTarget& target, const ModelBenchOptions& options) {
+  return run_nuts(target, NutsOptions()
+                              .chains(options.chains)
+                              .warmup(options.warmup)
+                              .draws(options.draws)
+                              .seed(options.seed)
+                              .threads(options.threads));
+}
+
+double chain_seconds(const NutsFigures& run) {
+  double seconds = 0;
+  for (const ChainResult& chain : run.chains) seconds += chain.seconds_warmup + chain.seconds_sampling;
+  return seconds;
+}
+
+// The figures of the first run; the chain and CPU seconds are set by the caller.
+void take_first_run(const model::CompiledModel& model, const NutsFigures& run, ModelFigures& f) {
   for (const ChainResult& chain : run.chains) {
-    f.chain_s += chain.seconds_warmup + chain.seconds_sampling;
     f.gradients += chain.gradient_evaluations;
+    for (size_t i = static_cast<size_t>(chain.warmup_iterations); i < chain.stats.size(); ++i) {
+      f.sampling_leapfrog += chain.stats[i].leapfrog_steps;
+    }
   }
-  f.cpu_s = run.cpu_s;
   f.leapfrog = run.leapfrog;
   f.divergent = run.divergent;
   // Bulk-ESS is rank-based: the unconstrained coordinates give the constrained values'
@@ -57,6 +68,36 @@ void run_variate(const model::CompiledModel& model, const UnconstrainedTarget& t
   f.ess = min_bulk_ess(sampling_draws(run.chains), coordinate_names(model.layout()));
   for (const auto& name : not_rank_preserving(model.layout())) {
     f.notes.push_back("min bulk-ESS: '" + name + "' is measured on its unconstrained coordinates");
+  }
+}
+
+// The sampler alone and `variate sample`, one after the other, options.runs times (the
+// same seed: the same draws): the chain, CPU and wall seconds are medians.
+void run_both(const BenchModel& bench_model, const model::CompiledModel& model, const UnconstrainedTarget& target,
+              const ModelBenchOptions& options, ModelFigures& f) {
+  std::vector<double> chain_s, cpu_s, cli_chain_s, cli_wall_s;
+  for (int run = 0; run < options.runs; ++run) {
+    const NutsFigures nuts = run_variate(target, options);
+    if (run == 0) take_first_run(model, nuts, f);
+    chain_s.push_back(chain_seconds(nuts));
+    cpu_s.push_back(nuts.cpu_s);
+    try {
+      const CliFigures cli = run_variate_sample(bench_model, options);
+      if (run == 0) f.cli = cli;
+      cli_chain_s.push_back(cli.chain_s);
+      cli_wall_s.push_back(cli.wall_s);
+    } catch (const std::exception& e) {
+      f.notes.push_back("variate sample: " + std::string(e.what()));
+      break;
+    }
+  }
+  f.chain_s = median_of(chain_s);
+  f.cpu_s = median_of(cpu_s);
+  f.cli.chain_s = median_of(cli_chain_s);
+  f.cli.wall_s = median_of(cli_wall_s);
+  if (!cli_chain_s.empty() && !f.cli_same_draws()) {
+    f.notes.push_back("variate sample took " + std::to_string(f.cli.sampling_leapfrog) +
+                      " leapfrog steps after warmup, the sampler alone " + std::to_string(f.sampling_leapfrog));
   }
 }
 
@@ -87,6 +128,14 @@ void run_stan(const BenchModel& model, const ModelBenchOptions& options, ModelFi
 
 }  // namespace
 
+double median_of(std::vector<double> values) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }), values.end());
+  if (values.empty()) return kNotAvailable;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
 double ModelFigures::gradient_us_per_leapfrog() const {
   const double us = nuts_backend == "tape" ? tape_us : torch_us;
   return leapfrog > 0 ? us * static_cast<double>(gradients) / static_cast<double>(leapfrog)
@@ -108,7 +157,7 @@ ModelFigures measure_model(const BenchModel& model, const ModelBenchOptions& opt
     }
     f.nuts_backend = tape ? "tape" : "torch";
     time_gradients(torch, tape ? &*tape : nullptr, options, f);
-    run_variate(compiled, tape ? *tape : torch, options, f);
+    run_both(model, compiled, tape ? *tape : torch, options, f);
   } catch (const std::exception& e) {
     f.notes.push_back("Variate: " + message(e));
   }

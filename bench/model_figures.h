@@ -9,6 +9,7 @@
 
 #include "bench_models.h"
 #include "bulk_ess.h"
+#include "cli_runs.h"
 #include "report.h"
 #include "timing.h"
 
@@ -20,6 +21,7 @@ struct ModelBenchOptions {
   int draws = 1000;
   uint64_t seed = 1;
   int threads = 2;  // chain threads for Variate, rstan's cores: the "cores" of ESS/s
+  int runs = 10;    // runs of Variate's NUTS alone and through `variate sample`: medians
   int points = 16;  // points the gradients are timed at
   TimingOptions timing{3, 25, true};  // batches, timed by the thread's CPU time
   bool stan = true;
@@ -35,12 +37,15 @@ struct ModelFigures {
   double max_difference = kNotAvailable;  // tape against LibTorch, relative
   // Variate's NUTS run.
   std::string nuts_backend;        // "tape", or "torch" when the tape cannot run the model
-  double chain_s = kNotAvailable;  // seconds_warmup + seconds_sampling, summed over chains
-  double cpu_s = kNotAvailable;    // CPU time of the chains' threads, summed
+  double chain_s = kNotAvailable;  // seconds_warmup + seconds_sampling, summed over chains (median of runs)
+  double cpu_s = kNotAvailable;    // CPU time of the chains' threads, summed (median of runs)
   int64_t leapfrog = 0;            // all chains, warmup and sampling
+  int64_t sampling_leapfrog = 0;   // all chains, sampling only
   int64_t gradients = 0;           // gradient evaluations, all chains
   int64_t divergent = 0;
   MinBulkEss ess;
+  // The same run through `variate sample` (CSV output).
+  CliFigures cli;
   // Stan's run (Stan's clock, summed over chains).
   double stan_s = kNotAvailable;
   int64_t stan_leapfrog = 0;
@@ -52,8 +57,16 @@ struct ModelFigures {
   std::vector<std::string> notes;
 
   double torch_over_tape() const { return torch_us / tape_us; }
-  /// min bulk-ESS per second, the seconds summed over chains and divided by `cores`.
-  double ess_per_s(int cores) const { return ess.ess / (chain_s / cores); }
+  /// min bulk-ESS per second of `variate sample`, its chains' seconds (CSV timing blocks)
+  /// summed and divided by `cores`: what a user gets.
+  double ess_per_s(int cores) const { return ess.ess / (cli.chain_s / cores); }
+  /// The same for the sampler alone (sample_nuts without the command line's observers).
+  double sampler_ess_per_s(int cores) const { return ess.ess / (chain_s / cores); }
+  /// The share of `variate sample`'s chain time spent outside NUTS: each draw's values,
+  /// derived quantities and writing.
+  double outside_nuts_share() const { return (cli.chain_s - chain_s) / cli.chain_s; }
+  /// Whether the command line drew what the sampler-only run drew (the same leapfrog steps).
+  bool cli_same_draws() const { return cli.sampling_leapfrog == sampling_leapfrog; }
   double ess_per_cpu_s(int cores) const { return ess.ess / (cpu_s / cores); }
   double stan_ess_per_s(int cores) const { return stan_ess.ess / (stan_s / cores); }
   double us_per_leapfrog() const { return per_leapfrog(cpu_s, leapfrog); }
@@ -66,6 +79,9 @@ struct ModelFigures {
     return steps > 0 ? 1e6 * seconds / static_cast<double>(steps) : kNotAvailable;
   }
 };
+
+/// The median of the finite values; NaN when there are none.
+double median_of(std::vector<double> values);
 
 /// Everything for `model`; what fails lands in `notes`, its figures stay n/a.
 ModelFigures measure_model(const BenchModel& model, const ModelBenchOptions& options);

@@ -63,8 +63,9 @@ void print_header(const Options& options, size_t models, bool stan) {
       b.points, static_cast<unsigned long long>(b.seed), b.timing.repeats, b.timing.warmup);
   std::printf(
       "  NUTS      Variate on the tape, %d chains x (%d warmup + %d draws), %d chain "
-      "threads, seed %llu, diagonal metric, max tree depth 10, target accept 0.8\n",
-      b.chains, b.warmup, b.draws, b.threads, static_cast<unsigned long long>(b.seed));
+      "threads, seed %llu, diagonal metric, max tree depth 10, target accept 0.8; alone "
+      "(sample_nuts) and through `variate sample --output DIR`, interleaved, median of %d runs each\n",
+      b.chains, b.warmup, b.draws, b.threads, static_cast<unsigned long long>(b.seed), b.runs);
   if (stan) {
     std::printf(
         "  Stan      2.21 (rstan), the same chains, cores = %d, same seed; its own clock "
@@ -90,8 +91,8 @@ int run(Options options) {
     const double model_start = now_seconds();
     figures.push_back(measure_model(models[k], options.bench));
     const ModelFigures& f = figures.back();
-    std::fprintf(stderr, " %.0f s (Variate NUTS %.1f s", now_seconds() - model_start,
-                 f.chain_s / options.bench.threads);
+    std::fprintf(stderr, " %.0f s (Variate NUTS %.1f s, variate sample %.1f s", now_seconds() - model_start,
+                 f.chain_s / options.bench.threads, f.cli.chain_s / options.bench.threads);
     if (options.bench.stan) {
       std::fprintf(stderr, ", Stan %.1f s%s", f.stan_s / options.bench.threads,
                    f.stan_compiled_fresh ? ", after compiling it" : "");
@@ -99,6 +100,7 @@ int run(Options options) {
     std::fprintf(stderr, ")\n");
   }
   print_summary_table(figures, options.bench);
+  print_cli_table(figures);
   print_sampling_table(figures, options.bench);
   print_leapfrog_table(figures);
   print_notes(figures);
@@ -127,6 +129,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(4, 1 << 30));
   app.add_option("--seed", b.seed, "seed of NUTS (Variate and Stan) and of the gradient points");
   app.add_option("--threads", b.threads, "chain threads for Variate and rstan's cores")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--runs", b.runs,
+                 "runs of Variate's NUTS alone and through `variate sample`, interleaved: their "
+                 "times are the medians")
       ->check(CLI::PositiveNumber);
   app.add_option("--repeat", b.timing.repeats, "timed gradient batches (the median is reported)")
       ->check(CLI::PositiveNumber);

@@ -24,23 +24,12 @@ std::string times(double value) { return std::isnan(value) ? "n/a" : figure(valu
 
 std::string count(int64_t value) { return std::to_string(value); }
 
-std::string percent(double value) {
-  return std::isnan(value) ? "n/a" : number(100 * value, 0) + "%";
+std::string percent(double value, int digits = 0) {
+  return std::isnan(value) ? "n/a" : number(100 * value, digits) + "%";
 }
 
 void line(const std::string& label, const std::vector<std::string>& cells) {
   row(label, cells, kLabel, kCell);
-}
-
-// The median of the finite values; NaN when there are none.
-double median(std::vector<double> values) {
-  values.erase(
-      std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
-      values.end());
-  if (values.empty()) return kNotAvailable;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 }  // namespace
@@ -49,25 +38,56 @@ void print_summary_table(const std::vector<ModelFigures>& models,
                          const ModelBenchOptions& options) {
   const int cores = options.threads;
   std::printf(
-      "Summary: gradients on one thread; NUTS %d chains x (%d warmup + %d draws) on %d cores\n",
+      "Summary: gradients on one thread; NUTS %d chains x (%d warmup + %d draws) on %d cores; "
+      "Variate's ESS/s through `variate sample` (its chains' CSV timing blocks)\n",
       options.chains, options.warmup, options.draws, cores);
-  line("",
-       {"tape", "torch", "torch/", "Variate", "Stan", "Variate/", "Variate/", "Stan", "Variate"});
-  line("model", {"us/grad", "us/grad", "tape", "ESS/s", "ESS/s", "Stan", "Stan (CPU)",
+  line("", {"tape", "torch", "torch/", "Variate", "Stan", "Variate/", "sampler/", "sampler/", "Stan",
+            "Variate"});
+  line("model", {"us/grad", "us/grad", "tape", "ESS/s", "ESS/s", "Stan", "Stan", "Stan (CPU)",
                  "us/leapfrog", "us/leapfrog"});
-  std::vector<double> torch_ratios, ess_ratios, cpu_ratios;
+  std::vector<double> torch_ratios, ess_ratios, sampler_ratios, cpu_ratios;
   for (const ModelFigures& m : models) {
     const double ess_ratio = m.ess_per_s(cores) / m.stan_ess_per_s(cores);
+    const double sampler_ratio = m.sampler_ess_per_s(cores) / m.stan_ess_per_s(cores);
     const double cpu_ratio = m.ess_per_cpu_s(cores) / m.stan_ess_per_s(cores);
     torch_ratios.push_back(m.torch_over_tape());
     ess_ratios.push_back(ess_ratio);
+    sampler_ratios.push_back(sampler_ratio);
     cpu_ratios.push_back(cpu_ratio);
     line(m.name, {figure(m.tape_us), figure(m.torch_us), times(m.torch_over_tape()),
                   figure(m.ess_per_s(cores)), figure(m.stan_ess_per_s(cores)), times(ess_ratio),
-                  times(cpu_ratio), figure(m.stan_us_per_leapfrog()), figure(m.us_per_leapfrog())});
+                  times(sampler_ratio), times(cpu_ratio), figure(m.stan_us_per_leapfrog()),
+                  figure(m.us_per_leapfrog())});
   }
-  line("median", {"", "", times(median(torch_ratios)), "", "", times(median(ess_ratios)),
-                  times(median(cpu_ratios)), "", ""});
+  line("median", {"", "", times(median_of(torch_ratios)), "", "", times(median_of(ess_ratios)),
+                  times(median_of(sampler_ratios)), times(median_of(cpu_ratios)), "", ""});
+  std::printf("\n");
+}
+
+void print_cli_table(const std::vector<ModelFigures>& models) {
+  std::printf(
+      "Through `variate sample`: the same chains with CSV output; its chains' elapsed times "
+      "summed against the sampler alone's, and the share outside NUTS (each draw's values, "
+      "derived quantities, writing)\n");
+  line("", {"sampler", "variate", "outside", "process", "same"});
+  line("model", {"chain s", "chain s", "NUTS", "wall s", "draws"});
+  std::vector<double> shares;
+  double worst = kNotAvailable;
+  std::string worst_model;
+  for (const ModelFigures& m : models) {
+    const double share = m.outside_nuts_share();
+    shares.push_back(share);
+    if (std::isfinite(share) && !(share <= worst)) {
+      worst = share;
+      worst_model = m.name;
+    }
+    line(m.name, {figure(m.chain_s), figure(m.cli.chain_s), percent(share, 1), figure(m.cli.wall_s),
+                  m.cli_same_draws() ? "yes" : "no"});
+  }
+  line("median", {"", "", percent(median_of(shares), 1), "", ""});
+  if (!worst_model.empty()) {
+    std::printf("  largest share outside NUTS: %s, %s\n", percent(worst, 1).c_str(), worst_model.c_str());
+  }
   std::printf("\n");
 }
 

@@ -11,6 +11,8 @@ namespace variate::bench {
 void print_summary_table(const std::vector<ModelFigures>& models, const ModelBenchOptions& options);
 void print_sampling_table(const std::vector<ModelFigures>& models,
                           const ModelBenchOptions& options);
+/// `variate sample` against the sampler alone: the share of its chain time outside NUTS.
+void print_cli_table(const std::vector<ModelFigures>& models);
 void print_leapfrog_table(const std::vector<ModelFigures>& models);
 /// What could not run, model by model; nothing when everything ran.
 void print_notes(const std::vector<ModelFigures>& models);

@@ -28,13 +28,15 @@ void ChainOutput::start(const std::vector<std::string>& columns, uint64_t seed) 
 // Runs on the chain's own thread: each chain touches only its own writer.
 void ChainOutput::on_draws(const DrawBatch& batch, const services::Rows& rows) {
   if (auto& writer = writers_[batch.chain]) {
+    std::vector<std::vector<double>> written;
     for (size_t i = 0; i < rows.size(); ++i) {
       const bool warmup = batch.first_iteration + static_cast<int>(i) < batch.warmup_iterations;
       if (warmup && !options_.info.save_warmup) continue;
       std::vector<double> row = sampler_values(batch.stats[i]);
       row.insert(row.end(), rows[i].begin(), rows[i].end());
-      writer->write_draw(row);
+      written.push_back(std::move(row));
     }
+    if (!written.empty()) writer->write_draws(written);
   }
   if (!options_.progress || !options_.progress_stream) return;
   // Report each 10% passed in this batch.

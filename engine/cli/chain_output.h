@@ -31,6 +31,7 @@ class ChainOutput : public services::DrawObserver {
   void on_draws(const DrawBatch& batch, const services::Rows& rows) override;
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;
+  bool reads_warmup_rows() const override { return options_.info.save_warmup; }
 
   /// `draws` more iterations per chain than announced (auto-stop's next round), for the
   /// progress lines. Call between rounds, never while chains run.

@@ -17,15 +17,21 @@ LineFile::LineFile(const std::string& path, const char* function)
 }
 
 void LineFile::line(const std::string& text) {
+  buffered_line(text);
+  flush();
+}
+
+void LineFile::buffered_line(const std::string& text) {
   if (!file_) throw std::runtime_error(path_ + ": write failed: the file is closed");
-  // One fwrite per line, then a flush: the operating system has every finished line
-  // even if the process dies right after.
-  std::string buffer = text;
-  buffer += '\n';
-  if (std::fwrite(buffer.data(), 1, buffer.size(), file_.get()) != buffer.size() ||
-      std::fflush(file_.get()) != 0) {
+  if (std::fwrite(text.data(), 1, text.size(), file_.get()) != text.size() || std::fputc('\n', file_.get()) == EOF) {
     throw std::runtime_error(path_ + ": write failed: " + std::strerror(errno));
   }
+}
+
+// The operating system has every finished line even if the process dies right after.
+void LineFile::flush() {
+  if (!file_) throw std::runtime_error(path_ + ": write failed: the file is closed");
+  if (std::fflush(file_.get()) != 0) throw std::runtime_error(path_ + ": write failed: " + std::strerror(errno));
 }
 
 void LineFile::close() {

@@ -8,17 +8,30 @@
 namespace variate::io {
 
 std::string format_number(double value, int sig_figs) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  std::string text;
+  append_number(text, value, sig_figs);
+  return text;
+}
+
+void append_number(std::string& out, double value, int sig_figs) {
+  if (std::isnan(value)) {
+    out += "nan";
+    return;
+  }
+  if (std::isinf(value)) {
+    out += value > 0 ? "inf" : "-inf";
+    return;
+  }
   char buffer[64];
   if (sig_figs <= 0) {
     // Shortest round-trip form (Ryu via std::to_chars): "0.1" rather than
     // "0.10000000000000001", and exact for every double.
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
+    out.append(buffer, result.ptr);
+    return;
   }
-  std::snprintf(buffer, sizeof buffer, "%.*g", sig_figs > 18 ? 18 : sig_figs, value);
-  return buffer;
+  const int length = std::snprintf(buffer, sizeof buffer, "%.*g", sig_figs > 18 ? 18 : sig_figs, value);
+  out.append(buffer, static_cast<size_t>(length));
 }
 
 std::string current_utc_datetime() {

@@ -13,6 +13,8 @@ namespace variate::io {
 /// 1..18 writes that many significant digits, like CmdStan's `sig_figs`. Non-finite
 /// values are written as CmdStan writes them: nan, inf, -inf.
 std::string format_number(double value, int sig_figs = -1);
+/// format_number's text appended to `out` (no string of its own: a row of many numbers).
+void append_number(std::string& out, double value, int sig_figs = -1);
 
 /// What the comment header says about the run, for every method.
 struct CsvRunInfo {

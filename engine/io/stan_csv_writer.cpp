@@ -117,23 +117,33 @@ void StanCsvWriter::write_adaptation(double step_size,
 }
 
 void StanCsvWriter::write_draw(const std::vector<double>& row) {
-  if (row.size() != row_size_) {
-    throw ArgumentError(std::string(kStanCsvWriter) + ": a draw must have " +
-                        std::to_string(row_size_) + " values (7 sampler columns and " +
-                        std::to_string(row_size_ - kSamplerColumnCount) +
-                        " parameters), got " + std::to_string(row.size()));
+  write_draws({row});
+}
+
+// Every row is checked before any is written: a batch is written whole or not at all.
+void StanCsvWriter::write_draws(const std::vector<std::vector<double>>& rows) {
+  for (const std::vector<double>& row : rows) {
+    if (row.size() != row_size_) {
+      throw ArgumentError(std::string(kStanCsvWriter) + ": a draw must have " + std::to_string(row_size_) +
+                          " values (7 sampler columns and " + std::to_string(row_size_ - kSamplerColumnCount) +
+                          " parameters), got " + std::to_string(row.size()));
+    }
   }
-  if (!adapted_ && !info_.save_warmup && info_.num_warmup > 0) {
+  if (!rows.empty() && !adapted_ && !info_.save_warmup && info_.num_warmup > 0) {
     throw ArgumentError(std::string(kStanCsvWriter) +
                         ": a draw before the adaptation block is a warmup draw, but "
                         "save_warmup is off");
   }
   std::string line;
-  for (size_t i = 0; i < row.size(); ++i) {
-    if (i > 0) line += ',';
-    line += format_number(row[i], info_.run.sig_figs);
+  for (const std::vector<double>& row : rows) {
+    line.clear();
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i > 0) line += ',';
+      append_number(line, row[i], info_.run.sig_figs);
+    }
+    file_.buffered_line(line);
   }
-  file_.line(line);
+  file_.flush();
 }
 
 void StanCsvWriter::finish(const ChainTiming& timing) {

@@ -1,6 +1,6 @@
 #pragma once
 /// Writes one NUTS chain as CmdStan does (`output.csv` of `method=sample`), streaming:
-/// every row is flushed as it is written, so a killed run keeps its draws.
+/// every row (or batch of rows) is flushed as it is written, so a killed run keeps its draws.
 ///
 ///   StanCsvWriter out("out/chain_1.csv", info, element_names(...));
 ///   out.write_draw(row);                      // warmup rows, only when save_warmup
@@ -52,6 +52,8 @@ class StanCsvWriter {
   /// write_adaptation() are warmup rows, allowed only when save_warmup is set.
   /// @throws ArgumentError for a row of the wrong length or a warmup row not to be saved.
   void write_draw(const std::vector<double>& row);
+  /// The rows of a batch, as write_draw each, flushed once at the end.
+  void write_draws(const std::vector<std::vector<double>>& rows);
 
   /// The timing block, then closes the file. Without finish() (a stopped run) the file
   /// ends after the last row, as a killed CmdStan's does.

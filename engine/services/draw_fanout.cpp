@@ -31,10 +31,16 @@ void DrawFanout::skip_recorded(std::vector<store::ChainRecord> stored, std::vect
 // Only sampling draws take from the chain's generator, so that `variate predict` on the
 // written files draws the same values; warmup rows get NaN.
 Rows DrawFanout::rows_of(const DrawBatch& batch) const {
-  Rows outputs = columns_.rows(batch.positions);
-  if (!predictive_) return outputs;
   const size_t first_sampling = static_cast<size_t>(
-      std::clamp(batch.warmup_iterations - batch.first_iteration, 0, static_cast<int>(outputs.size())));
+      std::clamp(batch.warmup_iterations - batch.first_iteration, 0, static_cast<int>(batch.positions.size())));
+  Rows outputs;
+  if (recorder_ || (observer_ && observer_->reads_warmup_rows()) || first_sampling == 0) {
+    outputs = columns_.rows(batch.positions);
+  } else {  // warmup rows nobody reads stay empty
+    outputs = columns_.rows({batch.positions.begin() + static_cast<std::ptrdiff_t>(first_sampling), batch.positions.end()});
+    outputs.insert(outputs.begin(), first_sampling, std::vector<double>());
+  }
+  if (!predictive_) return outputs;
   const Rows sampling(outputs.begin() + static_cast<std::ptrdiff_t>(first_sampling), outputs.end());
   const workflow::PredictiveRows predicted = predictive_->rows(sampling, generators_[batch.chain]);
   const size_t width = names_.size() - sampler_column_names().size();

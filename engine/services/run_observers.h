@@ -49,6 +49,9 @@ class DrawObserver {
   virtual void on_chain_finished(const ChainResult& result) {}
   /// Whether it keeps a copy of every row, warmup included (the memory check counts it).
   virtual bool keeps_rows() const { return false; }
+  /// Whether it reads the output values of warmup rows: when nothing does, they are not
+  /// computed (on_draws gets those rows empty).
+  virtual bool reads_warmup_rows() const { return true; }
 };
 
 struct RunObservers {

@@ -108,6 +108,13 @@ class TestVariateProject : public QObject {
       QCOMPARE(chain.rows, size_t{250});
       QCOMPARE(chain.warmup_iterations, 150);
       QCOMPARE(chain.columns[7], std::string("mu"));
+      // The project keeps warmup rows whole: their derived values are computed too
+      // (theta.1 = theta_trans.1 * tau + mu), though the CSV files leave warmup out.
+      const auto mu = chain.column("mu", true), tau = chain.column("tau", true);
+      const auto theta_trans = chain.column("theta_trans.1", true), theta = chain.column("theta.1", true);
+      for (size_t row = 0; row < chain.rows; ++row) {
+        QVERIFY(std::abs(theta[row] - (theta_trans[row] * tau[row] + mu[row])) <= 1e-12 * (1 + std::abs(theta[row])));
+      }
     }
     for (const store::ChainRecord& chain : project.chains(run.id)) {
       QVERIFY(chain.step_size && *chain.step_size > 0);
@@ -132,7 +139,7 @@ class TestVariateProject : public QObject {
     child.start(VARIATE_EXECUTABLE, sample_arguments(project_path, "200", "1000000")
                                         << "--output" << directory.path() << "--save-warmup" << "--threads" << "4");
     QVERIFY(child.waitForStarted());
-    // The CSV files are flushed row by row as the draws reach the observers, the same
+    // The CSV files are flushed batch by batch as the draws reach the observers, the same
     // moment the recorder buffers them: their row counts tell when each draw was made.
     std::vector<std::unique_ptr<CsvRowCounter>> counters;
     for (int chain = 1; chain <= 4; ++chain) {

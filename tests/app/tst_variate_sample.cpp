@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QtTest/QtTest>
 
+#include "engine/io/stan_csv_reader.h"
+
 #include "tests/app/run_program.h"
 
 using namespace app_test;
@@ -204,6 +206,27 @@ class TestVariateSample : public QObject {
     for (const char* line : {"num_samples = 30", "num_warmup = 20", "save_warmup = 1", "delta = 0.95", "max_depth = 7"}) {
       QVERIFY2(header.contains(line), qPrintable(header));
     }
+  }
+
+  // Warmup rows, when saved, carry their derived values like every other row; unsaved,
+  // they are not computed at all (nothing reads them), and the draws are the same.
+  void savedWarmupRowsHaveTheirDerivedValues() {
+    QTemporaryDir directory;
+    QVERIFY(write_model_and_data(directory, "mu ~ Normal(0, 1)\ntwice = 2 * mu\n", "{}"));
+    const auto sample = [&](const QString& output, QStringList more) {
+      return run(QStringList{"sample", directory.filePath("m.vmod"), "--chains", "1", "--warmup", "30", "--draws", "20",
+                             "--seed", "5", "--quiet", "--output", output} + more);
+    };
+    const Outcome saved = sample(directory.filePath("saved"), {"--save-warmup"});
+    QVERIFY2(saved.exit_code == 0, qPrintable(saved.output));
+    const Outcome unsaved = sample(directory.filePath("unsaved"), {});
+    QVERIFY2(unsaved.exit_code == 0, qPrintable(unsaved.output));
+    const auto with_warmup = variate::io::read_stan_csv(directory.filePath("saved/chain_1.csv").toStdString());
+    const auto without = variate::io::read_stan_csv(directory.filePath("unsaved/chain_1.csv").toStdString());
+    QCOMPARE(with_warmup.warmup_draws.size(), size_t{30});
+    const size_t mu = *with_warmup.column_index("mu"), twice = *with_warmup.column_index("twice");
+    for (const auto& row : with_warmup.warmup_draws) QCOMPARE(row[twice], 2 * row[mu]);
+    QVERIFY(with_warmup.draws == without.draws);
   }
 
   // `--init` as CmdStan's: parameter values in JSON, one file for every chain or one per

@@ -28,6 +28,13 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 bool same_double(double a, double b) {
   if (std::isnan(a)) return std::isnan(b);
   return a == b && std::signbit(a) == std::signbit(b);
@@ -259,6 +266,33 @@ class TestStanCsvWriter : public QObject {
     const auto csv = vio::read_stan_csv(path);
     QCOMPARE(csv.draws.size(), size_t{2});
     QCOMPARE(csv.draws[1].back(), 0.5);
+  }
+
+  // A batch is one flush: the same text as its rows written one by one, on disk before the
+  // writer closes; a batch with a bad row writes none of it.
+  void aBatchIsWrittenWholeAndFlushedOnce() {
+    auto info = eight_schools_info();
+    info.save_warmup = false;
+    std::mt19937_64 rng(7);
+    const std::vector<std::vector<double>> rows = {random_row(rng, 2), random_row(rng, 2), random_row(rng, 2)};
+    vio::StanCsvWriter one_by_one(file("one_by_one.csv"), info, {"a", "b"});
+    vio::StanCsvWriter batched(file("batched.csv"), info, {"a", "b"});
+    one_by_one.write_adaptation(0.7, {1, 1});
+    batched.write_adaptation(0.7, {1, 1});
+    for (const auto& row : rows) one_by_one.write_draw(row);
+    batched.write_draws(rows);
+    expect_error([&] { batched.write_draws({rows[0], {1, 2, 3}}); },
+                 "StanCsvWriter: a draw must have 9 values (7 sampler columns and 2 parameters), got 3");
+    const auto csv = vio::read_stan_csv(file("batched.csv"));  // the writer is still open
+    QCOMPARE(csv.draws.size(), rows.size());
+    const auto rows_of = [](const std::string& text) {  // the header row and the draws
+      auto lines = lines_of(text);
+      lines.erase(std::remove_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind('#', 0) == 0; }),
+                  lines.end());
+      return lines;
+    };
+    QCOMPARE(rows_of(read_file(file("batched.csv"))).size(), rows.size() + 1);
+    QVERIFY(rows_of(read_file(file("batched.csv"))) == rows_of(read_file(file("one_by_one.csv"))));
   }
 
   void invalidUseThrows() {
