@@ -1,71 +1,77 @@
-// `variate`: the command-line interface to the engine, on .vmod files. The commands are
-// the library variate::cli (engine/cli), which exported programs run too; with gRPC, the
-// commands of remote workers (worker, jobs, attach, cancel) and `--worker` runs.
+// `variate`: the command line. LibTorch takes about half a second to load and initialise,
+// so the commands that need none of it run here without it: `--version`, and `summary`,
+// `loo` and `compare` of Stan CSV files. Every other command (and `loo` or `compare` of a
+// project's runs, whose model may need computing) is in libvariate-commands.so
+// (variate_commands.cpp), loaded on first use with LibTorch behind it: the same process,
+// the same arguments.
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <climits>
-#include <memory>
+#include <cstdio>
+#include <cstring>
 #include <string>
 
-#include <torch/version.h>
-
-#include "engine/cli/check_command.h"
 #include "engine/cli/command_line.h"
-#include "engine/cli/command_run.h"
-#include "engine/cli/export_command.h"
-#include "engine/cli/fit_command.h"
-#include "engine/cli/logp_command.h"
 #include "engine/cli/loo_command.h"
-#include "engine/cli/model_argument.h"
-#include "engine/cli/optimize_command.h"
-#include "engine/cli/pathfinder_command.h"
-#include "engine/cli/predict_command.h"
-#include "engine/cli/sample_command.h"
 #include "engine/cli/summary_command.h"
-#include "engine/core/version.h"
-
-#ifdef VARIATE_WITH_REMOTE
-#include "app/variate/job_commands.h"
-#include "app/variate/worker_command.h"
-#include "engine/remote/worker_inference.h"
-#endif
 
 namespace {
 
-// This program's own file: the other ranks of a run on several processes run it.
-std::string this_program() {
+// The folder of this program's own file.
+std::string program_folder() {
   char path[PATH_MAX];
   const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-  return length > 0 ? std::string(path, static_cast<size_t>(length)) : std::string();
+  if (length <= 0) return ".";
+  const std::string file(path, static_cast<size_t>(length));
+  return file.substr(0, file.rfind('/'));
+}
+
+// Beside the program in a build tree; installed, in VARIATE_COMMANDS_FOLDER, relative to
+// the program's folder (bin/../lib/<multiarch>/variate).
+int run_loaded_commands(int argc, char** argv) {
+  const std::string folder = program_folder();
+  std::string error;
+  for (const std::string& path : {folder + "/libvariate-commands.so",
+                                  folder + "/" VARIATE_COMMANDS_FOLDER "/libvariate-commands.so"}) {
+    if (access(path.c_str(), F_OK) != 0) continue;
+    void* library = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    if (!library) {
+      error = dlerror();
+      break;
+    }
+    using Main = int (*)(int, char**);
+    if (const auto main = reinterpret_cast<Main>(dlsym(library, "variate_commands_main"))) return main(argc, argv);
+    error = dlerror();
+    break;
+  }
+  if (error.empty()) error = "libvariate-commands.so is neither in " + folder + " nor in " + folder + "/" VARIATE_COMMANDS_FOLDER;
+  std::fprintf(stderr, "error: cannot load variate's commands: %s\n", error.c_str());
+  return 1;
+}
+
+bool runs_without_libtorch(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--version") == 0) return true;
+  if (argc < 2) return false;
+  const std::string command = argv[1];
+  if (command == "summary") return true;
+  if (command != "loo" && command != "compare") return false;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--project", 9) == 0) return false;
+  }
+  return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   namespace cli = variate::cli;
-  CLI::App app{"Variate: Bayesian modeling with random variables on LibTorch", "variate"};
-  app.set_version_flag("--version", std::string("variate ") + variate::version() + " (LibTorch " + TORCH_VERSION + ")");
+  if (!runs_without_libtorch(argc, argv)) return run_loaded_commands(argc, argv);
+  CLI::App app{cli::kProgramDescription, "variate"};
+  app.set_version_flag("--version", cli::version_line());
   int exit_code = 0;
-  std::shared_ptr<variate::services::RemoteRunner> remote;  // sample and fit --worker
-#ifdef VARIATE_WITH_REMOTE
-  remote = std::make_shared<variate::remote::WorkerInference>();
-#endif
-  const cli::Program program{remote.get(), this_program()};
-  const auto model = [] { return std::make_shared<cli::VmodArgument>(); };
-  cli::add_check_command(app, exit_code);
-  cli::add_logp_command(app, exit_code, model());
-  cli::add_sample_command(app, exit_code, model(), program);
-  cli::add_fit_command(app, exit_code, model(), program);
-  cli::add_optimize_command(app, exit_code, model(), program);
-  cli::add_pathfinder_command(app, exit_code, model(), program);
   cli::add_summary_command(app, exit_code);
-  cli::add_predict_command(app, exit_code);
-  cli::add_loo_commands(app, exit_code);
-  cli::add_export_command(app, exit_code);
-#ifdef VARIATE_WITH_REMOTE
-  variate::app::add_worker_command(app, exit_code);
-  variate::app::add_job_commands(app, exit_code, remote);
-#endif
+  cli::add_loo_commands(app, exit_code);  // of files: a command line with --project is not run here
   return cli::run_command_line(app, argc, argv, exit_code);
 }

@@ -5,13 +5,18 @@
 #include <iostream>
 #include <new>
 
-#include <c10/util/Exception.h>
+#include <torch/version.h>  // macros only: the version LibTorch's headers are of
 
 #include "engine/cli/unknown_options.h"
+#include "engine/core/version.h"
 
 namespace variate::cli {
 
-int run_command_line(CLI::App& app, int argc, char** argv, const int& exit_code) {
+std::string version_line() { return std::string("variate ") + version() + " (LibTorch " + TORCH_VERSION + ")"; }
+
+std::string plain_error_text(const std::exception& error) { return error.what(); }
+
+int run_command_line(CLI::App& app, int argc, char** argv, const int& exit_code, ErrorText error_text) {
   // A file that reaches the process's size limit (ulimit -f) then fails its write with
   // EFBIG, which the command reports and survives, instead of the default SIGXFSZ that
   // ends the process without a word.
@@ -30,11 +35,8 @@ int run_command_line(CLI::App& app, int argc, char** argv, const int& exit_code)
     std::cerr << "error: out of memory: this process could not allocate what the command needs (the machine's "
                  "free memory, or a limit such as ulimit -v, is too small for it)\n";
     return 1;
-  } catch (const c10::Error& e) {  // a numerical library failure is reported, not a crash
-    std::cerr << "error: " << e.what_without_backtrace() << "\n";
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+  } catch (const std::exception& e) {  // a numerical library's failure too: reported, not a crash
+    std::cerr << "error: " << error_text(e) << "\n";
     return 1;
   }
   if (argc == 1) std::cout << app.help();

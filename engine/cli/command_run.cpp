@@ -66,12 +66,4 @@ services::RunObservers terminal_observers(std::ostream& err, const services::Run
   return observers;
 }
 
-void print_error(std::ostream& err, const std::exception& error) {
-  if (dynamic_cast<const services::ReportedError*>(&error)) {
-    err << error.what();
-  } else {
-    err << "error: " << error.what() << "\n";
-  }
-}
-
 }  // namespace variate::cli

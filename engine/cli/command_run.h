@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/cli/print_error.h"
 #include "engine/cli/model_argument.h"
 #include "engine/services/run_control.h"
 #include "engine/services/run_observers.h"
@@ -64,9 +65,5 @@ io::CsvRunInfo csv_run_info(const services::RunSpec& spec, uint64_t seed);
 /// Observers that print the run's notes ("note: ...") and messages to `err`, with
 /// `control` (Ctrl-C) stopping it.
 services::RunObservers terminal_observers(std::ostream& err, const services::RunControl* control);
-
-/// A failure as `variate` prints it: "error: ..." unless the message is a compiler's
-/// report, which is printed as it is.
-void print_error(std::ostream& err, const std::exception& error);
 
 }  // namespace variate::cli

@@ -1,6 +1,5 @@
 #include "engine/cli/compare_inputs.h"
 
-#include <fnmatch.h>
 #include <glob.h>
 
 #include <algorithm>
@@ -9,14 +8,11 @@
 #include <set>
 
 #include "engine/core/argument_error.h"
-#include "engine/services/stored_run.h"
 
 namespace variate::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool is_glob(const std::string& text) { return text.find_first_of("*?[") != std::string::npos; }
 
 // A folder's chain_1.csv, chain_2.csv, ... in chain order (chain_10 after chain_9).
 std::vector<std::string> folder_chains(const std::string& folder) {
@@ -69,6 +65,8 @@ std::vector<std::string> comma_separated(const std::string& text) {
 
 }  // namespace
 
+bool is_glob(const std::string& text) { return text.find_first_of("*?[") != std::string::npos; }
+
 std::vector<ComparedChains> compared_chains(const std::vector<std::string>& arguments) {
   std::vector<ComparedChains> models;
   for (const auto& argument : arguments) {
@@ -93,28 +91,6 @@ std::vector<ComparedChains> compared_chains(const std::vector<std::string>& argu
     models.push_back(std::move(model));
   }
   return models;
-}
-
-std::vector<store::RunInfo> compared_runs(const store::Project& project, const std::vector<std::string>& arguments) {
-  std::vector<store::RunInfo> runs;
-  std::set<store::Id> named;
-  const auto add = [&](const store::RunInfo& run) {
-    if (named.insert(run.id).second) runs.push_back(run);
-  };
-  for (const auto& argument : arguments) {
-    if (!is_glob(argument)) {
-      add(services::find_run(project, argument));
-      continue;
-    }
-    bool matched = false;
-    for (const auto& run : project.runs()) {
-      if (fnmatch(argument.c_str(), run.name.c_str(), 0) != 0) continue;
-      add(run);
-      matched = true;
-    }
-    if (!matched) add(services::find_run(project, argument));  // a run named so, or the error listing the runs
-  }
-  return runs;
 }
 
 }  // namespace variate::cli

@@ -6,6 +6,7 @@
 #include <torch/version.h>
 
 #include "engine/cli/command_line.h"
+#include "engine/cli/error_text.h"
 #include "engine/cli/fit_command.h"
 #include "engine/cli/logp_command.h"
 #include "engine/cli/optimize_command.h"
@@ -30,7 +31,7 @@ int run_exported_program(int argc, char** argv, const CppModel& model) {
   add_logp_command(app, exit_code, argument);
   add_optimize_command(app, exit_code, argument, program);
   add_pathfinder_command(app, exit_code, argument, program);
-  return run_command_line(app, argc, argv, exit_code);
+  return run_command_line(app, argc, argv, exit_code, error_text);
 }
 
 }  // namespace variate::cli

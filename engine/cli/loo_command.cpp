@@ -5,22 +5,20 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/core/argument_error.h"
 #include "engine/diagnostics/loo.h"
 #include "engine/io/stan_csv_reader.h"
-#include "engine/store/project.h"
 #include "engine/workflow/loo_document.h"
-#include "engine/workflow/posterior_predictive.h"
 
 #include "engine/cli/approximation_report.h"
-#include "engine/cli/command_run.h"
 #include "engine/cli/compare_inputs.h"
 #include "engine/cli/path_checks.h"
+#include "engine/cli/print_error.h"
 #include "engine/cli/summary_file.h"
-#include "engine/services/loo.h"
 
 namespace variate::cli {
 namespace {
@@ -109,8 +107,13 @@ struct CompareOptions {
   std::optional<std::string> summary_json;
 };
 
+// Without the project's functions a program reads files only.
+void check_reads_projects(const ProjectLoo& project) {
+  if (!project.run_loo || !project.compared_runs) throw ArgumentError("this program does not read projects");
+}
+
 // A project's errors (store::ProjectError) reach run_command_line, which prints them.
-int run_loo(const LooOptions& o) {
+int run_loo(const LooOptions& o, const ProjectLoo& project) {
   try {
     if (o.files.empty() == !o.project || o.project.has_value() != o.run.has_value()) {
       std::cerr << "error: loo takes Stan CSV files, or --project P --run R\n";
@@ -119,10 +122,8 @@ int run_loo(const LooOptions& o) {
     diagnostics::LooResult loo;
     size_t draws = 0;
     if (o.project) {
-      store::Project project(*o.project);
-      const services::LooOutcome outcome = services::run_loo(project, *o.run);
-      loo = outcome.loo;
-      draws = outcome.draws;
+      check_reads_projects(project);
+      std::tie(loo, draws) = project.run_loo(*o.project, *o.run);
     } else {
       const LooInput input = read_log_lik(o.files);
       loo = diagnostics::psis_loo(input.log_lik);
@@ -152,15 +153,15 @@ void print_comparison(std::ostream& out, const std::vector<diagnostics::LooCompa
   }
 }
 
-int run_compare(const CompareOptions& o) {
+int run_compare(const CompareOptions& o, const ProjectLoo& project) {
   try {
     std::vector<std::string> names;
     std::vector<diagnostics::LooResult> fits;
     if (o.project) {
-      store::Project project(*o.project);
-      for (const auto& run : compared_runs(project, o.models)) {
-        names.push_back(run.name);
-        fits.push_back(services::run_loo(project, std::to_string(run.id)).loo);
+      check_reads_projects(project);
+      for (auto& [name, loo] : project.compared_runs(*o.project, o.models)) {
+        names.push_back(std::move(name));
+        fits.push_back(std::move(loo));
       }
     } else {
       for (const auto& model : compared_chains(o.models)) {
@@ -188,7 +189,7 @@ int run_compare(const CompareOptions& o) {
 
 }  // namespace
 
-void add_loo_commands(CLI::App& app, int& exit_code) {
+void add_loo_commands(CLI::App& app, int& exit_code, ProjectLoo project) {
   auto loo = std::make_shared<LooOptions>();
   CLI::App* command = app.add_subcommand(
       "loo", "PSIS-LOO (elpd_loo, p_loo, looic, Pareto k) from the log_lik columns of Stan CSV files, one per chain");
@@ -200,7 +201,7 @@ void add_loo_commands(CLI::App& app, int& exit_code) {
   command->add_option("--run", loo->run, "The run in the project: its name or id");
   command->add_option("--summary-json", loo->summary_json, "Write the estimates and every Pareto k as JSON")
       ->check(writable_file_check());
-  command->callback([loo, &exit_code] { exit_code = run_loo(*loo); });
+  command->callback([loo, project, &exit_code] { exit_code = run_loo(*loo, project); });
 
   auto compare = std::make_shared<CompareOptions>();
   CLI::App* compare_command =
@@ -217,7 +218,7 @@ void add_loo_commands(CLI::App& app, int& exit_code) {
       ->check(CLI::ExistingFile);
   compare_command->add_option("--summary-json", compare->summary_json, "Write the table as JSON")
       ->check(writable_file_check());
-  compare_command->callback([compare, &exit_code] { exit_code = run_compare(*compare); });
+  compare_command->callback([compare, project, &exit_code] { exit_code = run_compare(*compare, project); });
 }
 
 }  // namespace variate::cli

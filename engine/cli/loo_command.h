@@ -10,10 +10,31 @@
 // ranks stored runs by their stored LOO (computed and stored first where a run has none).
 // compare_inputs.h says which arguments name which chains or runs.
 
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <CLI/CLI.hpp>
+
+#include "engine/diagnostics/loo.h"
 
 namespace variate::cli {
 
-void add_loo_commands(CLI::App& app, int& exit_code);
+/// What `loo --project` and `compare --project` need from a project (project_loo.h gives
+/// it). Without it the commands read files only: `variate` runs those without LibTorch and
+/// hands a command line with --project to its commands' library.
+struct ProjectLoo {
+  /// A run's LOO and the draws it is from; computed from the run's draws, model and data,
+  /// and stored with the run, when it has none.
+  std::function<std::pair<diagnostics::LooResult, size_t>(const std::string& project, const std::string& run)> run_loo;
+  /// The runs the arguments name (names, ids, globs of names), each once in the order first
+  /// named, with their LOO.
+  std::function<std::vector<std::pair<std::string, diagnostics::LooResult>>(const std::string& project,
+                                                                            const std::vector<std::string>& runs)>
+      compared_runs;
+};
+
+void add_loo_commands(CLI::App& app, int& exit_code, ProjectLoo project = {});
 
 }  // namespace variate::cli

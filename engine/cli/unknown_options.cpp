@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "engine/model/checker.h"
+#include "engine/model/closest_name.h"
 
 namespace variate::cli {
 namespace {

@@ -9,6 +9,7 @@
 #include <ATen/core/Tensor.h>
 
 #include "engine/core/argument_error.h"
+#include "engine/core/domain_error.h"
 
 namespace variate {
 
@@ -68,32 +69,6 @@ void check_positive_definite(const char* function, const char* argument,
 /// At least `rank` dimensions (e.g. a vector parameter must be at least 1-D).
 void check_min_rank(const char* function, const char* argument, const at::Tensor& value,
                     int64_t rank);
-
-/// An argument outside its domain, with the parts of its message: the model language
-/// words it with indices counted from 1, as its own indexing does.
-class DomainError : public ArgumentError {
- public:
-  /// `index`: the element's position in the argument (empty for a scalar argument).
-  DomainError(std::string function, std::string argument, std::string requirement, double value,
-              std::vector<int64_t> index);
-  /// "Normal: argument 'sigma' must be positive, got -1 (at index [2])" with `base` 0, as
-  /// what() says; with `base` 1, "(at index 3)" (and "(at index [2, 3])" for a matrix).
-  std::string message(int base) const;
-  /// The same, with the argument and the requirement worded by the caller (the model
-  /// language's names for them).
-  std::string message(int base, const std::string& argument, const std::string& requirement) const;
-  const std::string& function() const { return function_; }
-  const std::string& argument() const { return argument_; }
-  /// "positive", "less than 'beta'", ...
-  const std::string& requirement() const { return requirement_; }
-  double value() const { return value_; }
-  const std::vector<int64_t>& index() const { return index_; }
-
- private:
-  std::string function_, argument_, requirement_;
-  double value_;
-  std::vector<int64_t> index_;
-};
 
 /// Throws DomainError "function: argument 'name' must be <requirement>, got <first bad
 /// value> (at index i)" for the first element where `bad` is true; does nothing otherwise.

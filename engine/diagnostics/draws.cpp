@@ -1,25 +1,22 @@
 #include "engine/diagnostics/draws.h"
 
-#include <ATen/ATen.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "engine/core/checks.h"
+#include "engine/core/domain_error.h"
 
 namespace variate::diagnostics {
 
 void check_draws(const char* function, const Draws& draws) {
   // These checks guard indexing, so they ignore ValidationGuard.
-  const auto chains = static_cast<double>(draws.size());
-  throw_if_any(function, "draws", at::scalar_tensor(chains, at::kDouble),
-               at::scalar_tensor(chains < 1), "at least one chain");
-  std::vector<double> lengths;
-  lengths.reserve(draws.size());
-  for (const auto& chain : draws) lengths.push_back(static_cast<double>(chain.size()));
-  const at::Tensor length = at::tensor(lengths, at::kDouble);
-  throw_if_any(function, "draws", length, length != lengths.front(), "chains of equal length");
+  if (draws.empty()) throw DomainError(function, "draws", "at least one chain", 0, {});
+  for (std::size_t c = 0; c < draws.size(); ++c) {
+    if (draws[c].size() != draws.front().size()) {
+      throw DomainError(function, "draws", "chains of equal length", static_cast<double>(draws[c].size()),
+                        {static_cast<int64_t>(c)});
+    }
+  }
 }
 
 std::size_t draws_per_chain(const Draws& draws) { return draws.empty() ? 0 : draws.front().size(); }

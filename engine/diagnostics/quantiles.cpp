@@ -5,22 +5,23 @@
 
 #include "engine/diagnostics/quantiles.h"
 
-#include <ATen/ATen.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "engine/core/checks.h"
+#include "engine/core/domain_error.h"
 
 namespace variate::diagnostics {
 
 std::vector<double> quantiles(std::vector<double> values, const std::vector<double>& probs) {
   if (!probs.empty()) {
     // Checked even under ValidationGuard: a bad prob would index out of range.
-    const at::Tensor p = at::tensor(probs, at::kDouble);
-    throw_if_any("quantiles", "probs", p, ~((p >= 0) & (p <= 1)), "in [0, 1]");
+    for (std::size_t k = 0; k < probs.size(); ++k) {
+      if (!(probs[k] >= 0 && probs[k] <= 1)) {
+        throw DomainError("quantiles", "probs", "in [0, 1]", probs[k], {static_cast<int64_t>(k)});
+      }
+    }
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const bool has_nan =

@@ -15,15 +15,6 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 
 }  // namespace
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ArgumentError(path + ": cannot open file");
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) throw ArgumentError(path + ": cannot read file");
-  return content.str();
-}
-
 Data read_data_file(const std::string& path) {
   if (ends_with(path, ".csv")) return read_csv_data_file(path);
   if (ends_with(path, ".json")) return read_json_data_file(path);

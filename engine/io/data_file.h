@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/core/data.h"
+#include "engine/io/text_file.h"  // read_text_file, which the data files are read with
 
 namespace variate::io {
 
@@ -34,8 +35,5 @@ Data read_csv_data_file(const std::string& path);
 /// Reads a data file, choosing the format by extension (.json or .csv).
 /// @throws ArgumentError if the file cannot be read or is malformed.
 Data read_data_file(const std::string& path);
-
-/// The whole file as bytes. @throws ArgumentError naming the path if it cannot be read.
-std::string read_text_file(const std::string& path);
 
 }  // namespace variate::io

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "engine/core/checks.h"
-#include "engine/io/data_file.h"
-#include "engine/vi/variational_draws.h"
+#include "engine/io/text_file.h"
+#include "engine/vi/variational_columns.h"
 
 namespace variate::io {
 namespace {

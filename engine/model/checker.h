@@ -95,7 +95,4 @@ struct CheckedModel {
 /// The result is complete only when `diagnostics` has no errors.
 CheckedModel check(Program program, const Source& source, Diagnostics& diagnostics);
 
-/// The closest of `candidates` to `name` within a small edit distance, or "".
-std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
-
 }  // namespace variate::model

@@ -11,6 +11,7 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/Tensor.h>
 
+#include "engine/vi/variational_columns.h"
 #include "engine/target/parameter_layout.h"
 #include "engine/target/unconstrained_target.h"
 #include "engine/vi/variational_program.h"
@@ -51,12 +52,6 @@ VariationalDraws draw_variational(const VariationalFamily& family, const Paramet
 /// one for a single point.
 at::Tensor log_density_at(const UnconstrainedTarget& target, const at::Tensor& unconstrained);
 
-/// CmdStan's variational columns, which a draw row of a variational fit begins with: lp__
-/// (written as 0), log_p__ and log_g__ (ApproximationDraws::log_p and log_g).
-const std::vector<std::string>& variational_column_names();
-
-/// Whether `columns` begins with the variational columns (a variational fit's header).
-bool starts_with_variational_columns(const std::vector<std::string>& columns);
 
 /// What a fitted approximation gives a run's output: CmdStan's variational columns.
 struct ApproximationDraws {

@@ -80,7 +80,7 @@ class TestPackages : public QObject {
     const QStringList runtime = contents(runtime_);
     const QStringList development = contents(development_);
     const QStringList runtimeFiles{
-        "usr/bin/variate", "usr/bin/variate-studio", "usr/lib/libvariate.so.0.1",
+        "usr/bin/variate", "usr/bin/variate-studio", "usr/lib/libvariate.so.0.1", "usr/lib/variate/libvariate-commands.so",
         "usr/share/variate/projects/eight_schools/eight_schools.vmod",
         "usr/share/variate/projects/eight_schools/data.json", "usr/share/applications/org.variate.Studio.desktop",
         "usr/share/metainfo/org.variate.Studio.metainfo.xml", "usr/share/mime/packages/variate.xml",
