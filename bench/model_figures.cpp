@@ -1,7 +1,5 @@
 #include "model_figures.h"
 
-#include <algorithm>
-#include <cmath>
 #include <exception>
 #include <optional>
 
@@ -127,14 +125,6 @@ void run_stan(const BenchModel& model, const ModelBenchOptions& options, ModelFi
 }
 
 }  // namespace
-
-double median_of(std::vector<double> values) {
-  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }), values.end());
-  if (values.empty()) return kNotAvailable;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 double ModelFigures::gradient_us_per_leapfrog() const {
   const double us = nuts_backend == "tape" ? tape_us : torch_us;

@@ -80,9 +80,6 @@ struct ModelFigures {
   }
 };
 
-/// The median of the finite values; NaN when there are none.
-double median_of(std::vector<double> values);
-
 /// Everything for `model`; what fails lands in `notes`, its figures stay n/a.
 ModelFigures measure_model(const BenchModel& model, const ModelBenchOptions& options);
 

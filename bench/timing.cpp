@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
+#include <limits>
 #include <vector>
 
 namespace variate::bench {
@@ -18,16 +20,13 @@ double thread_cpu_seconds() {
   return static_cast<double>(time.tv_sec) + 1e-9 * static_cast<double>(time.tv_nsec);
 }
 
-namespace {
-
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
+double median_of(std::vector<double> values) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }), values.end());
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
   std::sort(values.begin(), values.end());
   const size_t n = values.size();
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
-
-}  // namespace
 
 std::vector<double> median_ms_interleaved(const std::vector<std::function<void()>>& fs,
                                           const TimingOptions& options) {
@@ -44,7 +43,7 @@ std::vector<double> median_ms_interleaved(const std::vector<std::function<void()
     }
   }
   std::vector<double> result;
-  for (auto& times : ms) result.push_back(median(std::move(times)));
+  for (auto& times : ms) result.push_back(median_of(std::move(times)));
   return result;
 }
 

@@ -16,6 +16,9 @@ struct TimingOptions {
   bool thread_cpu_time = false;
 };
 
+/// The median of the finite values; NaN when there are none.
+double median_of(std::vector<double> values);
+
 /// Median milliseconds of one call of `f` (wall time, or CPU time: see TimingOptions).
 double median_ms(const std::function<void()>& f, const TimingOptions& options);
 

@@ -33,13 +33,13 @@ void DrawFanout::skip_recorded(std::vector<store::ChainRecord> stored, std::vect
 Rows DrawFanout::rows_of(const DrawBatch& batch) const {
   const size_t first_sampling = static_cast<size_t>(
       std::clamp(batch.warmup_iterations - batch.first_iteration, 0, static_cast<int>(batch.positions.size())));
-  Rows outputs;
-  if (recorder_ || (observer_ && observer_->reads_warmup_rows()) || first_sampling == 0) {
-    outputs = columns_.rows(batch.positions);
-  } else {  // warmup rows nobody reads stay empty
-    outputs = columns_.rows({batch.positions.begin() + static_cast<std::ptrdiff_t>(first_sampling), batch.positions.end()});
-    outputs.insert(outputs.begin(), first_sampling, std::vector<double>());
-  }
+  // Warmup rows nobody reads (no project, no observer that wants them) stay empty.
+  const bool warmup_read = recorder_ || (observer_ && observer_->reads_warmup_rows());
+  const size_t skipped = warmup_read ? 0 : first_sampling;
+  Rows outputs = skipped == 0 ? columns_.rows(batch.positions)
+                              : columns_.rows({batch.positions.begin() + static_cast<std::ptrdiff_t>(skipped),
+                                               batch.positions.end()});
+  outputs.insert(outputs.begin(), skipped, std::vector<double>());
   if (!predictive_) return outputs;
   const Rows sampling(outputs.begin() + static_cast<std::ptrdiff_t>(first_sampling), outputs.end());
   const workflow::PredictiveRows predicted = predictive_->rows(sampling, generators_[batch.chain]);
