@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -31,6 +32,12 @@ std::string program_folder() {
 // Beside the program in a build tree; installed, in VARIATE_COMMANDS_FOLDER, relative to
 // the program's folder (bin/../lib/<multiarch>/variate).
 int run_loaded_commands(int argc, char** argv) {
+  // OpenBLAS (LibTorch's BLAS on Debian) starts its worker threads as it loads, and a
+  // worker polls for work with sched_yield for 2^28 cycles (~0.1 s) after its start and
+  // after each task before it sleeps: a run of a few tenths of a second shares its cores
+  // with it. 2^4 cycles puts an idle worker to sleep at once; a large product still gets
+  // every worker. Set before loading, when OpenBLAS reads it; a user's own value stays.
+  setenv("OPENBLAS_THREAD_TIMEOUT", "4", /*overwrite=*/0);
   const std::string folder = program_folder();
   std::string error;
   for (const std::string& path : {folder + "/libvariate-commands.so",
