@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include "engine/core/argument_error.h"
+#include "engine/services/predictive_columns.h"
 #include "engine/target/pointwise_log_joint.h"
 
 namespace variate::cli {
@@ -36,6 +37,9 @@ services::BoundModel CppModelSource::bind(const services::DataInput& input, cons
   services::BoundModel bound{std::move(log_joint), std::move(target), std::move(batch_target),
                              std::move(columns), std::move(derived_names)};
   bound.parameter_columns = services::parameter_columns(layout);
+  bound.predictive = [log_joint = bound.log_joint, layout] {
+    return std::make_shared<const services::PredictiveColumns>(log_joint, layout);
+  };
   return bound;
 }
 

@@ -11,6 +11,7 @@
 
 #include "engine/cli/command_run.h"
 #include "engine/cli/path_checks.h"
+#include "engine/cli/setting_options.h"
 #include "engine/core/version.h"
 #include "engine/services/predict.h"
 
@@ -25,6 +26,7 @@ struct PredictOptions {
   std::vector<std::string> files;
   std::string output;
   std::optional<uint64_t> seed;
+  services::Settings settings;  // --backend
 };
 
 // Each chain's file: the run's columns, then NAME_rep and log_lik (CmdStan's
@@ -63,8 +65,13 @@ int run_predict(const PredictOptions& o) {
       std::cerr << "error: predict takes --project P --run R, or MODEL.vmod [--data D] and the run's Stan CSV files\n";
       return 1;
     }
-    const services::Prediction p = o.project ? services::predict_stored_run(store::Project(*o.project), *o.run, o.seed)
-                                             : services::predict_files(*o.model, o.data, o.files, o.seed);
+    // A stored run's own backend unless one is given.
+    const std::string backend = o.settings.get(services::setting::backend);
+    const bool given = o.settings.given(services::setting::backend.descriptor());
+    const services::Prediction p =
+        o.project ? services::predict_stored_run(store::Project(*o.project), *o.run, o.seed,
+                                                 given ? std::optional(backend) : std::nullopt)
+                  : services::predict_files(*o.model, o.data, o.files, o.seed, backend);
     write_chains(p, o.output);
     std::cout << "Each draw has " << p.replicated_names.size() << " replicated values (";
     for (size_t v = 0; v < p.observed.size(); ++v) std::cout << (v ? ", " : "") << p.observed[v].name << "_rep";
@@ -91,6 +98,8 @@ void add_predict_command(CLI::App& app, int& exit_code) {
       ->required()
       ->check(output_folder_check());
   command->add_option("--seed", o->seed, "Random seed of the replicated draws (default: the run's)");
+  // As the run's: with `torch` its replications are LibTorch's, as `sample --backend torch --predict` drew them.
+  add_setting_option(*command, services::setting::backend.descriptor(), o->settings);
   command->callback([o, &exit_code] { exit_code = run_predict(*o); });
 }
 

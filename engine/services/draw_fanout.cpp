@@ -7,7 +7,7 @@
 
 namespace variate::services {
 
-DrawFanout::DrawFanout(const DrawColumns& columns, int chains, const workflow::PosteriorPredictive* predictive,
+DrawFanout::DrawFanout(const DrawColumns& columns, int chains, const PredictiveColumns* predictive,
                        uint64_t seed)
     : columns_(columns), predictive_(predictive), kept_(chains), last_(chains) {
   names_ = sampler_column_names();
@@ -17,7 +17,7 @@ DrawFanout::DrawFanout(const DrawColumns& columns, int chains, const workflow::P
       outputs.insert(outputs.end(), block.begin(), block.end());
     }
     for (int chain = 0; chain < chains; ++chain) {
-      generators_.push_back(workflow::chain_generator(seed, static_cast<uint64_t>(chain + 1)));
+      streams_.push_back(PredictiveColumns::chain_stream(seed, static_cast<uint64_t>(chain + 1)));
     }
   }
   names_.insert(names_.end(), outputs.begin(), outputs.end());
@@ -42,7 +42,7 @@ Rows DrawFanout::rows_of(const DrawBatch& batch) const {
   outputs.insert(outputs.begin(), skipped, std::vector<double>());
   if (!predictive_) return outputs;
   const Rows sampling(outputs.begin() + static_cast<std::ptrdiff_t>(first_sampling), outputs.end());
-  const workflow::PredictiveRows predicted = predictive_->rows(sampling, generators_[batch.chain]);
+  const workflow::PredictiveRows predicted = predictive_->rows(sampling, streams_[batch.chain]);
   const size_t width = names_.size() - sampler_column_names().size();
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (i < first_sampling) {

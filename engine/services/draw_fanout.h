@@ -11,18 +11,18 @@
 #include <vector>
 
 #include "engine/io/chains_summary.h"
+#include "engine/services/predictive_columns.h"
 #include "engine/services/run_observers.h"
 #include "engine/store/run_recorder.h"
 #include "engine/target/draw_columns.h"
-#include "engine/workflow/posterior_predictive.h"
 
 namespace variate::services {
 
 class DrawFanout : public SampleObserver {
  public:
   /// `predictive` (may be null) adds chain c's predictive columns from
-  /// workflow::chain_generator(seed, c + 1), for sampling draws (warmup rows get NaN).
-  DrawFanout(const DrawColumns& columns, int chains, const workflow::PosteriorPredictive* predictive, uint64_t seed);
+  /// PredictiveColumns::chain_stream(seed, c + 1), for sampling draws (warmup rows get NaN).
+  DrawFanout(const DrawColumns& columns, int chains, const PredictiveColumns* predictive, uint64_t seed);
 
   void set_recorder(store::RunRecorder* recorder) { recorder_ = recorder; }
   void set_observer(DrawObserver* observer) { observer_ = observer; }
@@ -50,9 +50,10 @@ class DrawFanout : public SampleObserver {
   void record(const DrawBatch& batch, const Rows& rows);
 
   const DrawColumns& columns_;
-  const workflow::PosteriorPredictive* predictive_;
+  const PredictiveColumns* predictive_;
   std::vector<std::string> names_;
-  std::vector<at::Generator> generators_;  // per chain, with a predictive
+  // Per chain, with a predictive; each chain's thread advances only its own.
+  mutable std::vector<PredictiveColumns::ChainStream> streams_;
   store::RunRecorder* recorder_ = nullptr;
   DrawObserver* observer_ = nullptr;
   const RunObservers* pause_ = nullptr;

@@ -18,6 +18,8 @@
 
 namespace variate::services {
 
+class PredictiveColumns;  // predictive_columns.h
+
 /// How a model is compiled: the settings backend, dtype and device.
 struct CompileChoice {
   std::string backend = "auto";
@@ -51,6 +53,9 @@ struct BoundModel {
   };
   /// The parameters' values per draw among `columns` (the leading ones).
   int parameter_columns = 0;
+  /// Its posterior predictive columns (`--predict`), made when asked for: on the tape
+  /// when `columns` are.
+  std::function<std::shared_ptr<const PredictiveColumns>()> predictive = nullptr;
 };
 
 /// The ranks that split a model's rows: what a sharded binding needs of them.

@@ -5,15 +5,18 @@
 #include "engine/core/argument_error.h"
 #include "engine/io/data_file.h"
 #include "engine/io/stan_csv_reader.h"
+#include "engine/services/bound_run.h"
+#include "engine/services/run_config.h"
 #include "engine/services/run_error.h"
 #include "engine/services/vmod_source.h"
 
 namespace variate::services {
 namespace {
 
-// The predictive of `model` at each chain's draws.
-void predict(const model::CompiledModel& model, Prediction& p) {
-  const workflow::PosteriorPredictive predictive = make_predictive(model);
+// The predictive of `model` at each chain's draws, on the tape when the run's `choice`
+// put its columns there.
+void predict(const model::CompiledModel& model, const CompileChoice& choice, Prediction& p) {
+  const PredictiveColumns predictive = make_predictive(model, columns_on_tape(choice));
   p.observed = predictive.observed();
   p.replicated_names = predictive.replicated_names(NameStyle::StanCsv);
   p.log_lik_names = predictive.log_lik_names(NameStyle::StanCsv);
@@ -30,7 +33,8 @@ void predict(const model::CompiledModel& model, Prediction& p) {
 
 }  // namespace
 
-Prediction predict_stored_run(const store::Project& project, const std::string& run, std::optional<uint64_t> seed) {
+Prediction predict_stored_run(const store::Project& project, const std::string& run, std::optional<uint64_t> seed,
+                              const std::optional<std::string>& backend) {
   StoredRun stored = load_stored_run(project, run);
   if (stored.info.method != store::RunMethod::nuts) {
     throw ArgumentError("run '" + stored.info.name + "' is a " + store::to_string(stored.info.method) +
@@ -47,12 +51,15 @@ Prediction predict_stored_run(const store::Project& project, const std::string& 
   p.seed = seed.value_or(stored.info.seed);
   p.run_id = stored.info.id;
   p.chains = sampling_tables(stored);
-  predict(stored.model, p);
+  CompileChoice choice = compile_choice(read_run_config(Method::nuts, stored.info.config_json).settings);
+  if (backend) choice.backend = *backend;
+  predict(stored.model, choice, p);
   return p;
 }
 
 Prediction predict_files(const std::string& model_file, const std::optional<std::string>& data_file,
-                         const std::vector<std::string>& files, std::optional<uint64_t> seed) {
+                         const std::vector<std::string>& files, std::optional<uint64_t> seed,
+                         const std::string& backend) {
   Prediction p;
   p.model_name = model_file;
   p.data_name = data_file.value_or("");
@@ -70,7 +77,7 @@ Prediction predict_files(const std::string& model_file, const std::optional<std:
   }
   if (!seed && !recorded) throw ArgumentError(files.front() + " records no seed (random seed = ...): give --seed");
   p.seed = seed ? *seed : *recorded;
-  predict(*compiled.model, p);
+  predict(*compiled.model, {backend, "float64", "cpu"}, p);
   return p;
 }
 

@@ -2,9 +2,10 @@
 /// Posterior predictive draws, the one driver every front end calls (`variate predict`,
 /// the studio's predictive check panel, and the LOO of a run, which scores the same
 /// draws): for every post-warmup draw of a run, each observed variable's replicated
-/// values NAME_rep and the pointwise log likelihood, by tracing the model at the draw
-/// (workflow/posterior_predictive.h), chain c's values from chain_generator(seed, c), as
-/// `variate sample --predict` makes them while it samples.
+/// values NAME_rep and the pointwise log likelihood, from the model at the draw
+/// (predictive_columns.h: on the tape, or by LibTorch's tracer), chain c's values from
+/// PredictiveColumns::chain_stream(seed, c), as `variate sample --predict` makes them while
+/// it samples.
 
 #include <cstdint>
 #include <optional>
@@ -36,17 +37,21 @@ struct Prediction {
   Data data;
 };
 
-/// Of run `run` (its name or id) of `project`; `seed` instead of the run's own.
+/// Of run `run` (its name or id) of `project`; `seed` instead of the run's own, `backend`
+/// instead of the one it ran with (which decides, as columns_on_tape says, whether the tape
+/// draws the replications).
 /// @throws as load_stored_run; ArgumentError for a run that is not NUTS, or a model that
 /// observes nothing.
 Prediction predict_stored_run(const store::Project& project, const std::string& run,
-                              std::optional<uint64_t> seed = std::nullopt);
+                              std::optional<uint64_t> seed = std::nullopt,
+                              const std::optional<std::string>& backend = std::nullopt);
 
 /// Of a model file's run written as Stan CSV files (one per chain); `seed` instead of the
 /// one the files record.
 /// @throws ReportedError for a model that does not compile; ArgumentError for files
 /// without a parameter's column, or without a seed when none is given.
 Prediction predict_files(const std::string& model_file, const std::optional<std::string>& data_file,
-                         const std::vector<std::string>& files, std::optional<uint64_t> seed);
+                         const std::vector<std::string>& files, std::optional<uint64_t> seed,
+                         const std::string& backend = "auto");
 
 }  // namespace variate::services

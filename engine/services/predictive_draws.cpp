@@ -34,20 +34,21 @@ std::vector<std::vector<double>> parameter_rows(const ChainTable& chain, const s
   return rows;
 }
 
-workflow::PosteriorPredictive make_predictive(const model::CompiledModel& model) {
-  workflow::PosteriorPredictive predictive(model.log_joint(), model.layout());
+PredictiveColumns make_predictive(const model::CompiledModel& model, bool tape) {
+  PredictiveColumns predictive(model, tape);
   if (predictive.observed().empty()) {
     throw ArgumentError("the model observes no variable: there is nothing to predict or to score");
   }
   return predictive;
 }
 
-std::vector<workflow::PredictiveRows> predict_chains(const workflow::PosteriorPredictive& predictive,
+std::vector<workflow::PredictiveRows> predict_chains(const PredictiveColumns& predictive,
                                                      const std::vector<std::string>& parameters,
                                                      const std::vector<ChainTable>& chains, uint64_t seed) {
   std::vector<workflow::PredictiveRows> result;
   for (const auto& chain : chains) {
-    result.push_back(predictive.rows(parameter_rows(chain, parameters), seed, static_cast<uint64_t>(chain.chain_id)));
+    PredictiveColumns::ChainStream stream = PredictiveColumns::chain_stream(seed, static_cast<uint64_t>(chain.chain_id));
+    result.push_back(predictive.rows(parameter_rows(chain, parameters), stream));
   }
   return result;
 }

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/model/compiled_model.h"
-#include "engine/workflow/posterior_predictive.h"
+#include "engine/services/predictive_columns.h"
 
 namespace variate::services {
 
@@ -25,12 +25,13 @@ std::vector<std::string> parameter_names(const model::CompiledModel& model);
 /// @throws ArgumentError "WHERE has no column 'theta_trans.3', a parameter of the model".
 std::vector<std::vector<double>> parameter_rows(const ChainTable& chain, const std::vector<std::string>& parameters);
 
-/// The model's posterior predictive. @throws ArgumentError for a model that observes nothing.
-workflow::PosteriorPredictive make_predictive(const model::CompiledModel& model);
+/// The model's posterior predictive, on the tape when `tape` (as `sample --predict` under
+/// columns_on_tape). @throws ArgumentError for a model that observes nothing.
+PredictiveColumns make_predictive(const model::CompiledModel& model, bool tape);
 
-/// Every chain's predictive columns, chain c's values from chain_generator(seed, c).
+/// Every chain's predictive columns, chain c's values from PredictiveColumns::chain_stream(seed, c).
 /// @throws ArgumentError as parameter_rows.
-std::vector<workflow::PredictiveRows> predict_chains(const workflow::PosteriorPredictive& predictive,
+std::vector<workflow::PredictiveRows> predict_chains(const PredictiveColumns& predictive,
                                                      const std::vector<std::string>& parameters,
                                                      const std::vector<ChainTable>& chains, uint64_t seed);
 

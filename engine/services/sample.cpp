@@ -12,6 +12,7 @@
 #include "engine/services/bound_run.h"
 #include "engine/services/draw_fanout.h"
 #include "engine/services/init_files.h"
+#include "engine/services/predictive_columns.h"
 #include "engine/services/rank_command.h"
 #include "engine/services/run_error.h"
 #include "engine/services/run_record.h"
@@ -105,7 +106,7 @@ struct Sampling {
   std::optional<BoundModel> model;
   std::optional<UnconstrainedTarget> target;
   NutsOptions options;
-  std::optional<workflow::PosteriorPredictive> predictive;
+  std::shared_ptr<const PredictiveColumns> predictive;
   std::unique_ptr<DrawFanout> fanout;
   std::unique_ptr<store::RunRecorder> recorder;
   SampleResult result;
@@ -155,12 +156,12 @@ void start_at_pathfinder(Sampling& s) {
 void begin(Sampling& s, const std::optional<JobRef>& job) {
   const Settings& settings = s.spec.settings;
   if (settings.get(setting::predict)) {
-    s.predictive.emplace(s.model->log_joint, s.model->target.layout());
+    s.predictive = s.model->predictive();
     if (s.predictive->observed().empty()) {
       throw ArgumentError("--predict: " + s.spec.model->name() + " has no observed variables to replicate");
     }
   }
-  s.fanout = std::make_unique<DrawFanout>(s.model->columns, s.options.chains(), s.predictive ? &*s.predictive : nullptr,
+  s.fanout = std::make_unique<DrawFanout>(s.model->columns, s.options.chains(), s.predictive.get(),
                                           s.result.facts.seed);
   s.result.names = s.fanout->names();
   if (s.spec.record.project) {

@@ -6,6 +6,7 @@
 #include "engine/io/data_file.h"
 #include "engine/model/invalid_argument.h"
 #include "engine/model/model_error.h"
+#include "engine/services/predictive_columns.h"
 #include "engine/services/run_error.h"
 #include "engine/tape/compiler/select_target.h"
 #include "engine/tape/compiler/tape_draw_columns.h"
@@ -39,13 +40,11 @@ std::function<std::string(const std::vector<double>&)> rejection_report(const mo
   };
 }
 
-// Unless LibTorch was asked for (or the tape cannot run: another device or dtype), each
-// draw's values come from the tape (one forward sweep per draw), whatever evaluates the
-// density: one rule for a run on one process, on several and on a worker, so that they
-// write the same digits. The tape may lack a derived quantity's kernel: LibTorch then.
+// Each draw's values from the tape where columns_on_tape says (one forward sweep per
+// draw), whatever evaluates the density. The tape may lack a derived quantity's kernel:
+// LibTorch then.
 DrawColumns draw_columns(const model::CompiledModel& model, const CompileChoice& choice) {
-  const bool on_tape = backend_of(choice) != tape::Backend::torch && choice.device == "cpu" && choice.dtype != "float32";
-  if (!on_tape) return model.draw_columns();
+  if (!columns_on_tape(choice)) return model.draw_columns();
   try {
     return tape::tape_draw_columns(model);
   } catch (const tape::Unsupported&) {
@@ -60,10 +59,17 @@ BoundModel bound(const model::CompiledModel& model, const UnconstrainedTarget& t
   result.explain_no_initial_point = invalid_argument_report(model, source);
   result.explain_rejection = rejection_report(model, std::move(source));
   result.parameter_columns = parameter_columns(model.layout());
+  result.predictive = [model, tape = columns_on_tape(choice)] {
+    return std::make_shared<const PredictiveColumns>(model, tape);
+  };
   return result;
 }
 
 }  // namespace
+
+bool columns_on_tape(const CompileChoice& choice) {
+  return backend_of(choice) != tape::Backend::torch && choice.device == "cpu" && choice.dtype != "float32";
+}
 
 model::CompileOptions compile_options(const CompileChoice& choice) {
   model::CompileOptions options;

@@ -35,6 +35,13 @@ class VmodSource : public ModelSource {
   std::optional<std::string> file_;
 };
 
+/// Whether each draw's recorded values (the draw columns, the predictive columns) come
+/// from the tape under `choice`: unless LibTorch was asked for, or the tape cannot run (another
+/// device or dtype). One rule for a run on one process, on several, on a worker, and for
+/// `variate predict` afterwards, so that they write the same digits.
+/// @throws ArgumentError for an unknown backend.
+bool columns_on_tape(const CompileChoice& choice);
+
 /// How `choice` compiles a model on this machine.
 /// @throws ArgumentError for a device this LibTorch cannot use ("--device cuda: ...").
 model::CompileOptions compile_options(const CompileChoice& choice);

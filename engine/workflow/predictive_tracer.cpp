@@ -1,6 +1,7 @@
 #include "engine/workflow/predictive_tracer.h"
 
 #include "engine/core/argument_error.h"
+#include "engine/model/log_density_term.h"
 
 namespace variate::workflow {
 
@@ -20,8 +21,11 @@ RandomVariable PredictiveTracer::trace(RandomVariableSpec spec, const NextTracer
     throw ArgumentError("posterior_predictive: the draw has no value for latent variable '" +
                         spec.name + "'");
   }
+  // A `target +=` term is no observation: it has nothing to replicate, and its log density
+  // (a prior, a Jacobian, a whole likelihood written by hand) is not one observation's.
+  const bool term = dynamic_cast<const model::LogDensityTerm*>(spec.distribution.get()) != nullptr;
   RandomVariable rv = next(std::move(spec));
-  observations_.push_back({rv.name(), rv.sample(generator_), rv.log_prob()});
+  if (!term) observations_.push_back({rv.name(), rv.sample(generator_), rv.log_prob()});
   return rv;
 }
 

@@ -31,7 +31,9 @@ struct Observation {
 /// observed. An observed variable keeps its data value for the rest of the program — the
 /// log likelihood is the data's, and a model that reads its data later (lags) reads the
 /// data, as Stan's generated quantities do — while its replicated draw comes from
-/// `generator` alone, in program order.
+/// `generator` alone, in program order. A `target +=` term (model::LogDensityTerm) is
+/// scored but observes nothing: it gets no observation, as Stan's log_lik holds only what
+/// the user puts there.
 ///
 ///   PredictiveTracer tracer(parameters, data, generator);
 ///   { TracerScope scope(tracer); model(); }

@@ -20,7 +20,7 @@ struct ShippedModel {
 inline std::map<QString, ShippedModel> shipped_models() {
   std::map<QString, ShippedModel> models;
   const QString tests = QStringLiteral(QT_TESTCASE_SOURCEDIR);
-  for (const QString folder : {tests + "/data/reference", tests + "/data/export", tests + "/../projects"}) {
+  for (const QString& folder : {tests + "/data/reference", tests + "/data/export", tests + "/../projects"}) {
     const QDir root(folder);
     for (const auto& entry : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
       const QDir dir(root.filePath(entry));

@@ -13,6 +13,8 @@
 #include "engine/tape/constrain/constrain_ops.h"
 #include "engine/tape/densities/glm_log_density.h"
 #include "engine/tape/densities/log_density_ops.h"
+#include "engine/tape/densities/pointwise_log_densities.h"
+#include "engine/tape/densities/random_draws.h"
 #include "engine/tape/ops/expression_ops.h"
 #include "engine/tape/ops/gather.h"
 #include "engine/tape/ops/stack.h"
@@ -33,13 +35,23 @@ std::vector<double> doubles(const at::Tensor& t) {
 
 Shape shape_of(const at::Tensor& t) { return Shape(t.sizes().begin(), t.sizes().end()); }
 
-// What a program computes: the log density, or the values a draw records.
-enum class Purpose { density, draw_values };
+// What a program computes: the log density, the values a draw records, or the
+// predictive columns at constrained parameter values.
+enum class Purpose { density, draw_values, predictive };
+
+int64_t constrained_size(const ParameterLayout& layout) {
+  int64_t size = 0;
+  for (const auto& p : layout.parameters()) size += numel(p.shape);
+  return size;
+}
 
 class Compiler {
  public:
   Compiler(const model::CompiledModel& model, Purpose purpose)
-      : model_(model), checked_(model.checked()), builder_(model.layout().dimension()), purpose_(purpose) {}
+      : model_(model),
+        checked_(model.checked()),
+        builder_(purpose == Purpose::predictive ? constrained_size(model.layout()) : model.layout().dimension()),
+        purpose_(purpose) {}
 
   Program run() && {
     statements();
@@ -60,6 +72,14 @@ class Compiler {
     return result;
   }
 
+  PredictiveProgram predictive() && {
+    statements();
+    PredictiveProgram result;
+    result.observed = std::move(observed_);
+    result.program = std::move(builder_).finish();
+    return result;
+  }
+
  private:
   void statements() {
     parameters();
@@ -76,10 +96,18 @@ class Compiler {
   // A derived quantity the program computes: one a density reads, or with draw values
   // every one.
   bool computed(const std::string& name) const {
-    return purpose_ == Purpose::draw_values || model_.scored_nodes().count(name) > 0;
+    return purpose_ != Purpose::density || model_.scored_nodes().count(name) > 0;
   }
 
   void parameters() {
+    if (purpose_ == Purpose::predictive) {  // given on their own scale, one after the other
+      int64_t offset = 0;
+      for (const auto& p : model_.layout().parameters()) {
+        environment_[p.name] = builder_.parameters(offset, p.shape);
+        offset += numel(p.shape);
+      }
+      return;
+    }
     for (const auto& p : model_.layout().parameters()) {
       if (p.support_varies) continue;  // transformed where its bounds are computed
       const Slot unconstrained = builder_.parameters(p.offset, p.unconstrained_shape);
@@ -102,6 +130,10 @@ class Compiler {
     } else if (const auto* random = statement.as<model::RandomStmt>()) {
       if (node.kind == model::NodeKind::latent && !environment_.count(random->name)) {
         environment_[random->name] = constrain_at_point(*random);  // its bounds vary
+      }
+      if (purpose_ == Purpose::predictive) {
+        if (node.kind == model::NodeKind::observed) observed(*random);
+        return;
       }
       if (purpose_ == Purpose::draw_values || !model_.scores(s)) return;  // no density; or another part adds it
       if (const model::FusedLikelihood* fused = model_.fused_likelihood(s)) return glm(*fused);
@@ -136,6 +168,20 @@ class Compiler {
     if (!lower && !upper) throw Unsupported("the tape has no kernel for the bounds of '" + random.name + "'");
     const Slot y = builder_.parameters(p.offset, p.unconstrained_shape);
     return emit_bounds_at_point(builder_, lower, upper, Slot{y.offset, y.size, p.shape, true});
+  }
+
+  // An observed variable's replicated draw and its log likelihood element by element; its
+  // data stays its value for what follows (a lag reads the data).
+  void observed(const model::RandomStmt& random) {
+    if (random.truncation) throw Unsupported("the tape draws no truncated variable");
+    const Shape shape = model_.shape(random.name);
+    DensityTerm term = density_term(random.distribution, shape);
+    term.value = data(random.name);
+    const Slot replicated = builder_.varying(shape);
+    const Slot log_lik = builder_.varying(shape);
+    emit_random_draw(builder_, term, replicated);
+    emit_pointwise_log_density(builder_, term, log_lik);
+    observed_.push_back({random.name, shape, replicated.offset, log_lik.offset});
   }
 
   // A likelihood the compiler recognised as a GLM, on the same fused kernel as LibTorch's
@@ -366,6 +412,7 @@ class Compiler {
   };
   std::optional<Recurrence> recurrence_;
   Purpose purpose_;
+  std::vector<PredictiveProgram::Observed> observed_;
 };
 
 }  // namespace
@@ -378,6 +425,11 @@ Program compile_model(const model::CompiledModel& model) {
 DrawValuesProgram compile_draw_values(const model::CompiledModel& model) {
   if (model.options().dtype != at::kDouble) throw Unsupported("the tape computes in float64 only");
   return Compiler(model, Purpose::draw_values).draw_values();
+}
+
+PredictiveProgram compile_predictive(const model::CompiledModel& model) {
+  if (model.options().dtype != at::kDouble) throw Unsupported("the tape computes in float64 only");
+  return Compiler(model, Purpose::predictive).predictive();
 }
 
 }  // namespace variate::tape

@@ -32,4 +32,24 @@ struct DrawValuesProgram {
 /// @throws Unsupported as compile_model.
 DrawValuesProgram compile_draw_values(const model::CompiledModel& model);
 
+/// What `--predict` records at one draw: for each observed variable, in the order the
+/// model's statements run, a replicated draw (NAME_rep, drawn from Work::random) and its
+/// log likelihood element by element (log_lik), each `shape` values row-major in the arena.
+/// The program's input (its "parameters", dimension() values) is every parameter on its
+/// own scale, row-major, one after the other in the layout's order.
+struct PredictiveProgram {
+  struct Observed {
+    std::string name;
+    Shape shape;
+    int64_t replicated = 0;  ///< arena offsets
+    int64_t log_lik = 0;
+  };
+  Program program;
+  std::vector<Observed> observed;
+};
+
+/// @throws Unsupported as compile_model, and for an observed variable whose family has no
+/// pointwise log density or sampler here, or that is truncated.
+PredictiveProgram compile_predictive(const model::CompiledModel& model);
+
 }  // namespace variate::tape

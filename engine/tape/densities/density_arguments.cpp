@@ -24,6 +24,15 @@ int64_t elementwise_stride(const Slot& argument, int64_t n, const std::string& w
                     to_string(argument.shape) + " against " + std::to_string(n) + " values");
 }
 
+std::vector<double> binomial_trials(const ProgramBuilder& builder, const Slot& trials, int64_t n) {
+  if (trials.varying) throw Unsupported("the tape has no kernel for Binomial with varying N");
+  const int64_t stride = elementwise_stride(trials, n, "Binomial's N");
+  const std::vector<double> values = builder.constant_values(trials);
+  std::vector<double> per_element(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) per_element[static_cast<size_t>(i)] = values[static_cast<size_t>(stride * i)];
+  return per_element;
+}
+
 Shape leading_shape(const Shape& shape, int64_t count) {
   const auto keep = static_cast<int64_t>(shape.size()) - count;
   return Shape(shape.begin(), shape.begin() + std::max<int64_t>(keep, 0));

@@ -21,6 +21,10 @@ std::vector<double> observed_values(const ProgramBuilder& builder, const Slot& v
 /// @throws Unsupported, naming `what`, for any other size.
 int64_t elementwise_stride(const Slot& argument, int64_t n, const std::string& what);
 
+/// A Binomial's trials N for each of its `n` elements, from `trials` (one value or n).
+/// @throws Unsupported when N depends on parameters, which no kernel here takes.
+std::vector<double> binomial_trials(const ProgramBuilder& builder, const Slot& trials, int64_t n);
+
 /// Shape without its last `count` dimensions (the batch of rows of event entries).
 Shape leading_shape(const Shape& shape, int64_t count);
 

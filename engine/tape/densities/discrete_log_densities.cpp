@@ -13,8 +13,10 @@
 #include <map>
 
 #include "engine/distributions/parameters.h"
+#include "engine/tape/densities/binomial_family.h"
 #include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/densities/log_density_ops.h"
+#include "engine/tape/densities/neg_binomial_family.h"
 #include "engine/tape/densities/poisson_family.h"
 #include "engine/tape/program/unsupported.h"
 
@@ -26,50 +28,9 @@ using distributions::kHalfLog2Pi;
 
 double summed(const at::Tensor& t) { return t.sum().item<double>(); }
 
-// at::log_sigmoid and its backward, as LibTorch's CPU kernels compute them.
-double log_sigmoid(double x) { return std::min(x, 0.0) - std::log1p(std::exp(-std::abs(x))); }
-
-double log_sigmoid_derivative(double x) {
-  const double z = std::exp(-std::abs(x));
-  return x < 0 ? 1 - z / (1 + z) : z / (1 + z);
-}
-
-// at::softplus(x, 1, 40) (Bernoulli's threshold) and its backward.
-double softplus(double x) { return x > 40 ? x : std::log1p(std::exp(x)); }
-
-double softplus_derivative(double x) {
-  const double z = std::exp(x);
-  return x > 40 ? 1 : z / (z + 1);
-}
-
-// The log mass of one element (k successes and f failures, or k events; count = 1), or
-// of all elements at once through their totals (count = n), at one parameter value
-// theta; d receives its partial in theta. Each follows its family's log_prob, less the
-// terms of the data alone. Poisson's are poisson_family.h's, which a Mixture's component
-// shares.
-struct BinomialProbability {  // Bernoulli(p) too: N = 1
-  static double term(double k, double f, double, double theta, double& d) {
-    // k log theta is 0 where k = 0, even at theta = 0, and so is its gradient.
-    const double successes = k > 0 ? k * std::log(theta) : 0.0;
-    const double failures = f > 0 ? f * std::log1p(-theta) : 0.0;
-    d = (k > 0 ? k / theta : 0.0) - (f > 0 ? f / (1 - theta) : 0.0);
-    return successes + failures;
-  }
-};
-
-struct BinomialLogit {
-  static double term(double k, double f, double, double eta, double& d) {
-    d = k * log_sigmoid_derivative(eta) - f * log_sigmoid_derivative(-eta);
-    return k * log_sigmoid(eta) + f * log_sigmoid(-eta);
-  }
-};
-
-struct BernoulliLogit {  // y eta - softplus(eta), Stan's bernoulli_logit
-  static double term(double k, double, double count, double eta, double& d) {
-    d = k - count * softplus_derivative(eta);
-    return k * eta - count * softplus(eta);
-  }
-};
+using families::BernoulliLogit;
+using families::BinomialLogit;
+using families::BinomialProbability;
 
 // Operands: 0 the parameter. constants: the folded data terms, then the totals k, f, n.
 template <class Mass>
@@ -150,21 +111,16 @@ void emit_bernoulli(ProgramBuilder& builder, const DensityTerm& term) {
 
 void emit_binomial(ProgramBuilder& builder, const DensityTerm& term) {
   const std::vector<double> k = observed_values(builder, term.value, term.family);
-  const Slot& trials = term.arguments[0];
-  if (trials.varying) throw Unsupported("the tape has no kernel for Binomial with varying N");
-  const int64_t n = term.value.size;
-  const int64_t trials_stride = elementwise_stride(trials, n, "Binomial's N");
-  const std::vector<double> N = builder.constant_values(trials);
+  const std::vector<double> N = binomial_trials(builder, term.arguments[0], term.value.size);
   std::vector<double> failures(k.size());
   bool inside = true;
   for (size_t i = 0; i < k.size(); ++i) {
-    const double trials_i = N[static_cast<size_t>(trials_stride) * i];
-    inside = inside && is_count(k[i]) && k[i] <= trials_i;
-    failures[i] = trials_i - k[i];
+    inside = inside && is_count(k[i]) && k[i] <= N[i];
+    failures[i] = N[i] - k[i];
   }
   double folded = kMinusInfinity;
   if (inside) {
-    const at::Tensor Nt = constant_tensor(builder, trials).reshape({-1});
+    const at::Tensor Nt = at::tensor(N, at::kDouble);
     const at::Tensor kt = at::tensor(k, at::kDouble);
     folded = summed(at::lgamma(Nt + 1) - at::lgamma(kt + 1) - at::lgamma(Nt - kt + 1));
   }
@@ -194,53 +150,10 @@ void emit_poisson(ProgramBuilder& builder, const DensityTerm& term) {
 
 // NegBinomial2 ---------------------------------------------------------------------------
 
-struct StirlingDiff {
-  double value = 0;
-  double derivative = 0;
-};
-
-// lgamma(x) minus its Stirling approximation and the derivative, as the family computes
-// it: the asymptotic series from x = 10 on, the direct difference below.
-StirlingDiff lgamma_stirling_diff(double x) {
-  constexpr double kSeries[] = {1.0 / 12,    -1.0 / 360, 1.0 / 1260,
-                                -1.0 / 1680, 1.0 / 1188, -691.0 / 360360};
-  if (x >= 10) {
-    const double inverse_square = 1 / (x * x);
-    double series = kSeries[5];
-    double series_derivative = 0;  // in inverse_square
-    for (int i = 4; i >= 0; --i) {
-      series_derivative = series + series_derivative * inverse_square;
-      series = kSeries[i] + series * inverse_square;
-    }
-    return {series / x, -2 * series_derivative / (x * x * x * x) - series / (x * x)};
-  }
-  return {std::lgamma(x) - ((x - 0.5) * std::log(x) - x + kHalfLog2Pi),
-          calc_digamma(x) - (std::log(x) + (x - 0.5) / x - 1)};
-}
-
-// log Gamma(k + phi) / Gamma(phi) as the family writes it (without the cancellation of
-// two lgammas), with its derivative in phi.
-StirlingDiff log_rising_factorial(double k, double phi, const StirlingDiff& at_phi) {
-  const StirlingDiff at_sum = lgamma_stirling_diff(k + phi);
-  const double k_over_phi = k / phi;
-  return {k * std::log(k + phi) - k + (phi - 0.5) * std::log1p(k_over_phi) + at_sum.value -
-              at_phi.value,
-          k / (k + phi) + std::log1p(k_over_phi) -
-              (phi - 0.5) * k_over_phi / ((1 + k_over_phi) * phi) + at_sum.derivative -
-              at_phi.derivative};
-}
-
-// k log(mu / (mu + phi)) + count phi log(phi / (mu + phi)), in the family's log1p form, of
-// one element (count 1) or of all through their total k; partials into d_mu and d_phi.
-double log_odds_terms(double k, double count, double mu, double phi, double& d_mu, double& d_phi) {
-  const double phi_over_mu = phi / mu;
-  const double mu_over_phi = mu / phi;
-  const double log1p_mu_over_phi = std::log1p(mu_over_phi);
-  d_mu = k * phi_over_mu / ((1 + phi_over_mu) * mu) - count / (1 + mu_over_phi);
-  d_phi =
-      -k / ((1 + phi_over_mu) * mu) - count * (log1p_mu_over_phi - mu_over_phi / (1 + mu_over_phi));
-  return -k * std::log1p(phi_over_mu) - count * phi * log1p_mu_over_phi;
-}
+using families::lgamma_stirling_diff;
+using families::log_odds_terms;
+using families::log_rising_factorial;
+using families::StirlingDiff;
 
 // phi shared by all elements: the rising factorials depend on the count alone, so they
 // are taken once per distinct count. Operands: 0 mu, 1 phi, 2 the counts, 3 the distinct

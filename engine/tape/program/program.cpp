@@ -39,7 +39,7 @@ double Program::log_density(const double* q, double* gradient, Work& work, bool 
   // Adjoints of data and constants are written by kernels that do not know their operand
   // is constant, and never read: only the varying region needs zeroing.
   std::fill(adjoints, adjoints + varying_end_, 0.0);
-  Sweep sweep{values, adjoints, indices_.data(), 0.0, false, false};
+  Sweep sweep{values, adjoints, indices_.data(), 0.0, false, false, work.random};
   for (const Instruction& instruction : instructions_) {
     if (instruction.jacobian && !jacobian) continue;
     instruction.forward(instruction, sweep);

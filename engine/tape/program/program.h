@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct Sweep {
   /// Set (with `failed`) by an argument check: an argument computed from the parameters is
   /// outside its domain here (densities/argument_checks.h).
   bool rejected = false;
+  /// Where a predictive program's draws come from (densities/random_draws.h); null in a
+  /// program without them.
+  std::mt19937_64* random = nullptr;
 };
 
 struct Instruction;
@@ -80,6 +84,8 @@ class Work {
   std::vector<double> adjoints;
   /// Whether the last evaluation found an argument outside its domain.
   bool rejected = false;
+  /// The random stream a predictive program draws from, set by its caller.
+  std::mt19937_64* random = nullptr;
 };
 
 class Program {

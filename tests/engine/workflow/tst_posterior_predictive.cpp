@@ -149,6 +149,25 @@ class TestPosteriorPredictive : public QObject {
     QCOMPARE(predictive.log_lik_names(vt::NameStyle::Bracketed).back(), std::string("log_lik[8]"));
   }
 
+  // A `target +=` term is scored but observes nothing: no y_rep of it, no log_lik entry (a
+  // prior written by hand is not an observation), here beside an observed y.
+  void targetTermsAreNoObservations() {
+    vt::Data data;
+    data.set("N", static_cast<int64_t>(kY.size())).set("y", at::tensor(kY, at::kDouble));
+    const auto model = compile("target_term.vmod",
+                               "data N: int\ndata y: real[N]\nmu ~ Normal(1, 2)\ny ~ Normal(mu, 1.5)\n"
+                               "target += -0.5 * square(mu)\n",
+                               data);
+    const vw::PosteriorPredictive predictive(model.log_joint(), model.layout());
+    QCOMPARE(predictive.observed().size(), size_t{1});
+    QCOMPARE(predictive.observed()[0].name, std::string("y"));
+    QCOMPARE(predictive.log_lik_names(vt::NameStyle::StanCsv).size(), kY.size());
+    const auto rows = predictive.rows({{0.7}}, 1, 1);
+    for (size_t i = 0; i < kY.size(); ++i) {
+      QVERIFY(std::abs(rows.log_lik[0][i] - normal_log_density(kY[i], 0.7, kSigma)) < 1e-12);
+    }
+  }
+
   // (a) Given exact posterior draws of mu, y_rep_i follows the posterior predictive
   // Normal(mean, sqrt(sd^2 + sigma^2)).
   void conjugateReplicationsMatchAnalyticPredictive() {

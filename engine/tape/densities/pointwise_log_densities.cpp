@@ -1,0 +1,210 @@
+#include "engine/tape/densities/pointwise_log_densities.h"
+
+#include <ATen/ATen.h>
+
+#include <limits>
+#include <utility>
+
+#include "engine/tape/densities/binomial_family.h"
+#include "engine/tape/densities/density_arguments.h"
+#include "engine/tape/densities/density_sink.h"
+#include "engine/tape/densities/interval_families.h"
+#include "engine/tape/densities/location_scale_families.h"
+#include "engine/tape/densities/neg_binomial_family.h"
+#include "engine/tape/densities/normal_family.h"
+#include "engine/tape/densities/poisson_family.h"
+#include "engine/tape/densities/positive_families.h"
+#include "engine/tape/program/unsupported.h"
+
+namespace variate::tape {
+namespace {
+
+// Operands as a sink's (density_sink.h): 0 the value, 1 + k argument k read at i * stride.
+template <class Family, size_t... K>
+void pointwise(const Instruction& op, Sweep& s, std::index_sequence<K...>) {
+  using Joint = detail::JointTraits<Family>;
+  const double* x = s.values + op.in[0];
+  double* out = s.values + op.out;
+  typename Family::Arguments arguments;
+  [[maybe_unused]] typename Joint::type joint;
+  for (int64_t i = 0; i < op.n; ++i) {
+    (std::get<K>(arguments).load(s.values[op.in[1 + K] + i * op.stride[1 + K]], false), ...);
+    if constexpr (Joint::exists) {
+      joint.load(false, std::get<K>(arguments)...);
+      out[i] = Family::at(x[i], std::get<K>(arguments)..., joint).lp;
+    } else {
+      out[i] = Family::at(x[i], std::get<K>(arguments)...).lp;
+    }
+  }
+}
+
+template <class Family>
+void pointwise_kernel(const Instruction& op, Sweep& s) {
+  pointwise<Family>(op, s, std::make_index_sequence<std::tuple_size_v<typename Family::Arguments>>{});
+}
+
+// The sink's operands, with the output and kernel of the pointwise op.
+Instruction pointwise_instruction(const DensityTerm& term, size_t arity, Kernel kernel, const Slot& out) {
+  const int64_t n = term.value.size;
+  if (term.arguments.size() != arity) {
+    throw Unsupported("the tape's pointwise " + term.family + " takes " + std::to_string(arity) + " arguments");
+  }
+  Instruction op;
+  op.name = "pointwise_lpdf";
+  op.forward = kernel;
+  op.out = out.offset;
+  op.n = n;
+  op.in[0] = term.value.offset;
+  op.stride[0] = 1;
+  for (size_t k = 0; k < arity; ++k) {
+    op.in[1 + k] = term.arguments[k].offset;
+    op.stride[1 + k] = elementwise_stride(term.arguments[k], n, term.family + "'s argument " + std::to_string(k));
+  }
+  return op;
+}
+
+template <class Family>
+bool emit_pointwise_family(ProgramBuilder& builder, const DensityTerm& term, const char* family, size_t parameterization,
+                 const Slot& out) {
+  if (term.family != family || term.parameterization != parameterization) return false;
+  builder.append(pointwise_instruction(term, std::tuple_size_v<typename Family::Arguments>, pointwise_kernel<Family>, out));
+  return true;
+}
+
+// Operands: 0 the parameter, 1 the counts k, 2 the counts f, 3 each element's data term
+// (its binomial coefficient, or -inf where the value is outside the support).
+template <class Mass>
+void pointwise_counts_kernel(const Instruction& op, Sweep& s) {
+  const double* theta = s.values + op.in[0];
+  const double* k = s.values + op.in[1];
+  const double* f = s.values + op.in[2];
+  const double* data_term = s.values + op.in[3];
+  double* out = s.values + op.out;
+  for (int64_t i = 0; i < op.n; ++i) {
+    double d = 0;
+    out[i] = data_term[i] + Mass::term(k[i], f[i], 1.0, theta[i * op.stride[0]], d);
+  }
+}
+
+template <class Mass>
+void emit_pointwise_counts(ProgramBuilder& builder, const DensityTerm& term, const Slot& parameter, const std::vector<double>& k,
+                 const std::vector<double>& f, const std::vector<double>& data_term, const Slot& out) {
+  const int64_t n = term.value.size;
+  Instruction op;
+  op.name = "pointwise_lpmf";
+  op.forward = pointwise_counts_kernel<Mass>;
+  op.out = out.offset;
+  op.n = n;
+  set_operand(op, 0, parameter, elementwise_stride(parameter, n, term.family + "'s parameter"));
+  set_operand(op, 1, builder.constant({n}, k));
+  set_operand(op, 2, builder.constant({n}, f));
+  set_operand(op, 3, builder.constant({n}, data_term));
+  builder.append(op);
+}
+
+void emit_pointwise_bernoulli(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  const std::vector<double> y = observed_values(builder, term.value, term.family);
+  std::vector<double> failures(y.size()), data_term(y.size());
+  for (size_t i = 0; i < y.size(); ++i) {
+    failures[i] = 1 - y[i];
+    data_term[i] = y[i] == 0 || y[i] == 1 ? 0.0 : -std::numeric_limits<double>::infinity();
+  }
+  if (term.parameterization == 0) {
+    emit_pointwise_counts<families::BinomialProbability>(builder, term, term.arguments[0], y, failures, data_term, out);
+  } else {
+    emit_pointwise_counts<families::BernoulliLogit>(builder, term, term.arguments[0], y, failures, data_term, out);
+  }
+}
+
+void emit_pointwise_binomial(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  const std::vector<double> k = observed_values(builder, term.value, term.family);
+  const int64_t n = term.value.size;
+  const std::vector<double> N = binomial_trials(builder, term.arguments[0], n);
+  std::vector<double> within(k.size()), failures(k.size());
+  for (size_t i = 0; i < k.size(); ++i) {
+    const bool inside = is_count(k[i]) && k[i] <= N[i];
+    within[i] = inside ? k[i] : 0.0;  // as log_prob: the mass at 0, then masked
+    failures[i] = N[i] - within[i];
+  }
+  const at::Tensor Nt = at::tensor(N, at::kDouble);
+  const at::Tensor kt = at::tensor(within, at::kDouble);
+  const at::Tensor log_choose = (at::lgamma(Nt + 1) - at::lgamma(kt + 1) - at::lgamma(Nt - kt + 1)).contiguous();
+  std::vector<double> data_term(log_choose.data_ptr<double>(), log_choose.data_ptr<double>() + n);
+  for (size_t i = 0; i < k.size(); ++i) {
+    if (within[i] != k[i]) data_term[i] = -std::numeric_limits<double>::infinity();
+  }
+  if (term.parameterization == 0) {
+    emit_pointwise_counts<families::BinomialProbability>(builder, term, term.arguments[1], within, failures, data_term, out);
+  } else {
+    emit_pointwise_counts<families::BinomialLogit>(builder, term, term.arguments[1], within, failures, data_term, out);
+  }
+}
+
+// Operands: 0 mu and 1 phi, read at i * stride; 2 the counts; 3 each count's -log k!, or
+// -inf where the value is not a count.
+void pointwise_neg_binomial_2_kernel(const Instruction& op, Sweep& s) {
+  const double* mu = s.values + op.in[0];
+  const double* phi = s.values + op.in[1];
+  const double* k = s.values + op.in[2];
+  const double* data_term = s.values + op.in[3];
+  double* out = s.values + op.out;
+  for (int64_t i = 0; i < op.n; ++i) {
+    const double m = mu[i * op.stride[0]];
+    const double p = phi[i * op.stride[1]];
+    double d_mu = 0, d_phi = 0;
+    out[i] = data_term[i] + families::log_rising_factorial(k[i], p, families::lgamma_stirling_diff(p)).value +
+             families::log_odds_terms(k[i], 1.0, m, p, d_mu, d_phi);
+  }
+}
+
+void emit_pointwise_neg_binomial_2(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  if (term.parameterization != 0 || term.arguments.size() != 2) throw Unsupported("the tape has no such NegBinomial2");
+  const std::vector<double> k = observed_values(builder, term.value, term.family);
+  const int64_t n = term.value.size;
+  const at::Tensor log_factorials = at::lgamma(at::tensor(k, at::kDouble) + 1).contiguous();
+  std::vector<double> data_term(static_cast<size_t>(n));
+  for (size_t i = 0; i < k.size(); ++i) {
+    data_term[i] = is_count(k[i]) ? -log_factorials.data_ptr<double>()[i] : -std::numeric_limits<double>::infinity();
+  }
+  Instruction op;
+  op.name = "pointwise_lpmf";
+  op.forward = pointwise_neg_binomial_2_kernel;
+  op.out = out.offset;
+  op.n = n;
+  set_operand(op, 0, term.arguments[0], elementwise_stride(term.arguments[0], n, "NegBinomial2's mu"));
+  set_operand(op, 1, term.arguments[1], elementwise_stride(term.arguments[1], n, "NegBinomial2's phi"));
+  set_operand(op, 2, builder.constant({n}, k));
+  set_operand(op, 3, builder.constant({n}, data_term));
+  builder.append(op);
+}
+
+}  // namespace
+
+void emit_pointwise_log_density(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  namespace f = families;
+  const bool emitted =
+      emit_pointwise_family<f::Normal>(builder, term, "Normal", 0, out) ||
+      emit_pointwise_family<f::HalfNormal>(builder, term, "HalfNormal", 0, out) ||
+      emit_pointwise_family<f::Cauchy>(builder, term, "Cauchy", 0, out) ||
+      emit_pointwise_family<f::HalfCauchy>(builder, term, "HalfCauchy", 0, out) ||
+      emit_pointwise_family<f::StudentT>(builder, term, "StudentT", 0, out) ||
+      emit_pointwise_family<f::HalfStudentT>(builder, term, "HalfStudentT", 0, out) ||
+      emit_pointwise_family<f::Laplace>(builder, term, "Laplace", 0, out) ||
+      emit_pointwise_family<f::Logistic>(builder, term, "Logistic", 0, out) ||
+      emit_pointwise_family<f::Exponential>(builder, term, "Exponential", 0, out) ||
+      emit_pointwise_family<f::Gamma>(builder, term, "Gamma", 0, out) ||
+      emit_pointwise_family<f::InvGamma>(builder, term, "InvGamma", 0, out) ||
+      emit_pointwise_family<f::LogNormal>(builder, term, "LogNormal", 0, out) ||
+      emit_pointwise_family<f::Weibull>(builder, term, "Weibull", 0, out) ||
+      emit_pointwise_family<f::Beta>(builder, term, "Beta", 0, out) ||
+      emit_pointwise_family<f::Uniform>(builder, term, "Uniform", 0, out) ||
+      emit_pointwise_family<f::PoissonRate>(builder, term, "Poisson", 0, out) ||
+      emit_pointwise_family<f::PoissonLogRate>(builder, term, "Poisson", 1, out);
+  if (emitted) return;
+  if (term.family == "Bernoulli") return emit_pointwise_bernoulli(builder, term, out);
+  if (term.family == "Binomial") return emit_pointwise_binomial(builder, term, out);
+  if (term.family == "NegBinomial2") return emit_pointwise_neg_binomial_2(builder, term, out);
+  throw Unsupported("the tape has no pointwise log density for " + term.family);
+}
+
+}  // namespace variate::tape

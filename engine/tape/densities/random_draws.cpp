@@ -1,0 +1,119 @@
+#include "engine/tape/densities/random_draws.h"
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+
+#include "engine/tape/densities/density_arguments.h"
+#include "engine/tape/program/unsupported.h"
+
+namespace variate::tape {
+namespace {
+
+using RandomEngine = std::mt19937_64;
+
+// Uniform on (0, 1), never 0 or 1: 53 random bits and half a step.
+double open_uniform(RandomEngine& g) { return (static_cast<double>(g() >> 11) + 0.5) * 0x1.0p-53; }
+double standard_normal(RandomEngine& g) { return std::normal_distribution<double>()(g); }
+double standard_gamma(RandomEngine& g, double shape) { return std::gamma_distribution<double>(shape, 1.0)(g); }
+double standard_cauchy(RandomEngine& g) { return std::tan(M_PI * (open_uniform(g) - 0.5)); }
+double student_t(RandomEngine& g, double nu) { return std::student_t_distribution<double>(nu)(g); }
+double logistic_sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+double poisson_draw(RandomEngine& g, double rate) {
+  if (!(rate > 0)) return rate == 0 ? 0.0 : std::nan("");
+  return static_cast<double>(std::poisson_distribution<long long>(rate)(g));
+}
+
+double binomial_draw(RandomEngine& g, double trials, double p) {
+  if (!(p >= 0 && p <= 1) || !(trials >= 0)) return std::nan("");
+  return static_cast<double>(std::binomial_distribution<long long>(static_cast<long long>(trials), p)(g));
+}
+
+// One draw at the arguments a[0..arity), as the family's density defines it.
+using DrawOne = double (*)(RandomEngine&, const double* a);
+
+const std::map<std::pair<std::string, size_t>, std::pair<DrawOne, size_t>>& family_samplers() {
+  static const std::map<std::pair<std::string, size_t>, std::pair<DrawOne, size_t>> table = {
+      {{"Normal", 0}, {[](RandomEngine& g, const double* a) { return a[0] + a[1] * standard_normal(g); }, 2}},
+      {{"HalfNormal", 0}, {[](RandomEngine& g, const double* a) { return a[0] * std::abs(standard_normal(g)); }, 1}},
+      {{"Cauchy", 0}, {[](RandomEngine& g, const double* a) { return a[0] + a[1] * standard_cauchy(g); }, 2}},
+      {{"HalfCauchy", 0}, {[](RandomEngine& g, const double* a) { return a[0] * std::abs(standard_cauchy(g)); }, 1}},
+      {{"StudentT", 0}, {[](RandomEngine& g, const double* a) { return a[1] + a[2] * student_t(g, a[0]); }, 3}},
+      {{"HalfStudentT", 0}, {[](RandomEngine& g, const double* a) { return a[1] * std::abs(student_t(g, a[0])); }, 2}},
+      {{"Laplace", 0},
+       {[](RandomEngine& g, const double* a) {
+          const double u = open_uniform(g) - 0.5;
+          return a[0] - a[1] * std::copysign(std::log1p(-2 * std::abs(u)), u);
+        },
+        2}},
+      {{"Logistic", 0},
+       {[](RandomEngine& g, const double* a) {
+          const double u = open_uniform(g);
+          return a[0] + a[1] * (std::log(u) - std::log1p(-u));
+        },
+        2}},
+      {{"Exponential", 0}, {[](RandomEngine& g, const double* a) { return -std::log(open_uniform(g)) / a[0]; }, 1}},
+      {{"Gamma", 0}, {[](RandomEngine& g, const double* a) { return standard_gamma(g, a[0]) / a[1]; }, 2}},
+      {{"InvGamma", 0}, {[](RandomEngine& g, const double* a) { return a[1] / standard_gamma(g, a[0]); }, 2}},
+      {{"LogNormal", 0}, {[](RandomEngine& g, const double* a) { return std::exp(a[0] + a[1] * standard_normal(g)); }, 2}},
+      {{"Weibull", 0},
+       {[](RandomEngine& g, const double* a) { return a[1] * std::pow(-std::log(open_uniform(g)), 1.0 / a[0]); }, 2}},
+      {{"Beta", 0},
+       {[](RandomEngine& g, const double* a) {
+          const double x = standard_gamma(g, a[0]);
+          const double y = standard_gamma(g, a[1]);
+          return x / (x + y);
+        },
+        2}},
+      {{"Uniform", 0}, {[](RandomEngine& g, const double* a) { return a[0] + (a[1] - a[0]) * open_uniform(g); }, 2}},
+      {{"Poisson", 0}, {[](RandomEngine& g, const double* a) { return poisson_draw(g, a[0]); }, 1}},
+      {{"Poisson", 1}, {[](RandomEngine& g, const double* a) { return poisson_draw(g, std::exp(a[0])); }, 1}},
+      {{"Bernoulli", 0}, {[](RandomEngine& g, const double* a) { return open_uniform(g) < a[0] ? 1.0 : 0.0; }, 1}},
+      {{"Bernoulli", 1}, {[](RandomEngine& g, const double* a) { return open_uniform(g) < logistic_sigmoid(a[0]) ? 1.0 : 0.0; }, 1}},
+      {{"Binomial", 0}, {[](RandomEngine& g, const double* a) { return binomial_draw(g, a[0], a[1]); }, 2}},
+      {{"Binomial", 1}, {[](RandomEngine& g, const double* a) { return binomial_draw(g, a[0], logistic_sigmoid(a[1])); }, 2}},
+      // A Poisson whose rate is Gamma(phi, phi / mu): mean mu, variance mu + mu^2 / phi.
+      {{"NegBinomial2", 0},
+       {[](RandomEngine& g, const double* a) { return poisson_draw(g, standard_gamma(g, a[1]) * a[0] / a[1]); }, 2}},
+  };
+  return table;
+}
+
+// Operands 1 + k: argument k, read at i * stride. aux: the DrawOne. dims[0]: the arity.
+void draw_kernel(const Instruction& op, Sweep& s) {
+  const auto draw = reinterpret_cast<DrawOne>(const_cast<void*>(op.aux));
+  double* out = s.values + op.out;
+  double a[3];
+  for (int64_t i = 0; i < op.n; ++i) {
+    for (int64_t k = 0; k < op.dims[0]; ++k) a[k] = s.values[op.in[1 + k] + i * op.stride[1 + k]];
+    out[i] = draw(*s.random, a);
+  }
+}
+
+}  // namespace
+
+void emit_random_draw(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  const auto it = family_samplers().find({term.family, term.parameterization});
+  if (it == family_samplers().end()) throw Unsupported("the tape draws no " + term.family);
+  const auto [draw, arity] = it->second;
+  if (term.arguments.size() != arity) {
+    throw Unsupported("the tape's " + term.family + " draws take " + std::to_string(arity) + " arguments");
+  }
+  const int64_t n = term.value.size;
+  Instruction op;
+  op.name = "random_draw";
+  op.forward = draw_kernel;
+  op.out = out.offset;
+  op.n = n;
+  op.dims[0] = static_cast<int64_t>(arity);
+  op.aux = reinterpret_cast<const void*>(draw);
+  for (size_t k = 0; k < arity; ++k) {
+    op.in[1 + k] = term.arguments[k].offset;
+    op.stride[1 + k] = elementwise_stride(term.arguments[k], n, term.family + "'s argument " + std::to_string(k));
+  }
+  builder.append(op);
+}
+
+}  // namespace variate::tape
