@@ -68,10 +68,10 @@ int run_predict(const PredictOptions& o) {
     // A stored run's own backend unless one is given.
     const std::string backend = o.settings.get(services::setting::backend);
     const bool given = o.settings.given(services::setting::backend.descriptor());
-    const services::Prediction p =
-        o.project ? services::predict_stored_run(store::Project(*o.project), *o.run, o.seed,
-                                                 given ? std::optional(backend) : std::nullopt)
-                  : services::predict_files(*o.model, o.data, o.files, o.seed, backend);
+    const services::Prediction p = o.project
+                                       ? services::predict_stored_run(store::Project(*o.project), *o.run, o.seed,
+                                                                      given ? std::optional(backend) : std::nullopt)
+                                       : services::predict_files(*o.model, o.data, o.files, o.seed, backend);
     write_chains(p, o.output);
     std::cout << "Each draw has " << p.replicated_names.size() << " replicated values (";
     for (size_t v = 0; v < p.observed.size(); ++v) std::cout << (v ? ", " : "") << p.observed[v].name << "_rep";

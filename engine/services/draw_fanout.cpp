@@ -7,8 +7,7 @@
 
 namespace variate::services {
 
-DrawFanout::DrawFanout(const DrawColumns& columns, int chains, const PredictiveColumns* predictive,
-                       uint64_t seed)
+DrawFanout::DrawFanout(const DrawColumns& columns, int chains, const PredictiveColumns* predictive, uint64_t seed)
     : columns_(columns), predictive_(predictive), kept_(chains), last_(chains) {
   names_ = sampler_column_names();
   std::vector<std::string> outputs = columns.names(NameStyle::StanCsv);

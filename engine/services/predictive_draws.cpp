@@ -47,7 +47,8 @@ std::vector<workflow::PredictiveRows> predict_chains(const PredictiveColumns& pr
                                                      const std::vector<ChainTable>& chains, uint64_t seed) {
   std::vector<workflow::PredictiveRows> result;
   for (const auto& chain : chains) {
-    PredictiveColumns::ChainStream stream = PredictiveColumns::chain_stream(seed, static_cast<uint64_t>(chain.chain_id));
+    PredictiveColumns::ChainStream stream =
+        PredictiveColumns::chain_stream(seed, static_cast<uint64_t>(chain.chain_id));
     result.push_back(predictive.rows(parameter_rows(chain, parameters), stream));
   }
   return result;

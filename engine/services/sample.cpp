@@ -161,8 +161,8 @@ void begin(Sampling& s, const std::optional<JobRef>& job) {
       throw ArgumentError("--predict: " + s.spec.model->name() + " has no observed variables to replicate");
     }
   }
-  s.fanout = std::make_unique<DrawFanout>(s.model->columns, s.options.chains(), s.predictive.get(),
-                                          s.result.facts.seed);
+  s.fanout =
+      std::make_unique<DrawFanout>(s.model->columns, s.options.chains(), s.predictive.get(), s.result.facts.seed);
   s.result.names = s.fanout->names();
   if (s.spec.record.project) {
     store::RunRecorderOptions recording;

@@ -11,6 +11,7 @@
 #include "engine/model/printer.h"
 #include "engine/model/variable_bounds.h"
 #include "engine/tape/constrain/constrain_ops.h"
+#include "engine/tape/densities/argument_checks.h"
 #include "engine/tape/densities/glm_log_density.h"
 #include "engine/tape/densities/log_density_ops.h"
 #include "engine/tape/densities/pointwise_log_densities.h"
@@ -19,7 +20,6 @@
 #include "engine/tape/ops/gather.h"
 #include "engine/tape/ops/stack.h"
 #include "engine/tape/program/builder.h"
-#include "engine/tape/densities/argument_checks.h"
 #include "engine/tape/program/unsupported.h"
 
 namespace variate::tape {

@@ -33,7 +33,8 @@ std::vector<TapePredictive::Row> TapePredictive::rows(const std::vector<std::vec
                           " values, expected at least " + std::to_string(input_order_.size()) +
                           " (the parameters' columns)");
     }
-    for (size_t column = 0; column < input_order_.size(); ++column) input[static_cast<size_t>(input_order_[column])] = draw[column];
+    for (size_t column = 0; column < input_order_.size(); ++column)
+      input[static_cast<size_t>(input_order_[column])] = draw[column];
     program.log_density(input.data(), nullptr, work, /*jacobian=*/false);
     Row row;
     for (const auto& o : compiled_.observed) append(o.replicated, o.shape, row.replicated);

@@ -19,8 +19,7 @@ struct StirlingDiff {
 // lgamma(x) minus its Stirling approximation and the derivative, as the family computes
 // it: the asymptotic series from x = 10 on, the direct difference below.
 inline StirlingDiff lgamma_stirling_diff(double x) {
-  constexpr double kSeries[] = {1.0 / 12,    -1.0 / 360, 1.0 / 1260,
-                                -1.0 / 1680, 1.0 / 1188, -691.0 / 360360};
+  constexpr double kSeries[] = {1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360};
   if (x >= 10) {
     const double inverse_square = 1 / (x * x);
     double series = kSeries[5];
@@ -40,11 +39,9 @@ inline StirlingDiff lgamma_stirling_diff(double x) {
 inline StirlingDiff log_rising_factorial(double k, double phi, const StirlingDiff& at_phi) {
   const StirlingDiff at_sum = lgamma_stirling_diff(k + phi);
   const double k_over_phi = k / phi;
-  return {k * std::log(k + phi) - k + (phi - 0.5) * std::log1p(k_over_phi) + at_sum.value -
-              at_phi.value,
-          k / (k + phi) + std::log1p(k_over_phi) -
-              (phi - 0.5) * k_over_phi / ((1 + k_over_phi) * phi) + at_sum.derivative -
-              at_phi.derivative};
+  return {k * std::log(k + phi) - k + (phi - 0.5) * std::log1p(k_over_phi) + at_sum.value - at_phi.value,
+          k / (k + phi) + std::log1p(k_over_phi) - (phi - 0.5) * k_over_phi / ((1 + k_over_phi) * phi) +
+              at_sum.derivative - at_phi.derivative};
 }
 
 // k log(mu / (mu + phi)) + count phi log(phi / (mu + phi)), in the family's log1p form, of
@@ -54,8 +51,7 @@ inline double log_odds_terms(double k, double count, double mu, double phi, doub
   const double mu_over_phi = mu / phi;
   const double log1p_mu_over_phi = std::log1p(mu_over_phi);
   d_mu = k * phi_over_mu / ((1 + phi_over_mu) * mu) - count / (1 + mu_over_phi);
-  d_phi =
-      -k / ((1 + phi_over_mu) * mu) - count * (log1p_mu_over_phi - mu_over_phi / (1 + mu_over_phi));
+  d_phi = -k / ((1 + phi_over_mu) * mu) - count * (log1p_mu_over_phi - mu_over_phi / (1 + mu_over_phi));
   return -k * std::log1p(phi_over_mu) - count * phi * log1p_mu_over_phi;
 }
 

@@ -64,10 +64,11 @@ Instruction pointwise_instruction(const DensityTerm& term, size_t arity, Kernel 
 }
 
 template <class Family>
-bool emit_pointwise_family(ProgramBuilder& builder, const DensityTerm& term, const char* family, size_t parameterization,
-                 const Slot& out) {
+bool emit_pointwise_family(ProgramBuilder& builder, const DensityTerm& term, const char* family,
+                           size_t parameterization, const Slot& out) {
   if (term.family != family || term.parameterization != parameterization) return false;
-  builder.append(pointwise_instruction(term, std::tuple_size_v<typename Family::Arguments>, pointwise_kernel<Family>, out));
+  builder.append(
+      pointwise_instruction(term, std::tuple_size_v<typename Family::Arguments>, pointwise_kernel<Family>, out));
   return true;
 }
 
@@ -87,8 +88,9 @@ void pointwise_counts_kernel(const Instruction& op, Sweep& s) {
 }
 
 template <class Mass>
-void emit_pointwise_counts(ProgramBuilder& builder, const DensityTerm& term, const Slot& parameter, const std::vector<double>& k,
-                 const std::vector<double>& f, const std::vector<double>& data_term, const Slot& out) {
+void emit_pointwise_counts(ProgramBuilder& builder, const DensityTerm& term, const Slot& parameter,
+                           const std::vector<double>& k, const std::vector<double>& f,
+                           const std::vector<double>& data_term, const Slot& out) {
   const int64_t n = term.value.size;
   Instruction op;
   op.name = "pointwise_lpmf";
@@ -134,7 +136,8 @@ void emit_pointwise_binomial(ProgramBuilder& builder, const DensityTerm& term, c
     if (within[i] != k[i]) data_term[i] = -std::numeric_limits<double>::infinity();
   }
   if (term.parameterization == 0) {
-    emit_pointwise_counts<families::BinomialProbability>(builder, term, term.arguments[1], within, failures, data_term, out);
+    emit_pointwise_counts<families::BinomialProbability>(builder, term, term.arguments[1], within, failures, data_term,
+                                                         out);
   } else {
     emit_pointwise_counts<families::BinomialLogit>(builder, term, term.arguments[1], within, failures, data_term, out);
   }
@@ -182,24 +185,23 @@ void emit_pointwise_neg_binomial_2(ProgramBuilder& builder, const DensityTerm& t
 
 void emit_pointwise_log_density(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
   namespace f = families;
-  const bool emitted =
-      emit_pointwise_family<f::Normal>(builder, term, "Normal", 0, out) ||
-      emit_pointwise_family<f::HalfNormal>(builder, term, "HalfNormal", 0, out) ||
-      emit_pointwise_family<f::Cauchy>(builder, term, "Cauchy", 0, out) ||
-      emit_pointwise_family<f::HalfCauchy>(builder, term, "HalfCauchy", 0, out) ||
-      emit_pointwise_family<f::StudentT>(builder, term, "StudentT", 0, out) ||
-      emit_pointwise_family<f::HalfStudentT>(builder, term, "HalfStudentT", 0, out) ||
-      emit_pointwise_family<f::Laplace>(builder, term, "Laplace", 0, out) ||
-      emit_pointwise_family<f::Logistic>(builder, term, "Logistic", 0, out) ||
-      emit_pointwise_family<f::Exponential>(builder, term, "Exponential", 0, out) ||
-      emit_pointwise_family<f::Gamma>(builder, term, "Gamma", 0, out) ||
-      emit_pointwise_family<f::InvGamma>(builder, term, "InvGamma", 0, out) ||
-      emit_pointwise_family<f::LogNormal>(builder, term, "LogNormal", 0, out) ||
-      emit_pointwise_family<f::Weibull>(builder, term, "Weibull", 0, out) ||
-      emit_pointwise_family<f::Beta>(builder, term, "Beta", 0, out) ||
-      emit_pointwise_family<f::Uniform>(builder, term, "Uniform", 0, out) ||
-      emit_pointwise_family<f::PoissonRate>(builder, term, "Poisson", 0, out) ||
-      emit_pointwise_family<f::PoissonLogRate>(builder, term, "Poisson", 1, out);
+  const bool emitted = emit_pointwise_family<f::Normal>(builder, term, "Normal", 0, out) ||
+                       emit_pointwise_family<f::HalfNormal>(builder, term, "HalfNormal", 0, out) ||
+                       emit_pointwise_family<f::Cauchy>(builder, term, "Cauchy", 0, out) ||
+                       emit_pointwise_family<f::HalfCauchy>(builder, term, "HalfCauchy", 0, out) ||
+                       emit_pointwise_family<f::StudentT>(builder, term, "StudentT", 0, out) ||
+                       emit_pointwise_family<f::HalfStudentT>(builder, term, "HalfStudentT", 0, out) ||
+                       emit_pointwise_family<f::Laplace>(builder, term, "Laplace", 0, out) ||
+                       emit_pointwise_family<f::Logistic>(builder, term, "Logistic", 0, out) ||
+                       emit_pointwise_family<f::Exponential>(builder, term, "Exponential", 0, out) ||
+                       emit_pointwise_family<f::Gamma>(builder, term, "Gamma", 0, out) ||
+                       emit_pointwise_family<f::InvGamma>(builder, term, "InvGamma", 0, out) ||
+                       emit_pointwise_family<f::LogNormal>(builder, term, "LogNormal", 0, out) ||
+                       emit_pointwise_family<f::Weibull>(builder, term, "Weibull", 0, out) ||
+                       emit_pointwise_family<f::Beta>(builder, term, "Beta", 0, out) ||
+                       emit_pointwise_family<f::Uniform>(builder, term, "Uniform", 0, out) ||
+                       emit_pointwise_family<f::PoissonRate>(builder, term, "Poisson", 0, out) ||
+                       emit_pointwise_family<f::PoissonLogRate>(builder, term, "Poisson", 1, out);
   if (emitted) return;
   if (term.family == "Bernoulli") return emit_pointwise_bernoulli(builder, term, out);
   if (term.family == "Binomial") return emit_pointwise_binomial(builder, term, out);

@@ -12,14 +12,14 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <QtTest/QtTest>
 
-#include "tests/support/shipped_models.h"
-#include "tests/support/statistics.h"
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
 #include "engine/services/predictive_columns.h"
 #include "engine/tape/compiler/tape_predictive.h"
 #include "engine/tape/program/unsupported.h"
 #include "engine/workflow/posterior_predictive.h"
+#include "tests/support/shipped_models.h"
+#include "tests/support/statistics.h"
 
 namespace vm = variate::model;
 namespace vt = variate::testing;
@@ -61,7 +61,8 @@ std::vector<std::vector<double>> draws(const vm::CompiledModel& model) {
 std::vector<double> replicated(const std::string& family, bool integer, double y, int64_t count = 20000) {
   variate::Data data;
   data.set("N", count).set("y", at::full({count}, y, at::kDouble));
-  const std::string text = "data N: int\ndata y: " + std::string(integer ? "int" : "real") + "[N]\ny ~ " + family + "\n";
+  const std::string text =
+      "data N: int\ndata y: " + std::string(integer ? "int" : "real") + "[N]\ny ~ " + family + "\n";
   const vm::CompiledModel model = compile(family, text, &data);
   std::mt19937_64 random(7);
   return TapePredictive(model).rows({{}}, random).at(0).replicated;
@@ -121,7 +122,10 @@ class TestTapePredictive : public QObject {
         }
         QVERIFY2(std::abs(a - b) <= tolerance(name) * std::max(1.0, std::abs(b)),
                  qPrintable(QString("draw %1, log_lik.%2: tape %3, LibTorch %4")
-                                .arg(r + 1).arg(i + 1).arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
+                                .arg(r + 1)
+                                .arg(i + 1)
+                                .arg(a, 0, 'g', 17)
+                                .arg(b, 0, 'g', 17)));
       }
     }
   }
@@ -134,7 +138,8 @@ class TestTapePredictive : public QObject {
     QTest::addColumn<QList<double>>("y");
     const QList<double> real = {-1.5, 0.3, 2.5, 40.0};
     const QList<double> positive = {0.3, 2.5, 40.0, 1e-3};
-    for (const char* f : {"Normal(1.5, 2)", "Cauchy(1, 0.5)", "StudentT(4, -1, 2)", "Laplace(1, 2)", "Logistic(-1, 0.5)"}) {
+    for (const char* f :
+         {"Normal(1.5, 2)", "Cauchy(1, 0.5)", "StudentT(4, -1, 2)", "Laplace(1, 2)", "Logistic(-1, 0.5)"}) {
       QTest::newRow(f) << QString(f) << false << real;
     }
     for (const char* f : {"HalfNormal(2)", "HalfCauchy(3)", "HalfStudentT(3, 2)", "Exponential(2.5)", "Gamma(2.5, 4)",
@@ -160,8 +165,8 @@ class TestTapePredictive : public QObject {
     const std::vector<double> values(y.begin(), y.end());
     variate::Data data;
     data.set("N", static_cast<int64_t>(y.size())).set("y", at::tensor(values, at::kDouble));
-    const std::string text = "data N: int\ndata y: " + std::string(integer ? "int" : "real") + "[N]\ny ~ " +
-                             family.toStdString() + "\n";
+    const std::string text =
+        "data N: int\ndata y: " + std::string(integer ? "int" : "real") + "[N]\ny ~ " + family.toStdString() + "\n";
     const vm::CompiledModel model = compile(family.toStdString(), text, &data);
     std::mt19937_64 random(1);
     const std::vector<double> got = TapePredictive(model).rows({{}}, random).at(0).log_lik;
@@ -169,7 +174,8 @@ class TestTapePredictive : public QObject {
     const std::vector<double> want = torch.rows({{}}, variate::workflow::chain_generator(1, 1)).log_lik.at(0);
     QCOMPARE(got.size(), values.size());
     for (size_t i = 0; i < values.size(); ++i) {
-      const QString where = QString("y = %1: tape %2, LibTorch %3").arg(values[i]).arg(got[i], 0, 'g', 17).arg(want[i], 0, 'g', 17);
+      const QString where =
+          QString("y = %1: tape %2, LibTorch %3").arg(values[i]).arg(got[i], 0, 'g', 17).arg(want[i], 0, 'g', 17);
       if (!std::isfinite(want[i])) {
         QVERIFY2(got[i] == want[i], qPrintable(where));
         continue;
@@ -186,10 +192,12 @@ class TestTapePredictive : public QObject {
       return [=](double x) { return vt::normal_cdf((x - mu) / sigma); };
     };
     QTest::newRow("Normal") << "Normal(1.5, 2)" << 0.5 << std::function<double(double)>(normal(1.5, 2));
-    QTest::newRow("HalfNormal") << "HalfNormal(2)" << 0.5
-                                << std::function<double(double)>([](double x) { return 2 * vt::normal_cdf(x / 2) - 1; });
-    QTest::newRow("Cauchy") << "Cauchy(1, 0.5)" << 0.5
-                            << std::function<double(double)>([](double x) { return 0.5 + std::atan((x - 1) / 0.5) / kPi; });
+    QTest::newRow("HalfNormal") << "HalfNormal(2)" << 0.5 << std::function<double(double)>([](double x) {
+      return 2 * vt::normal_cdf(x / 2) - 1;
+    });
+    QTest::newRow("Cauchy") << "Cauchy(1, 0.5)" << 0.5 << std::function<double(double)>([](double x) {
+      return 0.5 + std::atan((x - 1) / 0.5) / kPi;
+    });
     QTest::newRow("HalfCauchy") << "HalfCauchy(3)" << 0.5
                                 << std::function<double(double)>([](double x) { return 2 / kPi * std::atan(x / 3); });
     QTest::newRow("StudentT") << "StudentT(4, -1, 2)" << 0.5
@@ -208,15 +216,18 @@ class TestTapePredictive : public QObject {
                                  << std::function<double(double)>([](double x) { return 1 - std::exp(-2.5 * x); });
     QTest::newRow("Gamma") << "Gamma(2.5, 4)" << 0.5
                            << std::function<double(double)>([](double x) { return vt::incomplete_gamma(2.5, 4 * x); });
-    QTest::newRow("Gamma, shape below 1") << "Gamma(0.4, 1)" << 0.5
-                                          << std::function<double(double)>([](double x) { return vt::incomplete_gamma(0.4, x); });
-    QTest::newRow("InvGamma") << "InvGamma(3, 2)" << 0.5
-                              << std::function<double(double)>([](double x) { return 1 - vt::incomplete_gamma(3, 2 / x); });
+    QTest::newRow("Gamma, shape below 1")
+        << "Gamma(0.4, 1)" << 0.5
+        << std::function<double(double)>([](double x) { return vt::incomplete_gamma(0.4, x); });
+    QTest::newRow("InvGamma") << "InvGamma(3, 2)" << 0.5 << std::function<double(double)>([](double x) {
+      return 1 - vt::incomplete_gamma(3, 2 / x);
+    });
     QTest::newRow("LogNormal") << "LogNormal(0.5, 0.8)" << 0.5 << std::function<double(double)>([](double x) {
       return vt::normal_cdf((std::log(x) - 0.5) / 0.8);
     });
-    QTest::newRow("Weibull") << "Weibull(1.5, 2)" << 0.5
-                             << std::function<double(double)>([](double x) { return 1 - std::exp(-std::pow(x / 2, 1.5)); });
+    QTest::newRow("Weibull") << "Weibull(1.5, 2)" << 0.5 << std::function<double(double)>([](double x) {
+      return 1 - std::exp(-std::pow(x / 2, 1.5));
+    });
     QTest::newRow("Beta") << "Beta(2, 5)" << 0.5
                           << std::function<double(double)>([](double x) { return vt::incomplete_beta(2, 5, x); });
     QTest::newRow("Uniform") << "Uniform(-1, 2)" << 0.5
@@ -292,7 +303,8 @@ class TestTapePredictive : public QObject {
     const variate::services::PredictiveColumns on_torch(model, false);
     QCOMPARE(QString::fromStdString(on_tape.backend()), QStringLiteral("tape"));
     QCOMPARE(QString::fromStdString(on_torch.backend()), QStringLiteral("torch"));
-    QCOMPARE(on_tape.replicated_names(variate::NameStyle::StanCsv), on_torch.replicated_names(variate::NameStyle::StanCsv));
+    QCOMPARE(on_tape.replicated_names(variate::NameStyle::StanCsv),
+             on_torch.replicated_names(variate::NameStyle::StanCsv));
     const auto rows = draws(model);
     auto stream = variate::services::PredictiveColumns::chain_stream(3, 2);
     auto again = variate::services::PredictiveColumns::chain_stream(3, 2);
