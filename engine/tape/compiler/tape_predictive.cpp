@@ -6,7 +6,13 @@
 namespace variate::tape {
 
 TapePredictive::TapePredictive(const model::CompiledModel& model) : compiled_(compile_predictive(model)) {
-  for (const auto& o : compiled_.observed) observed_.push_back({o.name, o.shape});
+  for (const auto& o : compiled_.observed) {
+    observed_.push_back({o.name, o.shape});
+    for (const int64_t i : column_major_order(o.shape)) {
+      replicated_cells_.push_back(o.replicated + i);
+      log_lik_cells_.push_back(o.log_lik + i);
+    }
+  }
   int64_t start = 0;
   for (const auto& p : model.layout().parameters()) {
     for (const int64_t offset : column_major_order(p.shape)) input_order_.push_back(start + offset);
@@ -20,10 +26,10 @@ std::vector<TapePredictive::Row> TapePredictive::rows(const std::vector<std::vec
   Work work = program.make_work();
   work.random = &random;
   std::vector<double> input(static_cast<size_t>(program.dimension()));
-  // Column-major values of a row-major block.
-  const auto append = [&](int64_t offset, const Shape& shape, std::vector<double>& out) {
-    const double* values = work.values.data() + offset;
-    for (const int64_t i : column_major_order(shape)) out.push_back(values[i]);
+  const auto read = [&](const std::vector<int64_t>& cells) {
+    std::vector<double> values(cells.size());
+    for (size_t c = 0; c < cells.size(); ++c) values[c] = work.values[static_cast<size_t>(cells[c])];
+    return values;
   };
   std::vector<Row> result;
   result.reserve(draws.size());
@@ -36,10 +42,7 @@ std::vector<TapePredictive::Row> TapePredictive::rows(const std::vector<std::vec
     for (size_t column = 0; column < input_order_.size(); ++column)
       input[static_cast<size_t>(input_order_[column])] = draw[column];
     program.log_density(input.data(), nullptr, work, /*jacobian=*/false);
-    Row row;
-    for (const auto& o : compiled_.observed) append(o.replicated, o.shape, row.replicated);
-    for (const auto& o : compiled_.observed) append(o.log_lik, o.shape, row.log_lik);
-    result.push_back(std::move(row));
+    result.push_back({read(replicated_cells_), read(log_lik_cells_)});
   }
   return result;
 }

@@ -46,6 +46,9 @@ class TapePredictive {
   PredictiveProgram compiled_;
   std::vector<Variable> observed_;
   std::vector<int64_t> input_order_;  // input_order_[column] = its place in the program's input
+  // The arena offsets of the columns, in their order (each variable's column-major).
+  std::vector<int64_t> replicated_cells_;
+  std::vector<int64_t> log_lik_cells_;
 };
 
 }  // namespace variate::tape

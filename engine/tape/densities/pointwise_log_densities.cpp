@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <array>
 #include <limits>
 #include <utility>
 
@@ -20,17 +21,24 @@ namespace variate::tape {
 namespace {
 
 // Operands as a sink's (density_sink.h): 0 the value, 1 + k argument k read at i * stride.
+// As family_sink, an argument shared by all elements (and their Joint) is loaded once.
 template <class Family, size_t... K>
 void pointwise(const Instruction& op, Sweep& s, std::index_sequence<K...>) {
   using Joint = detail::JointTraits<Family>;
   const double* x = s.values + op.in[0];
   double* out = s.values + op.out;
+  [[maybe_unused]] const std::array<bool, sizeof...(K)> vector{{(op.stride[1 + K] != 0)...}};
+  [[maybe_unused]] const bool any_vector = (false || ... || vector[K]);
   typename Family::Arguments arguments;
   [[maybe_unused]] typename Joint::type joint;
+  ((vector[K] ? void() : std::get<K>(arguments).load(s.values[op.in[1 + K]], false)), ...);
+  if constexpr (Joint::exists) {
+    if (!any_vector) joint.load(false, std::get<K>(arguments)...);
+  }
   for (int64_t i = 0; i < op.n; ++i) {
-    (std::get<K>(arguments).load(s.values[op.in[1 + K] + i * op.stride[1 + K]], false), ...);
+    ((vector[K] ? std::get<K>(arguments).load(s.values[op.in[1 + K] + i], false) : void()), ...);
     if constexpr (Joint::exists) {
-      joint.load(false, std::get<K>(arguments)...);
+      if (any_vector) joint.load(false, std::get<K>(arguments)...);
       out[i] = Family::at(x[i], std::get<K>(arguments)..., joint).lp;
     } else {
       out[i] = Family::at(x[i], std::get<K>(arguments)...).lp;
