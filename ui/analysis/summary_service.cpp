@@ -136,6 +136,10 @@ SummaryService::~SummaryService() {
 void SummaryService::request(qint64 runId) {
   const RunPtr run = runs_->run(runId);
   if (!run || run->chains.empty()) return;
+  // A live run is summarized once every chain has a draw: before, the summary would be of
+  // none (its draws per chain are the shortest chain's). Its next batch asks again.
+  const auto empty = [](const auto& chain) { return chain.iterations() == 0; };
+  if (run->isActive() && std::any_of(run->chains.begin(), run->chains.end(), empty)) return;
   pending_.insert(runId);
   if (!busy_ && !wait_.isActive()) startNext();
 }
