@@ -221,10 +221,12 @@ class TestStudioRun : public QObject {
       SummaryService* summaries = window.coordinator()->summaries();
       // (A live summary thinned just before the stop may match the count for a moment: wait
       // for the ended run's own.)
-      QVERIFY(studio_test::waitFor([&] {
-        return !summaries->busy() && live->summary.drawsPerChain == live->samplingDrawsPerChain() &&
-               live->summaryIsCurrent();
-      }, 60000));
+      QVERIFY(studio_test::waitFor(
+          [&] {
+            return !summaries->busy() && live->summary.drawsPerChain == live->samplingDrawsPerChain() &&
+                   live->summaryIsCurrent();
+          },
+          60000));
       QVERIFY(live->summaryIsCurrent());
       QVERIFY2(caption->text().contains(QString("4 chains × %1 post-warmup draws").arg(live->samplingDrawsPerChain())) &&
                    !caption->text().contains("updating"),
