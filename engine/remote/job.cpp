@@ -126,12 +126,6 @@ void Job::save_info() const {
   write_file(folder_ / "job.pb", saved.SerializeAsString());
 }
 
-void Job::set_state(v1::JobState state) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  info_.set_state(state);
-  save_info();
-}
-
 v1::JobInfo Job::info(bool with_model_text) const {
   std::lock_guard<std::mutex> lock(mutex_);
   v1::JobInfo info = info_;
@@ -148,7 +142,11 @@ v1::JobState Job::state() const {
 bool Job::ended() const { return is_end(state()); }
 
 void Job::start(std::function<void()> ended) {
-  set_state(v1::RUNNING);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    info_.set_state(control_.paused() ? v1::PAUSED : v1::RUNNING);  // one paused while queued starts held
+    save_info();
+  }
   thread_ = std::thread([this, ended = std::move(ended)] {
     run();
     ended();
@@ -184,7 +182,9 @@ std::string Job::pause() {
   if (ranks_ > 1) return "a job on several processes cannot pause (its ranks would time out waiting)";
   if (!control_.paused()) {
     control_.set_paused(true);
-    info_.set_state(v1::PAUSED);
+    // A queued job stays in the queue, held: it starts paused when its turn comes (as
+    // PAUSED it would never be started, the scheduler taking only QUEUED jobs).
+    if (info_.state() == v1::RUNNING) info_.set_state(v1::PAUSED);
     v1::RunEvent event;
     event.mutable_pause()->set_paused(true);
     log_.append(std::move(event));
@@ -196,7 +196,7 @@ void Job::resume() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!control_.paused()) return;
   control_.set_paused(false);
-  info_.set_state(v1::RUNNING);
+  if (info_.state() == v1::PAUSED) info_.set_state(v1::RUNNING);
   v1::RunEvent event;
   event.mutable_pause()->set_paused(false);
   log_.append(std::move(event));
@@ -269,6 +269,7 @@ void Job::run() {
     message.set_ranks(started.facts.ranks);
     message.set_seed(started.facts.seed);
     message.set_device(started.facts.device);
+    message.set_backend_note(started.facts.backend_note);
     log_.append(std::move(event));
   };
   int exit_code = 1;

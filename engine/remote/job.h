@@ -62,7 +62,6 @@ class Job {
   services::RunSpec spec(const v1::JobInfo& info) const;
   void run();
   void finish(v1::JobState state, int exit_code, const std::string& message);
-  void set_state(v1::JobState state);
   void save_info() const;
 
   std::filesystem::path folder_;

@@ -3,7 +3,7 @@
 // over the bounds, with options naming files or hosts, or plain garbage (1,000 of them)
 // refused while the worker keeps serving; data uploaded once per content hash; an event
 // stream resumed from any seq continues without gaps or repeats; four clients following
-// one job all receive every event.
+// one job all receive every event; a job paused while it queues starts held.
 
 #include <future>
 #include <random>
@@ -248,6 +248,36 @@ class TestRemoteProtocol : public QObject {
     }
     QVERIFY(reader->Finish().ok());
     QCOMPARE(last, 400);
+  }
+
+  // The worker runs one job at a time: a second one queues, and pausing it holds it there;
+  // when its turn comes it starts paused, and Resume lets it run to its end.
+  void aJobPausedWhileQueuedStartsHeld() {
+    const RemoteClient client(endpoint_);
+    const v1::DataRef data = client.put_data((kEightSchools + "data.json").toStdString());
+    // On LibTorch, long enough to be paused long before it could end.
+    v1::SubmitRequest first = sample_request(kEightSchools + "eight_schools.vmod",
+                                             {"--chains", "1", "--draws", "100000", "--backend", "torch"});
+    *first.mutable_data() = data;
+    const std::string holding = client.submit(first);
+    client.pause(holding);
+    QCOMPARE(client.job(holding).state(), v1::PAUSED);
+
+    v1::SubmitRequest second = sample_request(kEightSchools + "eight_schools.vmod",
+                                              {"--chains", "2", "--warmup", "100", "--draws", "100", "--seed", "3"});
+    *second.mutable_data() = data;
+    const std::string queued = client.submit(second);
+    QCOMPARE(client.job(queued).state(), v1::QUEUED);
+    client.pause(queued);
+    QCOMPARE(client.job(queued).state(), v1::QUEUED);
+
+    QCOMPARE(client.cancel(holding), v1::STOPPED);
+    QVERIFY(QTest::qWaitFor([&] { return client.job(queued).state() != v1::QUEUED; }, 30000));
+    QCOMPARE(client.job(queued).state(), v1::PAUSED);
+    client.resume(queued);
+    follow_all(client, queued, 0);
+    const v1::JobInfo ended = client.job(queued);
+    QVERIFY2(ended.state() == v1::FINISHED, ended.message().c_str());
   }
 
   void fourClientsReceiveEveryEvent() {

@@ -102,6 +102,26 @@ class TestVariateRemote : public QObject {
     QVERIFY(b.run(run_b).config_json.find("\"worker\"") != std::string::npos);
   }
 
+  // A job whose density falls back to LibTorch records why, as a local run does.
+  void aRemoteRunRecordsWhyItRanOnLibTorch() {
+    QStringList notes;
+    for (const bool remote : {false, true}) {
+      const QString out = folder_.path() + (remote ? "/float32_remote" : "/float32_local");
+      QStringList arguments = QStringList{"sample"} + eight_schools() +
+                              QStringList{"--dtype", "float32", "--output", out, "--project", out + ".variate"};
+      if (remote) arguments << "--worker" << worker_->address() << "--token-file" << worker_->token_file();
+      const Outcome outcome = run(arguments, kTimeout);
+      QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+      store::Project project(out.toStdString() + ".variate");
+      const QJsonObject config =
+          QJsonDocument::fromJson(QByteArray::fromStdString(project.run(project.runs().back().id).config_json)).object();
+      QCOMPARE(config["backend_used"].toString(), QString("torch"));
+      notes << config["backend_note"].toString();
+    }
+    QVERIFY2(notes[0].contains("float64 only"), qPrintable(notes[0]));
+    QCOMPARE(notes[1], notes[0]);
+  }
+
   // A worker runs a job's --nproc ranks on its host: the same files as --nproc 2 here.
   void remoteRunOnSeveralProcesses() {
     const QString local = folder_.path() + "/ranks_local", remote = folder_.path() + "/ranks_remote";
