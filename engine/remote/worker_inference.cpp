@@ -23,7 +23,7 @@ RemoteClient client_for(const services::WorkerAddress& worker) {
 
 services::RunFacts facts_of(const v1::RunStarted& started) {
   return services::RunFacts{started.backend(), started.ranks(), started.seed(), started.device(),
-                           started.backend_note()};
+                            started.backend_note()};
 }
 
 const char* link_name(LinkState state) {

@@ -114,7 +114,8 @@ class TestVariateRemote : public QObject {
       QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
       store::Project project(out.toStdString() + ".variate");
       const QJsonObject config =
-          QJsonDocument::fromJson(QByteArray::fromStdString(project.run(project.runs().back().id).config_json)).object();
+          QJsonDocument::fromJson(QByteArray::fromStdString(project.run(project.runs().back().id).config_json))
+              .object();
       QCOMPARE(config["backend_used"].toString(), QString("torch"));
       notes << config["backend_note"].toString();
     }

@@ -198,10 +198,10 @@ class TestStudioRemote : public QObject {
     const QString cliProject = dir.filePath("cli.variate");
     QProcess cli;
     cli.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    cli.start(VARIATE_EXECUTABLE, {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--chains",
-                                QString::number(kChains), "--warmup", QString::number(kWarmup), "--draws",
-                                QString::number(kDraws), "--seed", "5", "--backend", kBackend, "--quiet", "--project",
-                                cliProject});
+    cli.start(VARIATE_EXECUTABLE,
+              {"sample", folder + "/eight_schools.vmod", "--data", folder + "/data.json", "--chains",
+               QString::number(kChains), "--warmup", QString::number(kWarmup), "--draws", QString::number(kDraws),
+               "--seed", "5", "--backend", kBackend, "--quiet", "--project", cliProject});
     QVERIFY(cli.waitForFinished(kRunEndMs));
     QCOMPARE(cli.exitCode(), 0);
     variate::store::Project other(cliProject.toStdString());
