@@ -8,8 +8,10 @@
 ///   DIR/README.md       how to build and run it
 ///
 /// The generated code is what a person would write with the engine's C++ API: names from
-/// the model, its expressions as C++ operators and engine functions; no interpreter, no
-/// embedded model text.
+/// the model, its expressions as C++ operators and engine functions; no interpreter. model.h
+/// also keeps the model's text, which the program compiles onto the tape when the text and
+/// the C++ agree (engine/cli/cpp_model_source.h): so it draws what `variate sample` draws,
+/// on either backend.
 
 #include <map>
 #include <string>

@@ -16,7 +16,9 @@ constexpr const char* kTemplate = R"variate(// @NAME@: the model of @FILE@ (in m
 //   @NAME@ logp --data data.json --params params.json [--jacobian]
 //   @NAME@ --help
 //
-// With the same seed and options, `sample` draws what `variate sample` draws.
+// With the same seed and options, `sample` draws what `variate sample` draws: on the
+// tape from the model text in model.h when it agrees with the C++ there, as it does as
+// exported; `--backend torch` runs the C++.
 
 #include "engine/cli/exported_program.h"
 
@@ -24,7 +26,7 @@ constexpr const char* kTemplate = R"variate(// @NAME@: the model of @FILE@ (in m
 
 int main(int argc, char** argv) {
   return variate::cli::run_exported_program(
-      argc, argv, {"@NAME@", @FILE_LITERAL@, @NAME@_data, @NAME@});
+      argc, argv, {"@NAME@", @FILE_LITERAL@, @NAME@_data, @NAME@, @NAME@_vmod});
 }
 )variate";
 

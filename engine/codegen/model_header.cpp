@@ -69,6 +69,13 @@ bool reads_data(const std::vector<std::string>& lines) {
   return false;
 }
 
+// `text` as a C++ raw string literal, with a delimiter the text does not contain.
+std::string raw_literal(const std::string& text) {
+  std::string delimiter = "vmod";
+  for (int n = 1; text.find(")" + delimiter + "\"") != std::string::npos; ++n) delimiter = "vmod" + std::to_string(n);
+  return "R\"" + delimiter + "(" + text + ")" + delimiter + "\"";
+}
+
 std::string braces(const std::vector<std::string>& items) {
   std::string text = "{";
   for (size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + items[i];
@@ -110,7 +117,12 @@ class HeaderWriter {
         << "inline " << (returns_variable_ ? "vt::RandomVariable " : "void ") << name_ << "("
         << (reads_data(model_body) ? "" : "[[maybe_unused]] ") << "const vt::Data& d) {\n";
     for (const auto& line : model_body) out << line << "\n";
-    out << "}\n";
+    out << "}\n\n"
+        << "/// The text the functions above were generated from. The program runs it on Variate's\n"
+        << "/// tape, the faster backend, when it gives the same density, gradient and draws as the\n"
+        << "/// C++ above (checked at start-up), and the C++ on LibTorch otherwise: edit both, or\n"
+        << "/// the C++ alone to run what you wrote.\n"
+        << "inline constexpr const char* " << name_ << "_vmod = " << raw_literal(source_.text()) << ";\n";
     return out.str();
   }
 

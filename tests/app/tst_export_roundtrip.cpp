@@ -1,9 +1,10 @@
 // `variate export` round trip: a model is exported, its program built against this build
 // tree (find_package(Variate) with Variate_DIR, through ccache), and run beside `variate`:
-// `logp` at three points equals `variate logp` (to 1e-10 relative; in practice to the bit),
-// `sample` with one seed draws what `variate sample` draws, and `fit` agrees with
-// `variate fit`. The program is `variate`'s command line (Variate::cli) on the model of its
-// model.h: the same commands and options, less those that need the .vmod text. Two models
+// `logp` of model.h's C++ at three points equals `variate logp --backend torch` (to 1e-10
+// relative; in practice to the bit), `sample` with one seed draws what `variate sample`
+// draws on either backend, and `fit` agrees with `variate fit`. The program is `variate`'s
+// command line (Variate::cli) on the model of its model.h: the same commands and options,
+// less those that need the .vmod file; a model.h edited by hand runs as written. Two models
 // run in CI (eight schools and a model of the features the reference models lack); every
 // reference model runs with VARIATE_EXPORT_ALL=1, as `cmake --build BUILD --target
 // export_roundtrip_all`. A program also builds against an installed Variate.
@@ -26,6 +27,7 @@ namespace {
 const QString kTests = QStringLiteral(QT_TESTCASE_SOURCEDIR "/");
 
 using app_test::Outcome;
+using app_test::read_json;
 
 Outcome run(const QString& program, const QStringList& arguments) {
   return app_test::run_program(program, arguments, 20 * 60 * 1000);
@@ -105,34 +107,92 @@ vt::diagnostics::ParameterSummary summary(const std::vector<vt::io::StanCsv>& ch
   return vt::diagnostics::summarize(chains[0].columns[column], draws);
 }
 
-// Exports `model_file` as the program `name` into folder/program and builds it with
-// `prefix` (-DVariate_DIR=... or -DCMAKE_PREFIX_PATH=...); returns the program, or an
-// empty string after a failed QVERIFY.
-QString export_and_build(const QString& model_file, const QString& name, const QString& folder,
-                         const QString& prefix) {
-  Outcome outcome = run(VARIATE_EXECUTABLE, {"export", model_file, "--cpp", folder + "/program", "--name", name});
-  if (outcome.exit_code != 0) {
-    QTest::qVerify(false, "export", qPrintable(outcome.output), __FILE__, __LINE__);
-    return {};
+// Two runs' draws: the same trajectories and values to 1e-12 (the last bits of values
+// computed for a batch of draws at once may differ); where `identical` is false, alike in
+// distribution (a fused likelihood rounds otherwise and trajectories part after a while).
+void compare_draws(const std::vector<vt::io::StanCsv>& a, const std::vector<vt::io::StanCsv>& b, bool identical,
+                   const QString& name) {
+  QCOMPARE(a[0].columns, b[0].columns);
+  bool same_trajectories = true;
+  size_t values = 0, equal_values = 0;
+  double largest = 0;
+  for (size_t c = 0; c < a.size(); ++c) {
+    QCOMPARE(a[c].draws.size(), b[c].draws.size());
+    same_trajectories = same_trajectories && a[c].adaptation->step_size == b[c].adaptation->step_size &&
+                        a[c].adaptation->inverse_metric == b[c].adaptation->inverse_metric;
+    for (size_t i = 0; i < a[c].draws.size(); ++i) {
+      for (size_t j = 0; j < a[c].columns.size(); ++j) {
+        const double x = a[c].draws[i][j], y = b[c].draws[i][j];
+        if (j < 7) {  // lp__ ... energy__: what NUTS did
+          same_trajectories = same_trajectories && x == y;
+          continue;
+        }
+        ++values;
+        equal_values += x == y;
+        largest = std::max(largest, relative(x, y));
+      }
+    }
   }
-  QStringList configure = {"-S", folder + "/program", "-B", folder + "/program/build",
-                           "-G", VARIATE_CMAKE_GENERATOR, "-DCMAKE_BUILD_TYPE=Release",
-                           "-DCMAKE_CXX_COMPILER=" VARIATE_CXX_COMPILER, prefix};
+  if (same_trajectories) {
+    qInfo("%s: same draws: %zu of %zu values identical to the bit, the others within %.1e", qPrintable(name),
+          equal_values, values, largest);
+    QVERIFY2(largest <= 1e-12, qPrintable(QString::number(largest)));
+    return;
+  }
+  QVERIFY2(!identical, "the trajectories of NUTS differ");
+  // Equal means within Monte Carlo error, column by column (4 standard errors).
+  for (size_t j = 7; j < a[0].columns.size(); ++j) {
+    const auto x = summary(a, j), y = summary(b, j);
+    const double error = std::hypot(x.mcse_mean, y.mcse_mean);
+    if (!std::isfinite(error)) continue;  // a constant column has no Monte Carlo error
+    QVERIFY2(std::abs(x.mean - y.mean) <= 4 * error, qPrintable(QString("%1: %2 vs %3 (MCSE %4, %5)")
+                                                                    .arg(QString::fromStdString(x.name))
+                                                                    .arg(x.mean)
+                                                                    .arg(y.mean)
+                                                                    .arg(x.mcse_mean)
+                                                                    .arg(y.mcse_mean)));
+  }
+  qInfo("%s: draws differ (a fused likelihood); every mean within 4 MCSE", qPrintable(name));
+}
+
+// Builds the exported program in `source` (its folder) as `name` with `prefix`
+// (-DVariate_DIR=... or -DCMAKE_PREFIX_PATH=...); returns the program, or an empty string
+// after a failed QVERIFY.
+QString build(const QString& source, const QString& name, const QString& prefix) {
+  QStringList configure = {"-S",
+                           source,
+                           "-B",
+                           source + "/build",
+                           "-G",
+                           VARIATE_CMAKE_GENERATOR,
+                           "-DCMAKE_BUILD_TYPE=Release",
+                           "-DCMAKE_CXX_COMPILER=" VARIATE_CXX_COMPILER,
+                           prefix};
   if (QFileInfo::exists(VARIATE_CCACHE)) configure << "-DCMAKE_CXX_COMPILER_LAUNCHER=" VARIATE_CCACHE;
-  outcome = run(VARIATE_CMAKE_COMMAND, configure);
+  Outcome outcome = run(VARIATE_CMAKE_COMMAND, configure);
   if (outcome.exit_code != 0) {
     QTest::qVerify(false, "configure", qPrintable(outcome.output), __FILE__, __LINE__);
     return {};
   }
   QElapsedTimer timer;
   timer.start();
-  outcome = run(VARIATE_CMAKE_COMMAND, {"--build", folder + "/program/build"});
+  outcome = run(VARIATE_CMAKE_COMMAND, {"--build", source + "/build"});
   if (outcome.exit_code != 0) {
     QTest::qVerify(false, "build", qPrintable(outcome.output), __FILE__, __LINE__);
     return {};
   }
   qInfo("%s: built in %.1f s", qPrintable(name), timer.elapsed() / 1000.0);
-  return folder + "/program/build/" + name;
+  return source + "/build/" + name;
+}
+
+// Exports `model_file` as the program `name` into folder/program and builds it.
+QString export_and_build(const QString& model_file, const QString& name, const QString& folder, const QString& prefix) {
+  const Outcome outcome = run(VARIATE_EXECUTABLE, {"export", model_file, "--cpp", folder + "/program", "--name", name});
+  if (outcome.exit_code != 0) {
+    QTest::qVerify(false, "export", qPrintable(outcome.output), __FILE__, __LINE__);
+    return {};
+  }
+  return build(folder + "/program", name, prefix);
 }
 
 }  // namespace
@@ -153,9 +213,9 @@ void compare_fits(const QString& program, const QString& model_file, const QStri
   QCOMPARE(fit["draws"].toInt(), 400);
   QVERIFY2(fit["status"].toString() == "converged" || fit["status"].toString() == "max_iterations",
            qPrintable(fit["status"].toString()));
-  // The exported model.h runs on LibTorch: compare with `variate` on LibTorch too.
-  outcome = run(VARIATE_EXECUTABLE, QStringList{"fit", model_file, "--data", data_file, "--quiet", "--backend",
-                                                "torch", "--output", folder + "/variate_fit"} + options);
+  outcome = run(
+      VARIATE_EXECUTABLE,
+      QStringList{"fit", model_file, "--data", data_file, "--quiet", "--output", folder + "/variate_fit"} + options);
   QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
   const auto a = vt::io::read_stan_csv((folder + "/exported_fit/variational.csv").toStdString());
   const auto b = vt::io::read_stan_csv((folder + "/variate_fit/variational.csv").toStdString());
@@ -252,9 +312,10 @@ class TestExportRoundTrip : public QObject {
     for (const char* option : {"--data", "--chains", "--seed", "--output", "--summary-json", "--batched-chains", "--quiet"}) {
       QVERIFY2(outcome.output.contains(option), option);
     }
-    QVERIFY2(outcome.output.contains("not offered: --backend, --dtype and --device"), qPrintable(outcome.output));
-    for (const char* option : {"--dtype", "--backend", "--device", "--project", "--nproc", "--rendezvous", "--shard",
-                               "--worker"}) {
+    // --backend chooses between the tape, from model.h's text, and model.h's C++.
+    QVERIFY2(outcome.output.contains("\n  --backend "), qPrintable(outcome.output));
+    QVERIFY2(outcome.output.contains("not offered: --dtype and --device"), qPrintable(outcome.output));
+    for (const char* option : {"--dtype", "--device", "--project", "--nproc", "--rendezvous", "--shard", "--worker"}) {
       QVERIFY2(!outcome.output.contains(QString("\n  ") + option + " "), option);
     }
     outcome = run(program, {"sample", "--dtype", "float32"});
@@ -285,7 +346,9 @@ class TestExportRoundTrip : public QObject {
     int identical_points = 0;
     for (const QString& point : write_points(model_file, data_file, folder)) {
       for (const QStringList& extra : {QStringList{}, QStringList{"--jacobian"}}) {
-        const Outcome ours = run(program, QStringList{"logp", "--data", data_file, "--params", point} + extra);
+        // model.h's C++ (--backend torch) against the text on LibTorch.
+        const Outcome ours =
+            run(program, QStringList{"logp", "--data", data_file, "--params", point, "--backend", "torch"} + extra);
         const Outcome theirs = run(VARIATE_EXECUTABLE, QStringList{"logp", model_file, "--data", data_file, "--params",
                                                                    point, "--backend", "torch"} + extra);
         QVERIFY2(ours.exit_code == 0, qPrintable(ours.output));
@@ -313,59 +376,77 @@ class TestExportRoundTrip : public QObject {
     }
     qInfo("%s: logp identical to the bit at %d of 6 evaluations", qPrintable(name), identical_points);
 
-    // Sampling with one seed.
+    // Sampling with one seed: on the tape (from model.h's text, which agrees with its C++),
+    // the draws `variate sample` makes, to the bit; with --backend torch, model.h's C++ on
+    // LibTorch against the text on LibTorch.
     const QStringList options = sampling + QStringList{"--seed", "20240", "--quiet"};
-    outcome = run(program, QStringList{"sample", "--data", data_file, "--output", folder + "/exported"} + options);
-    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
-    // On LibTorch, as the exported program (the tape sums in another order: its draws part
-    // from these after a while).
-    outcome = run(VARIATE_EXECUTABLE, QStringList{"sample", model_file, "--data", data_file, "--backend", "torch",
-                                                  "--output", folder + "/variate"} + options);
-    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
-    const int chains = sampling[sampling.indexOf("--chains") + 1].toInt();
-    const auto a = read_chains(folder + "/exported", chains);
-    const auto b = read_chains(folder + "/variate", chains);
-    QCOMPARE(a[0].columns, b[0].columns);
-    bool same_trajectories = true;
-    size_t values = 0, equal_values = 0;
-    double largest = 0;
-    for (int c = 0; c < chains; ++c) {
-      QCOMPARE(a[c].draws.size(), b[c].draws.size());
-      same_trajectories = same_trajectories && a[c].adaptation->step_size == b[c].adaptation->step_size &&
-                          a[c].adaptation->inverse_metric == b[c].adaptation->inverse_metric;
-      for (size_t i = 0; i < a[c].draws.size(); ++i) {
-        for (size_t j = 0; j < a[c].columns.size(); ++j) {
-          const double x = a[c].draws[i][j], y = b[c].draws[i][j];
-          if (j < 7) {  // lp__ ... energy__: what NUTS did
-            same_trajectories = same_trajectories && x == y;
-            continue;
-          }
-          ++values;
-          equal_values += x == y;
-          largest = std::max(largest, relative(x, y));
-        }
-      }
+    for (const QString& backend : {QString("auto"), QString("torch")}) {
+      const QStringList chosen = options + QStringList{"--backend", backend};
+      const QString exported = folder + "/exported_" + backend, ours = folder + "/variate_" + backend;
+      outcome = run(program, QStringList{"sample", "--data", data_file, "--output", exported, "--summary-json",
+                                         exported + ".json"} +
+                                 chosen);
+      QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+      outcome = run(VARIATE_EXECUTABLE, QStringList{"sample", model_file, "--data", data_file, "--output", ours,
+                                                    "--summary-json", ours + ".json"} +
+                                            chosen);
+      QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+      QCOMPARE(read_json(exported + ".json")["backend"], read_json(ours + ".json")["backend"]);
+      const int chains = sampling[sampling.indexOf("--chains") + 1].toInt();
+      // The tape sums in another order than LibTorch: only the same backend gives the same draws.
+      compare_draws(read_chains(exported, chains), read_chains(ours, chains), backend == "auto" || identical,
+                    name + " (" + backend + ")");
+      if (QTest::currentTestFailed()) return;
     }
     compare_fits(program, model_file, data_file, folder, name);
-    if (same_trajectories) {
-      // The same trajectories and adaptation; values `variate sample` computes for a batch
-      // of draws at once may round differently in the last bits.
-      qInfo("%s: same draws: %zu of %zu values identical to the bit, the others within %.1e",
-            qPrintable(name), equal_values, values, largest);
-      QVERIFY2(largest <= 1e-12, qPrintable(QString::number(largest)));
-      return;
-    }
-    QVERIFY2(!identical, "the trajectories of NUTS differ");
-    // Equal means within Monte Carlo error, column by column (4 standard errors).
-    for (size_t j = 7; j < a[0].columns.size(); ++j) {
-      const auto x = summary(a, j), y = summary(b, j);
-      const double error = std::hypot(x.mcse_mean, y.mcse_mean);
-      if (!std::isfinite(error)) continue;  // a constant column has no Monte Carlo error
-      QVERIFY2(std::abs(x.mean - y.mean) <= 4 * error,
-               qPrintable(QString("%1: %2 vs %3 (MCSE %4, %5)").arg(QString::fromStdString(x.name))
-                              .arg(x.mean).arg(y.mean).arg(x.mcse_mean).arg(y.mcse_mean)));
-    }
-    qInfo("%s: draws differ (a fused likelihood); every mean within 4 MCSE", qPrintable(name));
+  }
+
+  // model.h edited by hand: its C++ no longer agrees with the text kept beside it, so the
+  // program runs what was written, on LibTorch, and says why.
+  void anEditedModelRunsAsWritten() {
+    const QString model_file = kTests + "data/reference/eight_schools-eight_schools_noncentered/model.vmod";
+    const QString data_file = kTests + "data/reference/eight_schools-eight_schools_noncentered/data.json";
+    const QString folder = work_folder("edited");
+    QDir(folder).removeRecursively();
+    QVERIFY(QDir().mkpath(folder));
+    Outcome outcome = run(VARIATE_EXECUTABLE, {"export", model_file, "--cpp", folder + "/program", "--name", "edited"});
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    QFile header(folder + "/program/model.h");
+    QVERIFY(header.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(header.readAll());
+    header.close();
+    QVERIFY(text.contains("vt::Normal(\"mu\", 0, 5)"));
+    text.replace("vt::Normal(\"mu\", 0, 5)", "vt::Normal(\"mu\", 0, 6)");
+    QVERIFY(header.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    header.write(text.toUtf8());
+    header.close();
+    const QString program = build(folder + "/program", "edited", "-DVariate_DIR=" VARIATE_BUILD_DIR);
+    if (program.isEmpty()) return;
+    const QStringList sampling = {"sample",
+                                  "--data",
+                                  data_file,
+                                  "--chains",
+                                  "1",
+                                  "--warmup",
+                                  "100",
+                                  "--draws",
+                                  "100",
+                                  "--seed",
+                                  "3",
+                                  "--output",
+                                  folder + "/out",
+                                  "--summary-json",
+                                  folder + "/out.json"};
+    outcome = run(program, sampling);
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    QVERIFY2(outcome.output.contains("note: the density runs on LibTorch: model.h's C++ and the text it was exported "
+                                     "from differ (the log density at point 1: "),
+             qPrintable(outcome.output));
+    QCOMPARE(read_json(folder + "/out.json")["backend"].toString(), QString("torch"));
+    outcome = run(program, sampling + QStringList{"--backend", "tape"});
+    QCOMPARE(outcome.exit_code, 1);
+    QVERIFY2(outcome.output.contains("error: --backend tape: model.h's C++ and the text it was exported from differ"),
+             qPrintable(outcome.output));
   }
 };
 

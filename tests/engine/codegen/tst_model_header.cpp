@@ -113,6 +113,15 @@ class TestModelHeader : public QObject {
     QVERIFY(text.contains("return vt::Normal(\"y\", new_, d_, {d.dim(\"N\")});"));
   }
 
+  // model.h keeps the text it came from, whole, in a raw string whose delimiter the text
+  // does not hold.
+  void theTextIsKeptVerbatim() {
+    QVERIFY(header("x ~ Normal(0, 1)\n")
+                .endsWith("inline constexpr const char* m_vmod = R\"vmod(x ~ Normal(0, 1)\n)vmod\";\n"));
+    const std::string awkward = "# not )vmod\" nor )vmod1\"\nx ~ Normal(0, 1)\n";
+    QVERIFY(header(awkward).endsWith("m_vmod = R\"vmod2(" + QString::fromStdString(awkward) + ")vmod2\";\n"));
+  }
+
   void modelWithoutDataIgnoresItsArguments() {
     const QString text = header("x ~ Normal(0, 1)\n");
     QVERIFY(text.contains("inline vt::Data m_data([[maybe_unused]] const vt::Data& given) {\n"
@@ -160,8 +169,10 @@ class TestModelHeader : public QObject {
     const QString main = QString::fromStdString(program.files.at("main.cpp"));
     QVERIFY2(!main.contains('@'), qPrintable(main));
     QVERIFY2(main.contains("#include \"engine/cli/exported_program.h\""), qPrintable(main));
-    QVERIFY2(main.contains("return variate::cli::run_exported_program(\n"
-                           "      argc, argv, {\"eight_schools\", \"eight-schools.vmod\", eight_schools_data, eight_schools});"),
+    QVERIFY2(main.contains(
+                 "return variate::cli::run_exported_program(\n"
+                 "      argc, argv, {\"eight_schools\", \"eight-schools.vmod\", eight_schools_data, eight_schools, "
+                 "eight_schools_vmod});"),
              qPrintable(main));
     QVERIFY2(main.count('\n') <= 30, qPrintable(main));
     for (const char* parsing : {"argv[", "--data", "std::string", "CLI::", "if ("}) {
@@ -174,7 +185,7 @@ class TestModelHeader : public QObject {
     // A file name that is not a plain C++ string is quoted.
     const auto quoted = checked("/models/a\"b.vmod", "x ~ Normal(0, 1)\n");
     QVERIFY(QString::fromStdString(cg::export_cpp_program(*quoted.checked, *quoted.source, "m").files.at("main.cpp"))
-                .contains("{\"m\", \"a\\\"b.vmod\", m_data, m}"));
+                .contains("{\"m\", \"a\\\"b.vmod\", m_data, m, m_vmod}"));
     QCOMPARE(QString::fromStdString(cg::program_name("tests/data/reference/arK-arK/model.vmod")),
              QString("arK_arK"));
     QCOMPARE(QString::fromStdString(cg::program_name("3 schools.vmod")), QString("_3_schools"));
