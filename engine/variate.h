@@ -42,6 +42,7 @@
 #include "engine/distributions/student_t.h"
 #include "engine/distributions/uniform.h"
 #include "engine/distributions/weibull.h"
+#include "engine/distributions/with_truncation.h"
 
 #include "engine/bijectors/bijector.h"
 #include "engine/bijectors/cholesky_corr.h"

@@ -54,9 +54,11 @@ CppValue ExpressionWriter::write(const Expr& expr) const {
     case ExprKind::full_slice:
     case ExprKind::range: break;
     case ExprKind::vector:
+      return vector(expr);
     case ExprKind::conditional:
+      return conditional(expr);
     case ExprKind::logical_not:
-      throw ModelError(expr.span, "variate export does not write '" + model::to_string(expr) + "' yet");
+      return logical_not(expr);
   }
   throw ModelError(expr.span, "':' is only allowed inside an index, as in X[:, 2]");
 }
@@ -88,6 +90,7 @@ CppValue ExpressionWriter::binary(const Expr& expr) const {
   CppValue a = write(expr.operands[0]);
   CppValue b = write(expr.operands[1]);
   if (expr.op == BinaryOp::matmul) return matmul(expr, a, b);
+  if (expr.op >= BinaryOp::equal) return compare(expr, a, b);
   const int64_t rank = std::max(a.rank, b.rank);
   if (expr.op == BinaryOp::power) {
     return {"vt::pow(" + a.text + ", " + b.text + ")", Form::tensor, false, rank, kPostfix};
@@ -139,6 +142,59 @@ CppValue ExpressionWriter::matmul(const Expr& expr, const CppValue& a, const Cpp
   return {"vt::matmul(" + x.text + ", " + y.text + ")", Form::tensor, false, rank, kPostfix};
 }
 
+// Comparisons and logic give 1 or 0 as reals: a C++ bool as a double for two numbers, else
+// the tensor comparison as float64, as the language computes it.
+CppValue ExpressionWriter::compare(const Expr& expr, const CppValue& a, const CppValue& b) const {
+  const bool logic = expr.op == BinaryOp::logical_and || expr.op == BinaryOp::logical_or;
+  const std::string op = std::string(" ") + model::binary_op_text(expr.op) + " ";
+  if (a.is_number() && b.is_number()) {
+    const std::string test = logic ? "(" + a.text + " != 0)" + op + "(" + b.text + " != 0)"
+                                   : operand(a, kAdditive) + op + operand(b, kAdditive);
+    return {"static_cast<double>(" + test + ")", Form::cpp_real, false, 0, kPostfix};
+  }
+  const auto side = [](const CppValue& v) {
+    const bool rewritten = v.is_number() || v.form == Form::variable;
+    return operand({typed_tensor_text(v), Form::tensor, v.integer, v.rank, rewritten ? kPostfix : v.precedence},
+                   kAdditive);
+  };
+  const std::string x = side(a), y = side(b);
+  const std::string test =
+      logic ? "(" + x + " != 0)" + (expr.op == BinaryOp::logical_and ? " & " : " | ") + "(" + y + " != 0)" : x + op + y;
+  return {"(" + test + ").to(at::kDouble)", Form::tensor, false, std::max(a.rank, b.rank), kPostfix};
+}
+
+CppValue ExpressionWriter::logical_not(const Expr& expr) const {
+  const CppValue v = write(expr.operands[0]);
+  if (v.is_number())
+    return {"static_cast<double>(" + operand(v, kAdditive) + " == 0)", Form::cpp_real, false, 0, kPostfix};
+  const std::string x = v.form == Form::variable ? typed_tensor_text(v) : operand(v, kAdditive);
+  return {"(" + x + " == 0).to(at::kDouble)", Form::tensor, false, v.rank, kPostfix};
+}
+
+CppValue ExpressionWriter::vector(const Expr& expr) const {
+  std::string text = "vt::vector_of({";
+  bool integer = true;
+  int64_t rank = 0;
+  for (size_t i = 0; i < expr.operands.size(); ++i) {
+    const CppValue item = write(expr.operands[i]);
+    text += (i ? ", " : "") + typed_tensor_text(item);
+    integer = integer && item.integer;
+    rank = item.rank;
+  }
+  return {text + "})", Form::tensor, integer, rank + 1, kPostfix};
+}
+
+CppValue ExpressionWriter::conditional(const Expr& expr) const {
+  const CppValue c = write(expr.operands[0]), a = write(expr.operands[1]), b = write(expr.operands[2]);
+  const bool integer = a.integer && b.integer;
+  if (c.is_number() && a.is_number() && b.is_number()) {
+    return {"(" + operand(c, kAdditive) + " != 0 ? " + operand(a, kAdditive) + " : " + operand(b, kAdditive) + ")",
+            integer ? Form::cpp_int : Form::cpp_real, integer, 0, kPostfix};
+  }
+  return {"vt::where(" + typed_tensor_text(c) + ", " + typed_tensor_text(a) + ", " + typed_tensor_text(b) + ")",
+          Form::tensor, integer, std::max({c.rank, a.rank, b.rank}), kPostfix};
+}
+
 CppValue ExpressionWriter::call(const Expr& expr) const {
   const std::string& f = expr.name;
   std::vector<CppValue> args;
@@ -174,11 +230,16 @@ CppValue ExpressionWriter::call(const Expr& expr) const {
     result.integer = args[0].integer;
     return result;
   }
-  if (f == "sum" || f == "mean" || f == "dot" || f == "colmeans" || f == "cholesky" ||
-      f == "gp_exp_quad_cov") {
+  if (f == "sum" || f == "mean" || f == "dot" || f == "colmeans" || f == "cholesky" || f == "gp_exp_quad_cov" ||
+      f == "log_sum_exp" || f == "log_sum_exp_rows" || f == "transpose") {
     expect(f == "dot" ? 2 : f == "gp_exp_quad_cov" ? 3 : 1);
-    if (f == "colmeans") result.rank = 1;
-    if (f == "cholesky" || f == "gp_exp_quad_cov") result.rank = 2;
+    if (f == "colmeans" || f == "log_sum_exp_rows") result.rank = 1;
+    if (f == "cholesky" || f == "gp_exp_quad_cov" || f == "transpose") result.rank = 2;
+    if (f == "transpose") {  // of a tensor, keeping an integer matrix integer
+      result.integer = args[0].integer;
+      result.text = "vt::transpose(" + typed_tensor_text(args[0]) + ")";
+      return result;
+    }
   } else {
     expect(1);  // elementwise
     result.rank = args[0].rank;
@@ -200,13 +261,15 @@ std::string ExpressionWriter::zero_based(const Expr& expr) const {
   if (expr.kind == ExprKind::number && expr.is_integer) {
     return std::to_string(static_cast<int64_t>(expr.value) - 1);
   }
-  // "K + 1" -> "K"; "t + 2" -> "t + 1".
-  if (expr.kind == ExprKind::binary && expr.op == BinaryOp::add &&
+  // "K + 1" -> "K"; "t + 2" -> "t + 1"; "t - 1" -> "t - 2".
+  if (expr.kind == ExprKind::binary && (expr.op == BinaryOp::add || expr.op == BinaryOp::subtract) &&
       expr.operands[1].kind == ExprKind::number && expr.operands[1].is_integer) {
     const CppValue base = write(expr.operands[0]);
     if (base.form == Form::cpp_int) {
-      const auto offset = static_cast<int64_t>(expr.operands[1].value) - 1;
-      return offset == 0 ? base.text : operand(base, kAdditive) + " + " + std::to_string(offset);
+      const auto literal = static_cast<int64_t>(expr.operands[1].value);
+      const int64_t offset = (expr.op == BinaryOp::add ? literal : -literal) - 1;
+      if (offset == 0) return base.text;
+      return operand(base, kAdditive) + (offset > 0 ? " + " : " - ") + std::to_string(offset > 0 ? offset : -offset);
     }
   }
   return size(expr) + " - 1";
@@ -215,7 +278,8 @@ std::string ExpressionWriter::zero_based(const Expr& expr) const {
 CppValue ExpressionWriter::index(const Expr& expr) const {
   const CppValue base = write(expr.operands[0]);
   const size_t items = expr.operands.size() - 1;
-  if (base.is_number() || static_cast<int64_t>(items) > base.rank) {
+  const int64_t indexable = base.form == Form::elements ? base.rank + 1 : base.rank;
+  if (base.is_number() || static_cast<int64_t>(items) > indexable) {
     throw ModelError(expr.span, quoted(expr.operands[0]) + " has " + std::to_string(base.rank) +
                                     " dimension(s) but is indexed with " + std::to_string(items));
   }
@@ -223,7 +287,12 @@ CppValue ExpressionWriter::index(const Expr& expr) const {
   if (base.form == Form::variable) text += ".value()";
   int64_t rank = base.rank;
   int64_t dim = 0;  // the tensor dimension the next item applies to
-  for (size_t i = 1; i < expr.operands.size(); ++i) {
+  size_t first = 1;
+  if (base.form == Form::elements) {  // an earlier element of the recurrence being defined
+    text += "[" + zero_based(expr.operands[1]) + "]";
+    first = 2;
+  }
+  for (size_t i = first; i < expr.operands.size(); ++i) {
     const Expr& item = expr.operands[i];
     const std::string d = std::to_string(dim);
     if (item.kind == ExprKind::full_slice) {
@@ -263,6 +332,12 @@ CppValue ExpressionWriter::index(const Expr& expr) const {
 std::string ExpressionWriter::tensor_text(const CppValue& value) {
   if (!value.is_number()) return value.text;
   return "at::scalar_tensor(" + value.text + ", at::kDouble)";
+}
+
+std::string ExpressionWriter::typed_tensor_text(const CppValue& value) {
+  if (value.form == Form::cpp_int) return "at::scalar_tensor(" + value.text + ", at::kLong)";
+  if (value.form == Form::variable) return operand(value, kPostfix) + ".value()";
+  return tensor_text(value);
 }
 
 }  // namespace variate::codegen

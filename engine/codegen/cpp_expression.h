@@ -21,13 +21,14 @@ enum class Form {
   cpp_real,  // double (real literals and arithmetic on numbers)
   tensor,    // at::Tensor
   variable,  // vt::RandomVariable (converts to its value)
+  elements,  // std::vector<at::Tensor>: a recurrence's elements so far, inside its definition
 };
 
 struct CppValue {
   std::string text;
   Form form = Form::tensor;
   bool integer = false;  // integer-valued (int64 tensors, sizes)
-  int64_t rank = 0;      // dimensions of one point's value
+  int64_t rank = 0;      // dimensions of one point's value (of one element, for elements)
   int precedence = 100;  // of the C++ text: 100 postfix, 90 unary, 80 * /, 70 + -
 
   bool is_number() const { return form == Form::cpp_int || form == Form::cpp_real; }
@@ -47,6 +48,8 @@ class ExpressionWriter {
   std::string size(const model::Expr& expr) const;
   /// `value` as something that converts to at::Tensor in a constructor argument.
   static std::string tensor_text(const CppValue& value);
+  /// `value` as an at::Tensor of its own type: integers as int64, reals as float64.
+  static std::string typed_tensor_text(const CppValue& value);
 
  private:
   CppValue number(const model::Expr& expr) const;
@@ -54,6 +57,10 @@ class ExpressionWriter {
   CppValue negate(const model::Expr& expr) const;
   CppValue binary(const model::Expr& expr) const;
   CppValue matmul(const model::Expr& expr, const CppValue& a, const CppValue& b) const;
+  CppValue compare(const model::Expr& expr, const CppValue& a, const CppValue& b) const;
+  CppValue logical_not(const model::Expr& expr) const;
+  CppValue vector(const model::Expr& expr) const;
+  CppValue conditional(const model::Expr& expr) const;
   CppValue call(const model::Expr& expr) const;
   CppValue index(const model::Expr& expr) const;
   /// `index - 1` for a 1-based integer index, simplified where it is a literal or ends in "+ 1".

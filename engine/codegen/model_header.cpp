@@ -1,4 +1,3 @@
-#include "engine/codegen/unexportable.h"
 #include "engine/codegen/model_header.h"
 
 #include <algorithm>
@@ -104,6 +103,8 @@ class HeaderWriter {
         << "#include \"engine/core/deterministic.h\"\n"
         << "#include \"engine/core/math.h\"\n";
     if (uses_support_) out << "#include \"engine/core/with_support.h\"\n";
+    if (uses_truncation_) out << "#include \"engine/distributions/with_truncation.h\"\n";
+    if (uses_target_) out << "#include \"engine/model/log_density_term.h\"\n";
     out << "\nnamespace vt = variate;\n\n"
         << "/// The data " << name_ << " reads: its declared inputs, checked against their\n"
         << "/// declarations, and the values computed from them alone (once, here).\n"
@@ -167,14 +168,21 @@ class HeaderWriter {
   // operator[]); the others stay random variables, as in docs/CPP_API.md's example. Also notes
   // which names are read at all (a quantity nothing reads needs no C++ variable).
   void scan_expressions() {
+    const auto scan = [&](const Expr& e) {
+      scan_uses(e);
+      find_matrix_operands(e);
+    };
     for (const auto& s : model_.program.statements) {
-      if (const auto* d = s.as<Deterministic>()) {
-        scan_uses(d->value);
-        find_matrix_operands(d->value);
-      }
+      if (const auto* d = s.as<Deterministic>()) scan(d->value);
+      if (const auto* e = s.as<model::ElementDefinition>()) scan(e->value);
+      if (const auto* t = s.as<model::TargetIncrement>()) scan(t->value);
       if (const auto* r = s.as<RandomStmt>()) {
-        scan_uses(r->distribution);
-        find_matrix_operands(r->distribution);
+        scan(r->distribution);
+        if (r->truncation) {
+          for (const auto* bound : {&r->truncation->lo, &r->truncation->hi}) {
+            if (*bound) scan(**bound);
+          }
+        }
       }
     }
   }
@@ -247,8 +255,33 @@ class HeaderWriter {
       stored.push_back(decl.name);
       declared_dims_[decl.name] = &decl.dims;
     }
+    // The bounds of data, checked once all of it is read (a bound may read other data).
+    for (size_t s : declarations) {
+      const auto& decl = *statement(s).as<DataDecl>();
+      const ExpressionWriter writer(data_scope_);
+      const CppValue& value = data_scope_.at(decl.name);
+      for (const bool lower : {true, false}) {
+        const std::optional<Expr>& bound = lower ? decl.lower : decl.upper;
+        if (!bound) continue;
+        code("vt::check_bound(" + string_literal(decl.name) + ", " + ExpressionWriter::typed_tensor_text(value) + ", " +
+                 ExpressionWriter::typed_tensor_text(writer.write(*bound)) + ", " + (lower ? "true" : "false") + ", " +
+                 string_literal(model::to_string(*bound)) + ");",
+             out, 2);
+      }
+    }
     // Transformed data, once, in dependency order.
     for (size_t s : model_.evaluation_order) {
+      if (const auto* element = statement(s).as<model::ElementDefinition>()) {
+        if (!element->loop || !model_.find(element->name)->is_data_valued()) continue;
+        const std::string id = cpp_identifier(element->name);
+        const std::string name = string_literal(element->name);
+        const CppValue v = recurrence(element->name, data_scope_, out);
+        code("const at::Tensor " + id + " = " + v.text + ";", out, 2);
+        model_scope_[element->name] = {"d[" + name + "]", Form::tensor, v.integer, v.rank, 100};
+        data_scope_[element->name] = {id, Form::tensor, v.integer, v.rank, 100};
+        stored.push_back(element->name);
+        continue;
+      }
       const auto* assignment = statement(s).as<Deterministic>();
       if (!assignment || !model_.find(assignment->name)->is_data_valued()) continue;
       const CppValue v = ExpressionWriter(data_scope_).write(assignment->value);
@@ -284,13 +317,29 @@ class HeaderWriter {
     for (size_t s : model_.evaluation_order) {
       const auto* assignment = statement(s).as<Deterministic>();
       if (assignment && model_.find(assignment->name)->is_data_valued()) continue;
+      const auto* element = statement(s).as<model::ElementDefinition>();
+      // A recurrence is written whole where its step is.
+      if (element && (!element->loop || model_.find(element->name)->is_data_valued())) continue;
       statements.push_back(s);
     }
     for (size_t i = 0; i < statements.size(); ++i) {
       const size_t s = statements[i];
       const bool last = i + 1 == statements.size();
+      if (const auto* element = statement(s).as<model::ElementDefinition>()) {
+        const CppValue v = recurrence(element->name, model_scope_, out);
+        const std::string id = cpp_identifier(element->name);
+        const std::string recorded = "vt::deterministic(" + string_literal(element->name) + ", " + v.text + ");";
+        code(referenced_.count(element->name) ? "auto " + id + " = " + recorded : recorded, out, 2);
+        model_scope_[element->name] = {id, Form::tensor, false, v.rank, 100};
+        continue;
+      }
       comment(statement(s), s == 0, out, 2);
-      if (const auto* assignment = statement(s).as<Deterministic>()) {
+      if (const auto* increment = statement(s).as<model::TargetIncrement>()) {
+        uses_target_ = true;
+        code("vt::model::add_to_target(" + string_literal(increment->name) + ", " +
+                 ExpressionWriter::typed_tensor_text(writer().write(increment->value)) + ");",
+             out, 2);
+      } else if (const auto* assignment = statement(s).as<Deterministic>()) {
         const CppValue v = writer().write(assignment->value);
         const std::string id = cpp_identifier(assignment->name);
         const std::string recorded = "vt::deterministic(" + string_literal(assignment->name) +
@@ -305,6 +354,48 @@ class HeaderWriter {
   }
 
   ExpressionWriter writer() const { return ExpressionWriter(model_scope_); }
+
+  // A recurrence's statements as comments, then its elements gathered in a vector (the
+  // initial ones, then the step's in a loop) that the returned C++ stacks, as the language
+  // stacks them. Its elements are read back from the vector (Form::elements) inside it.
+  CppValue recurrence(const std::string& name, const Scope& scope, std::vector<std::string>& out) {
+    uses_recurrence_ = true;
+    const std::vector<const model::ElementDefinition*> elements = model_.elements_of(name);
+    for (size_t s = 0; s < model_.program.statements.size(); ++s) {
+      const auto* element = statement(s).as<model::ElementDefinition>();
+      if (element && element->name == name) comment(statement(s), s == 0, out, 2);
+    }
+    const std::string id = cpp_identifier(name) + "_elements";
+    Scope inner = scope;
+    CppValue first;
+    bool integer = true;  // stacked in the widest type of its elements
+    size_t count = 0;
+    for (const model::ElementDefinition* element : elements) {
+      if (!element->loop) {
+        const CppValue v = ExpressionWriter(inner).write(element->value);
+        const std::string item = ExpressionWriter::typed_tensor_text(v);
+        integer = integer && v.integer;
+        if (count++ == 0) {
+          first = v;
+          code("std::vector<at::Tensor> " + id + "{" + item + "};", out, 2);
+          inner[name] = {id, Form::elements, v.integer, v.rank, 100};
+        } else {
+          code(id + ".push_back(" + item + ");", out, 2);
+        }
+        continue;
+      }
+      const std::string t = cpp_identifier(element->loop->variable);
+      const std::string hi = ExpressionWriter(inner).size(element->loop->hi);
+      inner[element->loop->variable] = {t, Form::cpp_int, true, 0, 100};
+      const CppValue step = ExpressionWriter(inner).write(element->value);
+      integer = integer && step.integer;
+      code("for (int64_t " + t + " = " + std::to_string(count + 1) + "; " + t + " <= " + hi + "; ++" + t + ") {", out,
+           2);
+      code(id + ".push_back(" + ExpressionWriter::typed_tensor_text(step) + ");", out, 4);
+      out.push_back("  }");
+    }
+    return {"vt::vector_of(" + id + ")", Form::tensor, integer, first.rank + 1, 100};
+  }
 
   // `real<lower=L, upper=U>` as the Support it declares; its bounds are computed where
   // the variable is made, so bounds that read other parameters take their values there.
@@ -399,6 +490,17 @@ class HeaderWriter {
     for (const auto& argument : call.arguments) factory += ", " + argument;
     if (!sample.empty()) factory += ", " + braces(sample);
     factory += ")";
+    if (random.truncation) {
+      uses_truncation_ = true;
+      const auto bound = [&](const std::optional<Expr>& e) -> std::string {
+        if (!e) return "at::Tensor()";
+        const CppValue v = w.write(*e);
+        const std::string text = ExpressionWriter::typed_tensor_text(v);
+        return v.integer ? operand({text, Form::tensor, true, v.rank, 100}, 100) + ".to(at::kDouble)" : text;
+      };
+      factory = "vt::with_truncation(" + bound(random.truncation->lo) + ", " + bound(random.truncation->hi) +
+                ", [&] { return " + factory + "; })";
+    }
     if (random.constraint != Constraint::none) {
       uses_support_ = true;
       factory = std::string("vt::with_support(") + support_of(random.constraint) +
@@ -434,14 +536,15 @@ class HeaderWriter {
   std::set<std::string> matrix_operands_;
   std::set<std::string> referenced_;  // names some expression reads
   bool uses_support_ = false;
+  bool uses_truncation_ = false;
+  bool uses_target_ = false;
+  bool uses_recurrence_ = false;
   bool returns_variable_ = false;
 };
 
 }  // namespace
 
-std::string model_header(const CheckedModel& model, const model::Source& source,
-                         const std::string& name) {
-  reject_unexportable(model);
+std::string model_header(const CheckedModel& model, const model::Source& source, const std::string& name) {
   return HeaderWriter(model, source, name).write();
 }
 

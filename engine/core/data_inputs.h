@@ -29,4 +29,13 @@ at::Tensor int_input(const Data& data, const std::string& name, const Shape& sha
 /// or has another shape.
 at::Tensor real_input(const Data& data, const std::string& name, const Shape& shape = {});
 
+/// Checks `data NAME: real<lower=L>` (or `upper=`, with `lower` false): every element of
+/// `value` within `limit`, a scalar or one per element; NaN is within no bound, as Stan
+/// checks constrained data. `limit_text` is the bound as the model writes it.
+///   vt::check_bound("sigma", sigma, at::scalar_tensor(0.0, at::kDouble), true, "0");
+/// @throws ArgumentError "data 'sigma' must be >= 0 (its lower bound), got -1 at sigma[3]",
+/// or for a limit of another shape.
+void check_bound(const std::string& name, const at::Tensor& value, const at::Tensor& limit, bool lower,
+                 const std::string& limit_text);
+
 }  // namespace variate

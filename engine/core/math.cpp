@@ -61,6 +61,62 @@ at::Tensor colmeans(const TensorArg& X) {
   return X.tensor().mean(0);
 }
 
+at::Tensor log_sum_exp(const TensorArg& x) {
+  const at::Tensor& t = x.tensor();
+  if (t.dim() == 0) return t;
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < t.dim(); ++d) dims.push_back(d);
+  return at::logsumexp(t, dims);
+}
+
+namespace {
+
+void require_rank(const char* function, const char* what, const at::Tensor& t, int64_t rank) {
+  if (t.dim() != rank) {
+    throw ArgumentError(std::string(function) + ": argument must be " + what + ", got shape " + to_string(t.sizes()));
+  }
+}
+
+}  // namespace
+
+at::Tensor log_sum_exp_rows(const TensorArg& X) {
+  require_rank("log_sum_exp_rows", "a matrix", X.tensor(), 2);
+  return at::logsumexp(X.tensor(), {-1});
+}
+
+at::Tensor softmax(const TensorArg& x) {
+  require_rank("softmax", "a vector", x.tensor(), 1);
+  return at::softmax(x.tensor(), -1);
+}
+
+at::Tensor cumulative_sum(const TensorArg& x) {
+  require_rank("cumulative_sum", "a vector", x.tensor(), 1);
+  return at::cumsum(x.tensor(), -1);
+}
+
+at::Tensor vector_of(const std::vector<at::Tensor>& items) {
+  if (items.empty()) throw ArgumentError("vector_of: a vector needs at least one item");
+  at::ScalarType type = items.front().scalar_type();
+  for (const at::Tensor& item : items) {
+    if (item.sizes() != items.front().sizes()) {
+      throw ArgumentError("vector_of: the items of a vector have one shape, got " + to_string(items.front().sizes()) +
+                          " and " + to_string(item.sizes()));
+    }
+    type = at::promote_types(type, item.scalar_type());
+  }
+  std::vector<at::Tensor> typed;
+  for (const at::Tensor& item : items) typed.push_back(item.to(type));
+  return at::stack(typed, 0);
+}
+
+at::Tensor where(const at::Tensor& c, const at::Tensor& a, const at::Tensor& b) {
+  const auto floating = [](const at::Tensor& t) { return at::isFloatingType(t.scalar_type()) ? t : t.to(at::kDouble); };
+  const bool integers = !at::isFloatingType(a.scalar_type()) && !at::isFloatingType(b.scalar_type());
+  if (integers) return at::where(c != 0, a, b);
+  const at::ScalarType type = at::promote_types(floating(a).scalar_type(), floating(b).scalar_type());
+  return at::where(c != 0, a.to(type), b.to(type));
+}
+
 at::Tensor eye(int64_t n) {
   if (n < 1) throw ArgumentError("eye: argument 'n' must be positive, got " + std::to_string(n));
   return at::eye(n, at::kDouble);
@@ -105,6 +161,11 @@ at::Tensor lags(const at::Tensor& y, int64_t K) {
   std::vector<at::Tensor> columns;
   for (int64_t lag = 1; lag <= K; ++lag) columns.push_back(y.narrow(0, K - lag, T - K));
   return at::stack(columns, -1);
+}
+
+at::Tensor transpose(const at::Tensor& M) {
+  require_rank("transpose", "a matrix", M, 2);
+  return M.transpose(-1, -2);
 }
 
 }  // namespace variate

@@ -12,6 +12,7 @@
 /// several share a name with <cmath>.
 
 #include <cstdint>
+#include <vector>
 
 #include <ATen/core/Tensor.h>
 
@@ -47,6 +48,23 @@ at::Tensor mean(const TensorArg& x);
 at::Tensor dot(const TensorArg& a, const TensorArg& b);
 /// Column means of a matrix [N, K] -> [K].
 at::Tensor colmeans(const TensorArg& X);
+/// log(sum(exp(x))) over every element, without overflow (a scalar stays itself).
+at::Tensor log_sum_exp(const TensorArg& x);
+/// log_sum_exp of each row of a matrix [N, K] -> [N]. @throws ArgumentError unless a matrix.
+at::Tensor log_sum_exp_rows(const TensorArg& X);
+
+// Vectors.
+/// exp(x) / sum(exp(x)) of a vector. @throws ArgumentError unless a vector.
+at::Tensor softmax(const TensorArg& x);
+/// The running sums of a vector. @throws ArgumentError unless a vector.
+at::Tensor cumulative_sum(const TensorArg& x);
+/// The language's `[a, b, ...]`: items of one shape (scalars, or the rows of a matrix)
+/// stacked along a new first dimension, in the widest of their types (integers stay
+/// integers). @throws ArgumentError for no items or items of different shapes.
+at::Tensor vector_of(const std::vector<at::Tensor>& items);
+/// The language's `c ? a : b`, elementwise with broadcasting: a where c is not 0, else b;
+/// in float64 unless a and b are both integers.
+at::Tensor where(const at::Tensor& c, const at::Tensor& a, const at::Tensor& b);
 
 // Matrices.
 /// The n x n identity (float64). @throws ArgumentError unless n >= 1.
@@ -63,5 +81,8 @@ at::Tensor gp_exp_quad_cov(const TensorArg& x, const TensorArg& alpha, const Ten
 /// y[t-K]; integer y stays integer. @throws ArgumentError unless y is a vector and
 /// 1 <= K < T.
 at::Tensor lags(const at::Tensor& y, int64_t K);
+/// M with rows and columns swapped; integer M stays integer. @throws ArgumentError unless a
+/// matrix.
+at::Tensor transpose(const at::Tensor& M);
 
 }  // namespace variate

@@ -91,7 +91,7 @@ class GuideTracer : public Tracer {
 class ModelTracer : public Tracer {
  public:
   ModelTracer(const Batch& batch, const std::map<std::string, Draw>& draws, at::ScalarType dtype)
-      : batch_(batch), draws_(draws), total(at::zeros({batch.size()}, at::TensorOptions(dtype))) {}
+      : total(at::zeros({batch.size()}, at::TensorOptions(dtype))), batch_(batch), draws_(draws) {}
 
   RandomVariable trace(RandomVariableSpec spec, const NextTracer& next) override {
     const int64_t b = batch_.size();

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "engine/core/checks.h"
+#include "engine/core/data_inputs.h"
 #include "engine/model/finite_data.h"
 #include "engine/model/model_error.h"
 #include "engine/model/printer.h"
@@ -78,19 +79,6 @@ at::Tensor typed(const DataDecl& decl, const at::Tensor& value, Span span, at::S
   return value.to(at::kLong);
 }
 
-// " at sigma[3]" (from 1, as the model text indexes), " at X[2, 1]"; nothing for a scalar.
-std::string at_element(const std::string& name, int64_t flat, c10::IntArrayRef shape) {
-  if (shape.empty()) return "";
-  std::vector<int64_t> index(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    index[d] = flat % shape[d] + 1;
-    flat /= shape[d];
-  }
-  std::string text = " at " + name + "[";
-  for (size_t i = 0; i < index.size(); ++i) text += (i ? ", " : "") + std::to_string(index[i]);
-  return text + "]";
-}
-
 // `<lower=L, upper=U>`: every element within its bounds (NaN is within none), as Stan
 // checks constrained data. A bound is a scalar or has the data's shape.
 void check_bounds(const DataDecl& decl, const at::Tensor& value, Evaluator& evaluator) {
@@ -98,22 +86,13 @@ void check_bounds(const DataDecl& decl, const at::Tensor& value, Evaluator& eval
     const std::optional<Expr>& bound = is_lower ? decl.lower : decl.upper;
     if (!bound) continue;
     const Value limit = evaluator.evaluate(*bound);
-    if (limit.rank() != 0 && limit.tensor.sizes() != value.sizes()) {
-      throw ModelError(bound->span, std::string("the ") + (is_lower ? "lower" : "upper") + " bound of '" + decl.name +
-                                        "' has shape " + variate::to_string(limit.tensor.sizes()) +
-                                        "; a bound is a scalar or has the data's shape " +
-                                        variate::to_string(value.sizes()));
+    try {
+      check_bound(decl.name, value, limit.tensor, is_lower, to_string(*bound));
+    } catch (const ArgumentError& e) {
+      // A bound of the wrong shape is the bound's fault; a value outside it, the data's.
+      const bool shaped = limit.rank() != 0 && limit.tensor.sizes() != value.sizes();
+      throw ModelError(shaped ? bound->span : decl.name_span, e.what());
     }
-    const at::Tensor values = value.to(at::kDouble);
-    const at::Tensor limits = limit.tensor.to(at::kDouble).expand(value.sizes());
-    const at::Tensor bad = (is_lower ? ~(values >= limits) : ~(values <= limits)).reshape(-1);
-    if (!bad.any().item<bool>()) continue;
-    const int64_t first = bad.nonzero()[0][0].item<int64_t>();
-    throw ModelError(decl.name_span, "data '" + decl.name + "' must be " + (is_lower ? ">= " : "<= ") +
-                                         to_string(*bound) + " (its " + (is_lower ? "lower" : "upper") +
-                                         " bound), got " +
-                                         format_number(values.reshape(-1)[first].item<double>(), true) +
-                                         at_element(decl.name, first, value.sizes()));
   }
 }
 

@@ -3,7 +3,10 @@
 /// log density is the term (summed over a point's elements), whatever the value. The
 /// tracers need no new case, and a term adds to the density as any likelihood does.
 
+#include <string>
+
 #include "engine/core/distribution.h"
+#include "engine/core/random_variable.h"
 
 namespace variate::model {
 
@@ -21,5 +24,11 @@ class LogDensityTerm : public distributions::Distribution {
  private:
   at::Tensor term_;
 };
+
+/// `target += term` in a C++ model: the sum of `term`'s elements (as float64) added to the
+/// log density, as the observed variable `name` ("target[1]", numbered as the model text's
+/// terms are) that the log joint scores.
+///   vt::model::add_to_target("target[1]", -0.5 * vt::sum(vt::square(x)));
+RandomVariable add_to_target(const std::string& name, const at::Tensor& term);
 
 }  // namespace variate::model

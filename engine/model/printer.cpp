@@ -145,19 +145,6 @@ std::string bracketed(const std::vector<Expr>& dims) {
 
 }  // namespace
 
-std::string format_number(double value, bool is_integer) {
-  char buffer[64];
-  if (is_integer && std::abs(value) <= 9007199254740992.0 && value == std::trunc(value)) {
-    const auto result =
-        std::to_chars(buffer, buffer + sizeof buffer, static_cast<std::int64_t>(value));
-    return std::string(buffer, result.ptr);
-  }
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  std::string text(buffer, result.ptr);
-  if (text.find_first_of(".en") == std::string::npos) text += ".0";
-  return text;
-}
-
 std::string to_string(const Expr& expr) {
   std::string out;
   print(expr, out);

@@ -7,13 +7,12 @@
 
 #include <string>
 
+#include "engine/core/number_text.h"
 #include "engine/model/ast.h"
 
 namespace variate::model {
 
-/// "2" for an integer literal; the shortest text that reads back exactly for a real,
-/// always with a '.' or an exponent ("2.0", "0.1", "1e-10").
-std::string format_number(double value, bool is_integer);
+using variate::format_number;  // number_text.h
 
 std::string to_string(const Expr& expr);
 /// One line without comments: "theta_trans[J] ~ Normal(0, 1)".

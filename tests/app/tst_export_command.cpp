@@ -66,19 +66,37 @@ class TestExportCommand : public QObject {
     QTest::newRow("data that does not fit") << QByteArray("data J: int\ndata y: real[J]\ny ~ Normal(0, 1)\n")
                                             << QByteArray(R"({"J": 2, "y": [1, 2, 3]})")
                                             << "data 'y' has shape [3], expected [2]";
-    // What the export has no C++ for yet is refused where the model first uses it.
-    QTest::newRow("recurrence") << QByteArray("data N: int\ndata y: real[N]\nmu ~ Normal(0, 1)\n"
-                                              "m[1] = mu\nm[t] = 0.5 * m[t - 1] for t in 2:N\ny ~ Normal(m, 1)\n")
-                                << QByteArray()
-                                << "m.vmod:4:1: error: variate export does not write recurrences yet; sample the model from its .vmod";
-    QTest::newRow("target +=") << QByteArray("mu ~ Normal(0, 1)\ntarget += -square(mu)\n") << QByteArray()
-                               << "m.vmod:2:1: error: variate export does not write 'target +=' terms yet";
-    QTest::newRow("truncation") << QByteArray("mu ~ Normal(0, 1) T[0, ]\n") << QByteArray()
-                                << "m.vmod:1:19: error: variate export does not write truncations yet";
-    QTest::newRow("data bounds") << QByteArray("data s: real<lower=0>\nmu ~ Normal(0, s)\n") << QByteArray()
-                                 << "m.vmod:1:6: error: variate export does not write the bounds of data yet";
-    QTest::newRow("conditional") << QByteArray("mu ~ Normal(0, 1)\nnu ~ Normal(mu > 0 ? mu : 0, 1)\n") << QByteArray()
-                                 << "m.vmod:2:13: error: variate export does not write '? :' yet";
+  }
+
+  // Each addition to the language is written as C++ (the round trip runs them all).
+  void additionsAreWritten_data() {
+    QTest::addColumn<QByteArray>("model");
+    QTest::addColumn<QString>("cpp");  // a line of model.h
+    QTest::newRow("recurrence") << QByteArray(
+                                       "data N: int\ndata y: real[N]\nmu ~ Normal(0, 1)\n"
+                                       "m[1] = mu\nm[t] = 0.5 * m[t - 1] for t in 2:N\ny ~ Normal(m, 1)\n")
+                                << "    m_elements.push_back(0.5 * m_elements[t - 2]);";
+    QTest::newRow("target +=") << QByteArray("mu ~ Normal(0, 1)\ntarget += -square(mu)\n")
+                               << "  vt::model::add_to_target(\"target[1]\", -vt::square(mu));";
+    QTest::newRow("truncation") << QByteArray("mu ~ Normal(0, 1) T[0, ]\n")
+                                << "  return vt::with_truncation(at::scalar_tensor(0, at::kLong).to(at::kDouble), "
+                                   "at::Tensor(),";
+    QTest::newRow("data bounds") << QByteArray("data s: real<lower=0>\nmu ~ Normal(0, s)\n")
+                                 << "  vt::check_bound(\"s\", s, at::scalar_tensor(0, at::kLong), true, \"0\");";
+    QTest::newRow("conditional") << QByteArray("mu ~ Normal(0, 1)\nnu ~ Normal(mu > 0 ? mu : 0, 1)\n")
+                                 << "      at::scalar_tensor(0, at::kLong)), 1);";
+  }
+
+  void additionsAreWritten() {
+    QFETCH(QByteArray, model);
+    QFETCH(QString, cpp);
+    QTemporaryDir directory;
+    const Outcome outcome = run({"export", write(directory, "m.vmod", model), "--cpp", directory.filePath("out")});
+    QVERIFY2(outcome.exit_code == 0, qPrintable(outcome.output));
+    QFile header(directory.filePath("out/model.h"));
+    QVERIFY(header.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(header.readAll());
+    QVERIFY2(text.split('\n').contains(cpp), qPrintable(text));
   }
 
   void errors() {

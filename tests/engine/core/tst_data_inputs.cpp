@@ -1,5 +1,6 @@
 // Declared inputs read from a data set as the model language checks them: present, of the
-// declared shape, integers where declared int (reals converted to float64).
+// declared shape, integers where declared int (reals converted to float64); and within the
+// bounds they declare.
 
 #include <QtTest/QtTest>
 
@@ -43,6 +44,18 @@ class TestDataInputs : public QObject {
     QTest::newRow("wrong shape") << 1 << "data 'y' has shape [3], expected [4]";
     QTest::newRow("scalar given an array") << 2 << "data 'y' has shape [3], expected []";
     QTest::newRow("real in an int") << 3 << "data 'kr' is declared int but holds the real value 4.5";
+    // `data y: real<lower=2>[3]`, `data k: int<upper=K>[3]` (K = [3, 3, 2]), `data y: real<lower=L>`
+    // for an L of another shape.
+    QTest::newRow("below a lower bound") << 4 << "data 'y' must be >= 2 (its lower bound), got 1 at y[1]";
+    QTest::newRow("above an upper bound") << 5 << "data 'k' must be <= K (its upper bound), got 3 at k[3]";
+    QTest::newRow("a bound of another shape")
+        << 6 << "the lower bound of 'y' has shape [2]; a bound is a scalar or has the data's shape [3]";
+  }
+
+  // Values within their bounds pass, on a bound as well.
+  void boundsHold() {
+    vt::check_bound("y", vt::real_input(data(), "y", {3}), at::scalar_tensor(1, at::kLong), true, "1");
+    vt::check_bound("k", vt::int_input(data(), "k", {3}), at::tensor({3, 3, 4}, at::kLong), false, "K");
   }
 
   void errors() {
@@ -53,7 +66,18 @@ class TestDataInputs : public QObject {
         case 0: vt::int_input(data(), "M"); break;
         case 1: vt::real_input(data(), "y", {4}); break;
         case 2: vt::int_input(data(), "y"); break;
-        default: vt::int_input(data(), "kr", {3}); break;
+        case 3:
+          vt::int_input(data(), "kr", {3});
+          break;
+        case 4:
+          vt::check_bound("y", vt::real_input(data(), "y", {3}), at::scalar_tensor(2, at::kLong), true, "2");
+          break;
+        case 5:
+          vt::check_bound("k", vt::int_input(data(), "k", {3}), at::tensor({3, 3, 2}, at::kLong), false, "K");
+          break;
+        default:
+          vt::check_bound("y", vt::real_input(data(), "y", {3}), at::zeros({2}, at::kDouble), true, "L");
+          break;
       }
       QFAIL("expected an ArgumentError");
     } catch (const vt::ArgumentError& e) {
