@@ -7,13 +7,13 @@ namespace variate::services {
 namespace {
 
 // Whether the tape lays out the columns as the tracer does: the same variables in the
-// same order, each with one log likelihood per element.
+// same order, of the same shapes.
 bool same_columns(const tape::TapePredictive& tape, const workflow::PosteriorPredictive& torch) {
   if (tape.observed().size() != torch.observed().size()) return false;
   for (size_t i = 0; i < tape.observed().size(); ++i) {
     const auto& a = tape.observed()[i];
     const auto& b = torch.observed()[i];
-    if (a.name != b.name || a.shape != b.shape || b.log_lik_shape != b.shape) return false;
+    if (a.name != b.name || a.shape != b.shape || a.log_lik_shape != b.log_lik_shape) return false;
   }
   return true;
 }

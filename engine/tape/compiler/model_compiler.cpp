@@ -12,6 +12,7 @@
 #include "engine/model/variable_bounds.h"
 #include "engine/tape/constrain/constrain_ops.h"
 #include "engine/tape/densities/argument_checks.h"
+#include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/densities/glm_log_density.h"
 #include "engine/tape/densities/log_density_ops.h"
 #include "engine/tape/densities/pointwise_log_densities.h"
@@ -177,11 +178,13 @@ class Compiler {
     const Shape shape = model_.shape(random.name);
     DensityTerm term = density_term(random.distribution, shape);
     term.value = data(random.name);
+    // One log likelihood per observation: an element, or a row of a multivariate family.
+    const Shape lik_shape = leading_shape(shape, model::find_distribution(random.distribution.name)->event_rank);
     const Slot replicated = builder_.varying(shape);
-    const Slot log_lik = builder_.varying(shape);
+    const Slot log_lik = builder_.varying(lik_shape);
     emit_random_draw(builder_, term, replicated);
     emit_pointwise_log_density(builder_, term, log_lik);
-    observed_.push_back({random.name, shape, replicated.offset, log_lik.offset});
+    observed_.push_back({random.name, shape, lik_shape, replicated.offset, log_lik.offset});
   }
 
   // A likelihood the compiler recognised as a GLM, on the same fused kernel as LibTorch's

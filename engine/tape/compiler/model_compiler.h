@@ -33,14 +33,16 @@ struct DrawValuesProgram {
 DrawValuesProgram compile_draw_values(const model::CompiledModel& model);
 
 /// What `--predict` records at one draw: for each observed variable, in the order the
-/// model's statements run, a replicated draw (NAME_rep, drawn from Work::random) and its
-/// log likelihood element by element (log_lik), each `shape` values row-major in the arena.
+/// model's statements run, a replicated draw (NAME_rep, drawn from Work::random, `shape`
+/// values) and its log likelihood observation by observation (log_lik, `log_lik_shape`
+/// values: one per element, or one per row of a multivariate family), row-major in the arena.
 /// The program's input (its "parameters", dimension() values) is every parameter on its
 /// own scale, row-major, one after the other in the layout's order.
 struct PredictiveProgram {
   struct Observed {
     std::string name;
     Shape shape;
+    Shape log_lik_shape;
     int64_t replicated = 0;  ///< arena offsets
     int64_t log_lik = 0;
   };

@@ -7,11 +7,9 @@ namespace variate::tape {
 
 TapePredictive::TapePredictive(const model::CompiledModel& model) : compiled_(compile_predictive(model)) {
   for (const auto& o : compiled_.observed) {
-    observed_.push_back({o.name, o.shape});
-    for (const int64_t i : column_major_order(o.shape)) {
-      replicated_cells_.push_back(o.replicated + i);
-      log_lik_cells_.push_back(o.log_lik + i);
-    }
+    observed_.push_back({o.name, o.shape, o.log_lik_shape});
+    for (const int64_t i : column_major_order(o.shape)) replicated_cells_.push_back(o.replicated + i);
+    for (const int64_t i : column_major_order(o.log_lik_shape)) log_lik_cells_.push_back(o.log_lik + i);
   }
   int64_t start = 0;
   for (const auto& p : model.layout().parameters()) {

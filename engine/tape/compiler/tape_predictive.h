@@ -23,7 +23,8 @@ class TapePredictive {
  public:
   struct Variable {
     std::string name;
-    Shape shape;  ///< of its value, of NAME_rep and of its log likelihood
+    Shape shape;          ///< of its value and of NAME_rep
+    Shape log_lik_shape;  ///< of its log likelihood: shape, less a multivariate family's event
   };
   struct Row {
     std::vector<double> replicated;  ///< every observed variable's, column-major, in order

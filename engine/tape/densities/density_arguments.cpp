@@ -57,6 +57,13 @@ at::Tensor constant_tensor(const ProgramBuilder& builder, const Slot& slot) {
   return at::tensor(builder.constant_values(slot), at::kDouble).reshape(slot.shape);
 }
 
+int64_t mixture_component_stride(const Slot& argument, int64_t C, const std::string& family) {
+  if (argument.shape.empty() || (argument.shape.back() == 1 && C != 1)) return 0;
+  if (argument.shape.back() == C) return 1;
+  throw Unsupported("the tape has no kernel for Mixture of " + family + " with an argument of shape " +
+                    to_string(argument.shape) + " for " + std::to_string(C) + " components");
+}
+
 Instruction sink_instruction(Kernel kernel, const char* name, int64_t n) {
   Instruction op;
   op.forward = kernel;

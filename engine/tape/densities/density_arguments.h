@@ -35,6 +35,11 @@ Shape leading_shape(const Shape& shape, int64_t count);
 int64_t row_period(const Slot& argument, int64_t event_rank, const Shape& value_rows,
                    const std::string& what);
 
+/// The component stride of a Mixture component's argument, whose last axis is the component
+/// axis: 1 for one value per component of the `C`, 0 for one value for all.
+/// @throws Unsupported, naming the component's `family`, for any other last axis.
+int64_t mixture_component_stride(const Slot& argument, int64_t C, const std::string& family);
+
 /// A constant slot's values as a float64 tensor of its shape, to fold data-only terms
 /// with the same LibTorch functions the family's log_prob calls.
 at::Tensor constant_tensor(const ProgramBuilder& builder, const Slot& slot);

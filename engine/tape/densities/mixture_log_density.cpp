@@ -166,8 +166,10 @@ void add_responsibilities(MixtureOperands<Family>& m, int64_t i, int64_t weight_
   }
 }
 
-template <class Family, bool kSharedArguments>
-void mixture_sink(const Instruction& op, Sweep& s) {
+// The sink adds the elements' log densities to the sweep's, with their partials; the
+// pointwise op (`log_lik`) writes each element's to op.out, without partials.
+template <class Family, bool kSharedArguments, bool kPointwise>
+void mixture_kernel(const Instruction& op, Sweep& s) {
   MixtureOperands<Family> m(op, s);
   constexpr int kArguments = MixtureOperands<Family>::kArguments;
   for (int64_t e = 0; e < m.weight_rows * m.C; ++e) {
@@ -187,13 +189,18 @@ void mixture_sink(const Instruction& op, Sweep& s) {
   int64_t row[kArguments] = {};
   for (int64_t i = 0; i < m.n; ++i) {
     const auto [shift, sum] = element_components<Family, kSharedArguments>(m, i, weight_row, row);
-    total += std::log(sum) + shift;
-    if (m.gradient) add_responsibilities(m, i, weight_row, row, sum);
+    if constexpr (kPointwise) {
+      s.values[op.out + i] = std::log(sum) + shift;
+    } else {
+      total += std::log(sum) + shift;
+      if (m.gradient) add_responsibilities(m, i, weight_row, row, sum);
+    }
     if (++weight_row == m.weight_rows) weight_row = 0;
     for (int k = 0; k < kArguments; ++k) {
       if (++row[k] == m.period[k]) row[k] = 0;
     }
   }
+  if constexpr (kPointwise) return;
   s.lp += total;
   if (m.weights_vary) {
     // Through log w, as the family takes it once per weight.
@@ -201,17 +208,9 @@ void mixture_sink(const Instruction& op, Sweep& s) {
   }
 }
 
-// The component stride of a component argument: its last axis is the component axis.
-int64_t component_stride(const Slot& argument, int64_t C, const DensityTerm& component) {
-  if (argument.shape.empty() || (argument.shape.back() == 1 && C != 1)) return 0;
-  if (argument.shape.back() == C) return 1;
-  throw Unsupported("the tape has no kernel for Mixture of " + component.family +
-                    " with an argument of shape " + to_string(argument.shape) + " for " +
-                    std::to_string(C) + " components");
-}
-
+// The sink, or with `out` the pointwise op writing each element's log density there.
 template <class Family>
-void emit_mixture_of(ProgramBuilder& builder, const DensityTerm& term, bool discrete) {
+void emit_mixture_of(ProgramBuilder& builder, const DensityTerm& term, bool discrete, const Slot* out) {
   const DensityTerm& component = *term.component;
   if (discrete) observed_values(builder, term.value, "Mixture of " + component.family);
   const Slot& weights = term.arguments[0];
@@ -229,12 +228,16 @@ void emit_mixture_of(ProgramBuilder& builder, const DensityTerm& term, bool disc
     const int64_t period =
         argument.shape.empty() ? 1 : row_period(argument, 1, rows, "Mixture's " + component.family);
     layout.push_back(period);
-    layout.push_back(component_stride(argument, C, component));
+    layout.push_back(mixture_component_stride(argument, C, component.family));
     shared = shared && period == 1;
   }
-  Instruction op =
-      sink_instruction(shared ? mixture_sink<Family, true> : mixture_sink<Family, false>, "Mixture",
-                       term.value.size);
+  Kernel kernel = shared ? mixture_kernel<Family, true, false> : mixture_kernel<Family, false, false>;
+  if (out) kernel = shared ? mixture_kernel<Family, true, true> : mixture_kernel<Family, false, true>;
+  Instruction op = sink_instruction(kernel, out ? "pointwise_lpdf" : "Mixture", term.value.size);
+  if (out) {
+    op.sink = false;
+    op.out = out->offset;
+  }
   set_operand(op, 0, weights);
   set_operand(op, 1, term.value);
   for (int k = 0; k < kArity<Family>; ++k) {
@@ -251,7 +254,7 @@ void emit_mixture_of(ProgramBuilder& builder, const DensityTerm& term, bool disc
 struct ComponentKernel {
   const char* family;
   size_t parameterization;
-  void (*emit)(ProgramBuilder&, const DensityTerm&, bool);
+  void (*emit)(ProgramBuilder&, const DensityTerm&, bool, const Slot*);
   bool discrete;
 };
 
@@ -270,17 +273,27 @@ constexpr ComponentKernel kComponents[] = {
 
 }  // namespace
 
-void emit_mixture(ProgramBuilder& builder, const DensityTerm& term) {
+namespace {
+
+void emit_mixture_op(ProgramBuilder& builder, const DensityTerm& term, const Slot* out) {
   if (!term.component) throw Unsupported("the tape has no kernel for Mixture without a component");
   const DensityTerm& component = *term.component;
   for (const ComponentKernel& kernel : kComponents) {
     if (component.family == kernel.family &&
         component.parameterization == kernel.parameterization) {
-      kernel.emit(builder, term, kernel.discrete);
+      kernel.emit(builder, term, kernel.discrete, out);
       return;
     }
   }
   throw Unsupported("the tape has no kernel for Mixture of " + component.family);
+}
+
+}  // namespace
+
+void emit_mixture(ProgramBuilder& builder, const DensityTerm& term) { emit_mixture_op(builder, term, nullptr); }
+
+void emit_pointwise_mixture(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  emit_mixture_op(builder, term, &out);
 }
 
 }  // namespace variate::tape

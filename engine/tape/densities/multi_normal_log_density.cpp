@@ -5,9 +5,13 @@
 //   d/dx = -w, d/dmu = w,
 //   d/dSigma = -(Sigma^-1 - w w^T) / 2 (symmetric, as LibTorch's Cholesky backward gives),
 //   d/dL = tril(w z^T) - diag(1 / L_ii) (the family reads L's lower triangle only).
+// The pointwise op (`log_lik`) writes each row's log p; the draw op (`NAME_rep`) draws each
+// row as mu + L z with z standard normal.
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <random>
 
 #include "engine/distributions/parameters.h"
 #include "engine/tape/densities/density_arguments.h"
@@ -61,9 +65,10 @@ void inverse_from_cholesky(const double* L, int64_t K, double* scratch, double* 
 }
 
 // Operands: 0 the value [rows, K], 1 mu, 2 Sigma or L [K, K], 3 scratch [4 K^2 + 3 K].
-// dims: rows, K, mu's rows, mu's entry stride (0 for one number per row).
-template <bool kCovariance>
-void multi_normal_sink(const Instruction& op, Sweep& s) {
+// dims: rows, K, mu's rows, mu's entry stride (0 for one number per row). The pointwise
+// op writes row i's log density to op.out + i, without partials.
+template <bool kCovariance, bool kPointwise>
+void multi_normal_kernel(const Instruction& op, Sweep& s) {
   const int64_t rows = op.dims[0];
   const int64_t K = op.dims[1];
   const int64_t mu_rows = op.dims[2];
@@ -85,12 +90,16 @@ void multi_normal_sink(const Instruction& op, Sweep& s) {
   const bool x_varies = op.varying[0];
   const bool mu_varies = op.varying[1];
   const bool matrix_varies = op.varying[2];
-  const bool gradient = x_varies || mu_varies || matrix_varies;
+  const bool gradient = !kPointwise && (x_varies || mu_varies || matrix_varies);
 
   const double* L = matrix;
   if constexpr (kCovariance) {
     if (!cholesky(matrix, K, factor)) {
-      s.failed = true;
+      if constexpr (kPointwise) {
+        std::fill(s.values + op.out, s.values + op.out + rows, std::numeric_limits<double>::quiet_NaN());
+      } else {
+        s.failed = true;
+      }
       return;
     }
     L = factor;
@@ -107,12 +116,15 @@ void multi_normal_sink(const Instruction& op, Sweep& s) {
   for (int64_t i = 0; i < rows; ++i, r = r + 1 == mu_rows ? 0 : r + 1) {
     const double* xi = x + i * K;
     const double* m = mu + r * mu_width;
+    double row_quadratic = 0;
     for (int64_t a = 0; a < K; ++a) {
       double v = xi[a] - m[a * mu_stride];
       for (int64_t k = 0; k < a; ++k) v -= L[a * K + k] * z[k];
       z[a] = v * inverse_diagonal[a];
-      quadratic += z[a] * z[a];
+      row_quadratic += z[a] * z[a];
     }
+    quadratic += row_quadratic;
+    if constexpr (kPointwise) s.values[op.out + i] = -0.5 * row_quadratic - (half_log_det + K * kHalfLog2Pi);
     if (!gradient) continue;
     for (int64_t a = K - 1; a >= 0; --a) {
       double v = z[a];
@@ -132,6 +144,7 @@ void multi_normal_sink(const Instruction& op, Sweep& s) {
       }
     }
   }
+  if constexpr (kPointwise) return;
   s.lp += -0.5 * quadratic - static_cast<double>(rows) * (half_log_det + K * kHalfLog2Pi);
   if (!matrix_varies) return;
 
@@ -153,9 +166,57 @@ void multi_normal_sink(const Instruction& op, Sweep& s) {
   }
 }
 
+// Operands as the sink's; writes each row mu + L z, z standard normal from the sweep's
+// stream, to op.out. Sigma that is not positive definite gives NaN rows.
+template <bool kCovariance>
+void multi_normal_draw_kernel(const Instruction& op, Sweep& s) {
+  const int64_t rows = op.dims[0], K = op.dims[1], mu_rows = op.dims[2], mu_stride = op.dims[3];
+  const int64_t mu_width = mu_stride == 0 ? 1 : K;
+  const double* mu = s.values + op.in[1];
+  const double* L = s.values + op.in[2];
+  double* z = s.values + op.in[3];
+  double* out = s.values + op.out;
+  if constexpr (kCovariance) {
+    double* factor = z + 2 * K + K * K;
+    if (!cholesky(L, K, factor)) {
+      std::fill(out, out + rows * K, std::numeric_limits<double>::quiet_NaN());
+      return;
+    }
+    L = factor;
+  }
+  std::normal_distribution<double> normal;
+  int64_t r = 0;
+  for (int64_t i = 0; i < rows; ++i, r = r + 1 == mu_rows ? 0 : r + 1) {
+    for (int64_t a = 0; a < K; ++a) z[a] = normal(*s.random);
+    for (int64_t a = 0; a < K; ++a) {
+      double v = mu[r * mu_width + a * mu_stride];
+      for (int64_t k = 0; k <= a; ++k) v += L[a * K + k] * z[k];  // the lower triangle alone
+      out[i * K + a] = v;
+    }
+  }
+}
+
+enum class MultiNormalOp { sink, pointwise, draw };
+
+void emit_multi_normal_op(ProgramBuilder& builder, const DensityTerm& term, MultiNormalOp kind, const Slot* out);
+
 }  // namespace
 
 void emit_multi_normal(ProgramBuilder& builder, const DensityTerm& term) {
+  emit_multi_normal_op(builder, term, MultiNormalOp::sink, nullptr);
+}
+
+void emit_pointwise_multi_normal(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  emit_multi_normal_op(builder, term, MultiNormalOp::pointwise, &out);
+}
+
+void emit_multi_normal_draw(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  emit_multi_normal_op(builder, term, MultiNormalOp::draw, &out);
+}
+
+namespace {
+
+void emit_multi_normal_op(ProgramBuilder& builder, const DensityTerm& term, MultiNormalOp kind, const Slot* out) {
   const Shape& shape = term.value.shape;
   const Slot& mu = term.arguments[0];
   const Slot& matrix = term.arguments[1];
@@ -181,8 +242,18 @@ void emit_multi_normal(ProgramBuilder& builder, const DensityTerm& term) {
   if (!mu.shape.empty()) mu_rows = row_period(mu, 1, rows, "MultiNormal's mu");
 
   const bool covariance = term.parameterization == 0;
-  Instruction op = sink_instruction(covariance ? multi_normal_sink<true> : multi_normal_sink<false>,
-                                    "MultiNormal", term.value.size);
+  Kernel kernel = covariance ? multi_normal_kernel<true, false> : multi_normal_kernel<false, false>;
+  if (kind == MultiNormalOp::pointwise) {
+    kernel = covariance ? multi_normal_kernel<true, true> : multi_normal_kernel<false, true>;
+  } else if (kind == MultiNormalOp::draw) {
+    kernel = covariance ? multi_normal_draw_kernel<true> : multi_normal_draw_kernel<false>;
+  }
+  const char* names[] = {"MultiNormal", "pointwise_lpdf", "random_draw"};
+  Instruction op = sink_instruction(kernel, names[static_cast<int>(kind)], term.value.size);
+  if (out) {
+    op.sink = false;
+    op.out = out->offset;
+  }
   set_operand(op, 0, term.value);
   set_operand(op, 1, mu);
   set_operand(op, 2, matrix);
@@ -190,5 +261,7 @@ void emit_multi_normal(ProgramBuilder& builder, const DensityTerm& term) {
   op.dims = {numel(rows), K, mu_rows, mu_stride};
   builder.append(op);
 }
+
+}  // namespace
 
 }  // namespace variate::tape

@@ -11,6 +11,7 @@
 #include "engine/tape/densities/density_sink.h"
 #include "engine/tape/densities/interval_families.h"
 #include "engine/tape/densities/location_scale_families.h"
+#include "engine/tape/densities/multivariate_sinks.h"
 #include "engine/tape/densities/neg_binomial_family.h"
 #include "engine/tape/densities/normal_family.h"
 #include "engine/tape/densities/poisson_family.h"
@@ -214,6 +215,8 @@ void emit_pointwise_log_density(ProgramBuilder& builder, const DensityTerm& term
   if (term.family == "Bernoulli") return emit_pointwise_bernoulli(builder, term, out);
   if (term.family == "Binomial") return emit_pointwise_binomial(builder, term, out);
   if (term.family == "NegBinomial2") return emit_pointwise_neg_binomial_2(builder, term, out);
+  if (term.family == "Mixture") return emit_pointwise_mixture(builder, term, out);
+  if (term.family == "MultiNormal") return emit_pointwise_multi_normal(builder, term, out);
   throw Unsupported("the tape has no pointwise log density for " + term.family);
 }
 

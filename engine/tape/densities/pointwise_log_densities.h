@@ -11,7 +11,8 @@
 namespace variate::tape {
 
 /// @throws Unsupported for a family without a pointwise kernel here (the multivariate
-/// ones, Mixture, the improper Flat and HalfFlat), naming it.
+/// ones, a Mixture of a component without a Mixture kernel, the improper Flat and HalfFlat),
+/// naming it.
 void emit_pointwise_log_density(ProgramBuilder& builder, const DensityTerm& term, const Slot& out);
 
 }  // namespace variate::tape

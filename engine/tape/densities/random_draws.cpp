@@ -4,8 +4,11 @@
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/tape/densities/density_arguments.h"
+#include "engine/tape/densities/multivariate_sinks.h"
 #include "engine/tape/program/unsupported.h"
 
 namespace variate::tape {
@@ -95,15 +98,77 @@ void draw_kernel(const Instruction& op, Sweep& s) {
   }
 }
 
+// A Mixture: each element's component drawn from its row of weights, then its value from
+// that component. Operands: 0 the weights [weight rows, C], 1 + k component argument k.
+// indices: the weights' row period, then each argument's row period and component stride
+// (the layout of the Mixture's sink). dims: C, the arity. aux: the component's DrawOne.
+void mixture_draw_kernel(const Instruction& op, Sweep& s) {
+  const auto draw = reinterpret_cast<DrawOne>(const_cast<void*>(op.aux));
+  const int64_t C = op.dims[0], arity = op.dims[1];
+  const int64_t* layout = s.indices + op.index;
+  double* out = s.values + op.out;
+  int64_t weight_row = 0, row[3] = {};
+  double a[3];
+  for (int64_t i = 0; i < op.n; ++i) {
+    const double* w = s.values + op.in[0] + weight_row * C;
+    double total = 0;
+    for (int64_t c = 0; c < C; ++c) total += w[c];
+    const double u = open_uniform(*s.random) * total;
+    int64_t c = 0;
+    for (double below = w[0]; c + 1 < C && u >= below; below += w[++c]) {
+    }
+    for (int64_t k = 0; k < arity; ++k) {
+      const int64_t stride = layout[2 + 2 * k];
+      a[k] = s.values[op.in[1 + k] + row[k] * (stride == 0 ? 1 : C) + c * stride];
+      if (++row[k] == layout[1 + 2 * k]) row[k] = 0;
+    }
+    out[i] = draw(*s.random, a);
+    if (++weight_row == layout[0]) weight_row = 0;
+  }
+}
+
+std::pair<DrawOne, size_t> sampler_of(const DensityTerm& term) {
+  const auto it = family_samplers().find({term.family, term.parameterization});
+  if (it == family_samplers().end()) throw Unsupported("the tape draws no " + term.family);
+  if (term.arguments.size() != it->second.second) {
+    throw Unsupported("the tape's " + term.family + " draws take " + std::to_string(it->second.second) + " arguments");
+  }
+  return it->second;
+}
+
+void emit_mixture_draw(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  if (!term.component) throw Unsupported("the tape draws no Mixture without a component");
+  const DensityTerm& component = *term.component;
+  const auto [draw, arity] = sampler_of(component);
+  const Slot& weights = term.arguments.at(0);
+  if (weights.shape.empty()) throw Unsupported("the tape draws no Mixture with scalar weights");
+  const int64_t C = weights.shape.back();
+  const Shape& rows = term.value.shape;
+  std::vector<int64_t> layout = {row_period(weights, 1, rows, "Mixture's weights")};
+  Instruction op;
+  op.name = "random_draw";
+  op.forward = mixture_draw_kernel;
+  op.out = out.offset;
+  op.n = term.value.size;
+  op.in[0] = weights.offset;
+  for (size_t k = 0; k < arity; ++k) {
+    const Slot& argument = component.arguments[k];
+    layout.push_back(argument.shape.empty() ? 1 : row_period(argument, 1, rows, "Mixture's " + component.family));
+    layout.push_back(mixture_component_stride(argument, C, component.family));
+    op.in[1 + k] = argument.offset;
+  }
+  op.index = builder.indices(layout);
+  op.dims = {C, static_cast<int64_t>(arity), 0, 0};
+  op.aux = reinterpret_cast<const void*>(draw);
+  builder.append(op);
+}
+
 }  // namespace
 
 void emit_random_draw(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
-  const auto it = family_samplers().find({term.family, term.parameterization});
-  if (it == family_samplers().end()) throw Unsupported("the tape draws no " + term.family);
-  const auto [draw, arity] = it->second;
-  if (term.arguments.size() != arity) {
-    throw Unsupported("the tape's " + term.family + " draws take " + std::to_string(arity) + " arguments");
-  }
+  if (term.family == "Mixture") return emit_mixture_draw(builder, term, out);
+  if (term.family == "MultiNormal") return emit_multi_normal_draw(builder, term, out);
+  const auto [draw, arity] = sampler_of(term);
   const int64_t n = term.value.size;
   Instruction op;
   op.name = "random_draw";
