@@ -171,19 +171,28 @@ class Compiler {
     return emit_bounds_at_point(builder_, lower, upper, Slot{y.offset, y.size, p.shape, true});
   }
 
-  // An observed variable's replicated draw and its log likelihood element by element; its
-  // data stays its value for what follows (a lag reads the data).
+  // An observed variable's replicated draw and its log likelihood observation by
+  // observation; its data stays its value for what follows (a lag reads the data).
   void observed(const model::RandomStmt& random) {
-    if (random.truncation) throw Unsupported("the tape draws no truncated variable");
     const Shape shape = model_.shape(random.name);
     DensityTerm term = density_term(random.distribution, shape);
     term.value = data(random.name);
     // One log likelihood per observation: an element, or a row of a multivariate family.
     const Shape lik_shape = leading_shape(shape, model::find_distribution(random.distribution.name)->event_rank);
     const Slot replicated = builder_.varying(shape);
-    const Slot log_lik = builder_.varying(lik_shape);
-    emit_random_draw(builder_, term, replicated);
-    emit_pointwise_log_density(builder_, term, log_lik);
+    Slot log_lik = builder_.varying(lik_shape);
+    if (const auto& truncation = random.truncation) {
+      const auto bound = [&](const std::optional<Expr>& e) {
+        return e ? std::optional<Slot>(expression(*e)) : std::nullopt;
+      };
+      const std::optional<Slot> lo = bound(truncation->lo), hi = bound(truncation->hi);
+      emit_truncated_draw(builder_, term, lo, hi, replicated);
+      emit_pointwise_log_density(builder_, term, log_lik);
+      log_lik = emit_truncated_pointwise(builder_, term, lo, hi, log_lik);
+    } else {
+      emit_random_draw(builder_, term, replicated);
+      emit_pointwise_log_density(builder_, term, log_lik);
+    }
     observed_.push_back({random.name, shape, lik_shape, replicated.offset, log_lik.offset});
   }
 
@@ -245,9 +254,14 @@ class Compiler {
       const Expr& component = call.arguments[bound.argument_of_parameter[p]].value;
       term.component = std::make_shared<DensityTerm>(density_term(component, component_shape));
     }
+    // A parameter with an event of its own (Categorical's table of K) keeps its shape: its
+    // sink maps its rows onto the value's.
     if (signature.event_rank == 0 && call.name != "Mixture") {
-      for (Slot& argument : term.arguments) {
-        if (argument.size != 1) argument = broadcast_to(builder_, argument, shape);
+      size_t k = 0;
+      for (const auto& parameter : parameters) {
+        if (parameter.is_distribution) continue;
+        Slot& argument = term.arguments[k++];
+        if (parameter.event_rank == 0 && argument.size != 1) argument = broadcast_to(builder_, argument, shape);
       }
     }
     return term;

@@ -51,7 +51,7 @@ struct PredictiveProgram {
 };
 
 /// @throws Unsupported as compile_model, and for an observed variable whose family has no
-/// pointwise log density or sampler here, or that is truncated.
+/// pointwise log density or sampler here (a truncated one: a family the tape truncates).
 PredictiveProgram compile_predictive(const model::CompiledModel& model);
 
 }  // namespace variate::tape

@@ -46,6 +46,12 @@ void emit_target_increment(ProgramBuilder& builder, const Slot& x);
 void emit_truncation(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
                      const std::optional<Slot>& hi);
 
+/// The truncated family's log density element by element (`log_lik`), from the family's
+/// (`pointwise`, of the value's shape): minus the log mass on [lo, hi], -inf outside, as
+/// distributions::Truncated::log_prob. @throws Unsupported as emit_truncation.
+Slot emit_truncated_pointwise(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
+                              const std::optional<Slot>& hi, const Slot& pointwise);
+
 // The families, by group (one source file each); each returns false for a family not in
 // its group.
 bool emit_continuous_log_density(ProgramBuilder& builder, const DensityTerm& term);

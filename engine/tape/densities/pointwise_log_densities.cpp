@@ -2,7 +2,9 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -190,6 +192,56 @@ void emit_pointwise_neg_binomial_2(ProgramBuilder& builder, const DensityTerm& t
   builder.append(op);
 }
 
+// Operands: 0 the table of probabilities (or logits) [rows, K]. indices: each element's
+// table entry, -1 for a value that is not a category. dims: n, K. A probability's log, or a
+// logit's log_softmax as at::log_softmax computes it, (x - max) - log sum exp(x - max).
+template <bool kLogits>
+void pointwise_categorical_kernel(const Instruction& op, Sweep& s) {
+  const double* table = s.values + op.in[0];
+  const int64_t* entries = s.indices + op.index;
+  const int64_t K = op.dims[1];
+  double* out = s.values + op.out;
+  for (int64_t i = 0; i < op.n; ++i) {
+    const int64_t entry = entries[i];
+    if (entry < 0) {
+      out[i] = -std::numeric_limits<double>::infinity();
+      continue;
+    }
+    if constexpr (!kLogits) {
+      out[i] = std::log(table[entry]);
+    } else {
+      const double* x = table + (entry / K) * K;
+      const double max = *std::max_element(x, x + K);
+      double sum = 0;
+      for (int64_t j = 0; j < K; ++j) sum += std::exp(x[j] - max);
+      out[i] = (table[entry] - max) - std::log(sum);
+    }
+  }
+}
+
+void emit_pointwise_categorical(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  const std::vector<double> y = observed_values(builder, term.value, term.family);
+  const Slot& table = term.arguments.at(0);
+  if (table.shape.empty()) throw Unsupported("the tape has no kernel for Categorical of a scalar");
+  const int64_t K = table.shape.back();
+  const int64_t rows = row_period(table, 1, term.value.shape, "Categorical's parameter");
+  std::vector<int64_t> entries(y.size(), -1);
+  for (size_t i = 0; i < y.size(); ++i) {
+    if (y[i] >= 1 && y[i] <= static_cast<double>(K) && y[i] == std::floor(y[i])) {
+      entries[i] = (static_cast<int64_t>(i) % rows) * K + static_cast<int64_t>(y[i]) - 1;
+    }
+  }
+  Instruction op;
+  op.name = "pointwise_lpmf";
+  op.forward = term.parameterization == 1 ? pointwise_categorical_kernel<true> : pointwise_categorical_kernel<false>;
+  op.out = out.offset;
+  op.n = term.value.size;
+  op.in[0] = table.offset;
+  op.index = builder.indices(entries);
+  op.dims = {term.value.size, K, 0, 0};
+  builder.append(op);
+}
+
 }  // namespace
 
 void emit_pointwise_log_density(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
@@ -217,6 +269,7 @@ void emit_pointwise_log_density(ProgramBuilder& builder, const DensityTerm& term
   if (term.family == "NegBinomial2") return emit_pointwise_neg_binomial_2(builder, term, out);
   if (term.family == "Mixture") return emit_pointwise_mixture(builder, term, out);
   if (term.family == "MultiNormal") return emit_pointwise_multi_normal(builder, term, out);
+  if (term.family == "Categorical") return emit_pointwise_categorical(builder, term, out);
   throw Unsupported("the tape has no pointwise log density for " + term.family);
 }
 

@@ -1,6 +1,8 @@
 #include "engine/tape/densities/random_draws.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -163,11 +165,69 @@ void emit_mixture_draw(ProgramBuilder& builder, const DensityTerm& term, const S
   builder.append(op);
 }
 
-}  // namespace
+// As draw_kernel, each draw repeated until it lies in [lo, hi]. Operands 4 and 5: lo and hi,
+// read at i * stride (constants -inf and inf for a missing side).
+void truncated_draw_kernel(const Instruction& op, Sweep& s) {
+  const auto draw = reinterpret_cast<DrawOne>(const_cast<void*>(op.aux));
+  double* out = s.values + op.out;
+  double a[3];
+  for (int64_t i = 0; i < op.n; ++i) {
+    for (int64_t k = 0; k < op.dims[0]; ++k) a[k] = s.values[op.in[1 + k] + i * op.stride[1 + k]];
+    const double lo = s.values[op.in[4] + i * op.stride[4]], hi = s.values[op.in[5] + i * op.stride[5]];
+    double x = std::nan("");
+    for (int64_t tries = 0; tries < kTruncationTries; ++tries) {
+      const double candidate = draw(*s.random, a);
+      if (candidate >= lo && candidate <= hi) {
+        x = candidate;
+        break;
+      }
+    }
+    out[i] = x;
+  }
+}
 
-void emit_random_draw(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
-  if (term.family == "Mixture") return emit_mixture_draw(builder, term, out);
-  if (term.family == "MultiNormal") return emit_multi_normal_draw(builder, term, out);
+// Operands: 0 the table of probabilities (or logits, constants[0] = 1) [rows, K]. dims: K,
+// rows. Element i draws its category (1-based) from row i % rows.
+void categorical_draw_kernel(const Instruction& op, Sweep& s) {
+  const int64_t K = op.dims[0], rows = op.dims[1];
+  const bool logits = op.constants[0] != 0;
+  double* out = s.values + op.out;
+  double* weights = s.values + op.in[1];  // scratch [K]
+  int64_t row = 0;
+  for (int64_t i = 0; i < op.n; ++i, row = row + 1 == rows ? 0 : row + 1) {
+    const double* x = s.values + op.in[0] + row * K;
+    const double max = logits ? *std::max_element(x, x + K) : 0.0;
+    double total = 0;
+    for (int64_t j = 0; j < K; ++j) {
+      weights[j] = logits ? std::exp(x[j] - max) : x[j];
+      total += weights[j];
+    }
+    const double u = open_uniform(*s.random) * total;
+    int64_t j = 0;
+    for (double below = weights[0]; j + 1 < K && u >= below; below += weights[++j]) {
+    }
+    out[i] = static_cast<double>(j + 1);
+  }
+}
+
+void emit_categorical_draw(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  const Slot& table = term.arguments.at(0);
+  if (table.shape.empty()) throw Unsupported("the tape draws no Categorical of a scalar");
+  const int64_t K = table.shape.back();
+  Instruction op;
+  op.name = "random_draw";
+  op.forward = categorical_draw_kernel;
+  op.out = out.offset;
+  op.n = term.value.size;
+  op.in[0] = table.offset;
+  op.in[1] = builder.varying({K}).offset;
+  op.dims = {K, row_period(table, 1, term.value.shape, "Categorical's parameter"), 0, 0};
+  op.constants[0] = term.parameterization == 1 ? 1.0 : 0.0;
+  builder.append(op);
+}
+
+// The op drawing each element of an event-rank-0 family from its sampler.
+Instruction family_draw(const DensityTerm& term, const Slot& out) {
   const auto [draw, arity] = sampler_of(term);
   const int64_t n = term.value.size;
   Instruction op;
@@ -181,7 +241,30 @@ void emit_random_draw(ProgramBuilder& builder, const DensityTerm& term, const Sl
     op.in[1 + k] = term.arguments[k].offset;
     op.stride[1 + k] = elementwise_stride(term.arguments[k], n, term.family + "'s argument " + std::to_string(k));
   }
+  return op;
+}
+
+}  // namespace
+
+void emit_truncated_draw(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
+                         const std::optional<Slot>& hi, const Slot& out) {
+  Instruction op = family_draw(term, out);
+  const int64_t n = term.value.size;
+  const Slot low = lo ? *lo : builder.scalar(-std::numeric_limits<double>::infinity());
+  const Slot high = hi ? *hi : builder.scalar(std::numeric_limits<double>::infinity());
+  op.forward = truncated_draw_kernel;
+  op.in[4] = low.offset;
+  op.stride[4] = elementwise_stride(low, n, "the truncation's lower bound");
+  op.in[5] = high.offset;
+  op.stride[5] = elementwise_stride(high, n, "the truncation's upper bound");
   builder.append(op);
+}
+
+void emit_random_draw(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
+  if (term.family == "Mixture") return emit_mixture_draw(builder, term, out);
+  if (term.family == "MultiNormal") return emit_multi_normal_draw(builder, term, out);
+  if (term.family == "Categorical") return emit_categorical_draw(builder, term, out);
+  builder.append(family_draw(term, out));
 }
 
 }  // namespace variate::tape

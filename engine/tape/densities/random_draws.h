@@ -6,6 +6,8 @@
 /// log density has), not LibTorch's sampling algorithms, so they differ from the LibTorch
 /// path's draws for the same seed while having the same distribution.
 
+#include <optional>
+
 #include "engine/tape/densities/log_density_ops.h"
 
 namespace variate::tape {
@@ -13,5 +15,15 @@ namespace variate::tape {
 /// Writes term.value.size draws into `out` (term.value gives only the size).
 /// @throws Unsupported for a family without a sampler here, naming it.
 void emit_random_draw(ProgramBuilder& builder, const DensityTerm& term, const Slot& out);
+
+/// The draws of `term` truncated to [lo, hi] (either may be missing), by rejection from its
+/// family as distributions::Truncated samples: at most kTruncationTries draws per element,
+/// then NaN (an interval with almost no mass, where LibTorch's sampler refuses).
+/// @throws Unsupported as emit_random_draw.
+void emit_truncated_draw(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
+                         const std::optional<Slot>& hi, const Slot& out);
+
+/// How many draws a truncated element may take before it is NaN.
+constexpr int64_t kTruncationTries = 100000;
 
 }  // namespace variate::tape

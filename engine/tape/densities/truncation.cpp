@@ -75,28 +75,49 @@ class Normalizer {
   const DensityTerm& term_;
 };
 
+// log P(lo <= X <= hi), of the bounds' shape.
+Slot log_mass(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
+              const std::optional<Slot>& hi) {
+  if (!lo && !hi) throw Unsupported("a truncation needs a bound");
+  Normalizer normalizer(builder, term);
+  return lo && hi ? normalizer.log_diff_exp(normalizer.log_cdf(*hi), normalizer.log_cdf(*lo))
+         : lo     ? normalizer.log_ccdf(*lo)
+                  : normalizer.log_cdf(*hi);
+}
+
+// 1 where the value lies in [lo, hi], else 0; nothing where data the compiler checked
+// against constant bounds when it was bound needs no test.
+std::optional<Slot> inside(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
+                           const std::optional<Slot>& hi) {
+  if (!term.value.varying && !(lo && lo->varying) && !(hi && hi->varying)) return std::nullopt;
+  std::optional<Slot> result;
+  const auto both = [&](const Slot& test) {
+    result = result ? emit_arithmetic(builder, model::BinaryOp::logical_and, *result, test) : test;
+  };
+  if (lo) both(emit_arithmetic(builder, model::BinaryOp::greater_equal, term.value, *lo));
+  if (hi) both(emit_arithmetic(builder, model::BinaryOp::less_equal, term.value, *hi));
+  return result;
+}
+
 }  // namespace
 
 void emit_truncation(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
                      const std::optional<Slot>& hi) {
-  if (!lo && !hi) throw Unsupported("a truncation needs a bound");
-  Normalizer normalizer(builder, term);
-  const Slot log_mass = lo && hi ? normalizer.log_diff_exp(normalizer.log_cdf(*hi), normalizer.log_cdf(*lo))
-                        : lo     ? normalizer.log_ccdf(*lo)
-                                 : normalizer.log_cdf(*hi);
   const Shape& shape = term.value.shape;
-  emit_target_increment(builder, emit_negate(builder, broadcast_to(builder, log_mass, shape)));
+  emit_target_increment(builder, emit_negate(builder, broadcast_to(builder, log_mass(builder, term, lo, hi), shape)));
+  if (const std::optional<Slot> within = inside(builder, term, lo, hi)) {
+    const Slot outside = builder.scalar(-std::numeric_limits<double>::infinity());
+    emit_target_increment(builder, emit_conditional(builder, *within, builder.scalar(0), outside));
+  }
+}
 
-  // -inf outside [lo, hi]: data the compiler checked when it was bound need no test.
-  if (!term.value.varying && !(lo && lo->varying) && !(hi && hi->varying)) return;
-  std::optional<Slot> inside;
-  const auto both = [&](const Slot& test) {
-    inside = inside ? emit_arithmetic(builder, model::BinaryOp::logical_and, *inside, test) : test;
-  };
-  if (lo) both(emit_arithmetic(builder, model::BinaryOp::greater_equal, term.value, *lo));
-  if (hi) both(emit_arithmetic(builder, model::BinaryOp::less_equal, term.value, *hi));
-  const Slot outside = builder.scalar(-std::numeric_limits<double>::infinity());
-  emit_target_increment(builder, emit_conditional(builder, *inside, builder.scalar(0), outside));
+Slot emit_truncated_pointwise(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
+                              const std::optional<Slot>& hi, const Slot& pointwise) {
+  const Slot mass = broadcast_to(builder, log_mass(builder, term, lo, hi), term.value.shape);
+  const Slot lp = emit_arithmetic(builder, model::BinaryOp::subtract, pointwise, mass);
+  const std::optional<Slot> within = inside(builder, term, lo, hi);
+  if (!within) return lp;
+  return emit_conditional(builder, *within, lp, builder.scalar(-std::numeric_limits<double>::infinity()));
 }
 
 }  // namespace variate::tape

@@ -12,6 +12,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <QtTest/QtTest>
 
+#include "engine/core/argument_error.h"
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
 #include "engine/services/predictive_columns.h"
@@ -30,9 +31,7 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 // Shipped models whose predictive stays on LibTorch, with what the tape's reason names.
-const std::map<QString, std::string> kNotOnTape = {
-    {"export/language", "the tape draws no truncated variable"},
-};
+const std::map<QString, std::string> kNotOnTape = {};
 
 const char* const kNormals = "Mixture([0.3, 0.7], Normal([-1, 2], [0.5, 1]))";
 const char* const kPoissons = "Mixture([0.4, 0.6], Poisson([1.5, 6]))";
@@ -111,14 +110,25 @@ class TestTapePredictive : public QObject {
     const auto rows = draws(model);
     std::mt19937_64 random(1);
     const auto got = tape->rows(rows, random);
-    const auto want = torch.rows(rows, variate::workflow::chain_generator(1, 1));
     QCOMPARE(got.size(), rows.size());
+    size_t compared = 0;
     for (size_t r = 0; r < rows.size(); ++r) {
-      QCOMPARE(got[r].log_lik.size(), want.log_lik[r].size());
-      QCOMPARE(got[r].replicated.size(), want.replicated[r].size());
+      // LibTorch refuses to draw a truncation whose interval holds almost no mass (at these
+      // standard-normal points, export/language's y may sit far in its family's tail),
+      // where the tape's draws are NaN: such rows have no log likelihood to compare.
+      variate::workflow::PredictiveRows want;
+      try {
+        want = torch.rows({rows[r]}, variate::workflow::chain_generator(1, 1));
+      } catch (const variate::ArgumentError& e) {
+        QVERIFY2(std::string(e.what()).find("too little") != std::string::npos, e.what());
+        continue;
+      }
+      ++compared;
+      QCOMPARE(got[r].log_lik.size(), want.log_lik[0].size());
+      QCOMPARE(got[r].replicated.size(), want.replicated[0].size());
       for (size_t i = 0; i < got[r].log_lik.size(); ++i) {
         const double a = got[r].log_lik[i];
-        const double b = want.log_lik[r][i];
+        const double b = want.log_lik[0][i];
         if (std::isinf(b)) {
           QCOMPARE(a, b);
           continue;
@@ -131,6 +141,8 @@ class TestTapePredictive : public QObject {
                                 .arg(b, 0, 'g', 17)));
       }
     }
+    QVERIFY2(compared >= rows.size() / 2,
+             qPrintable(QString("%1 of %2 draws compared").arg(compared).arg(rows.size())));
   }
 
   // Each family's pointwise log density at values across its support (data outside it is
@@ -162,6 +174,13 @@ class TestTapePredictive : public QObject {
     QTest::newRow("Bernoulli, logits") << "Bernoulli(logits = -0.4)" << true << QList<double>{0, 1, 1};
     QTest::newRow("Mixture of Normals") << kNormals << false << real;
     QTest::newRow("Mixture of Poissons") << kPoissons << true << counts;
+    QTest::newRow("Categorical") << "Categorical([0.2, 0.5, 0.3])" << true << QList<double>{1, 3, 2, 2};
+    QTest::newRow("Categorical, logits") << "Categorical(logits = [0.1, -0.4, 1.2])" << true
+                                         << QList<double>{1, 3, 2, 2};
+    QTest::newRow("truncated Normal") << "Normal(1.5, 2) T[0, ]" << false << positive;
+    QTest::newRow("truncated Cauchy") << "Cauchy(1, 0.5) T[-2, 3]" << false << QList<double>{-1.5, 0.3, 2.5, -2.0};
+    QTest::newRow("truncated Logistic") << "Logistic(-1, 0.5) T[, 1]" << false << QList<double>{-1.5, 0.3, 1.0};
+    QTest::newRow("truncated Exponential") << "Exponential(2.5) T[, 0.5]" << false << QList<double>{0.3, 1e-3, 0.5};
   }
   void familyLogLikAgreesWithTorch() {
     QFETCH(QString, family);
@@ -240,6 +259,13 @@ class TestTapePredictive : public QObject {
     QTest::newRow("Mixture of Normals") << kNormals << 0.5 << std::function<double(double)>([](double x) {
       return 0.3 * vt::normal_cdf((x + 1) / 0.5) + 0.7 * vt::normal_cdf(x - 2);
     });
+    QTest::newRow("truncated Normal") << "Normal(1, 2) T[0, 3]" << 0.5 << std::function<double(double)>([](double x) {
+      const double below = vt::normal_cdf(-0.5), mass = vt::normal_cdf(1) - below;
+      return (vt::normal_cdf((x - 1) / 2) - below) / mass;
+    });
+    QTest::newRow("truncated Exponential")
+        << "Exponential(2.5) T[, 0.5]" << 0.3
+        << std::function<double(double)>([](double x) { return (1 - std::exp(-2.5 * x)) / (1 - std::exp(-1.25)); });
   }
   void continuousDrawsFollowTheirFamily() {
     QFETCH(QString, family);
@@ -272,6 +298,10 @@ class TestTapePredictive : public QObject {
     QTest::newRow("NegBinomial2") << "NegBinomial2(4, 2.5)" << 4.0 << 4 + 16 / 2.5;
     // E = sum w mu; Var = E[Var] + Var[E] = 4.2 + (0.4 * 1.5^2 + 0.6 * 6^2 - 4.2^2).
     QTest::newRow("Mixture of Poissons") << kPoissons << 4.2 << 4.2 + 0.9 + 21.6 - 17.64;
+    // 1, 2, 3 with 0.2, 0.5, 0.3: E = 2.1, E[X^2] = 4.9.
+    QTest::newRow("Categorical") << "Categorical([0.2, 0.5, 0.3])" << 2.1 << 4.9 - 2.1 * 2.1;
+    QTest::newRow("Categorical, logits") << "Categorical(logits = [0.5, 1.41629073187415511, 0.905465108108164])" << 2.1
+                                         << 4.9 - 2.1 * 2.1;
   }
   void discreteDrawsFollowTheirFamily() {
     QFETCH(QString, family);
