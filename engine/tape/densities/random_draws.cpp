@@ -90,13 +90,28 @@ const std::map<std::pair<std::string, size_t>, std::pair<DrawOne, size_t>>& fami
 }
 
 // Operands 1 + k: argument k, read at i * stride. aux: the DrawOne. dims[0]: the arity.
+// Truncated: each draw repeated until it lies in [lo, hi], operands 4 and 5 read at
+// i * stride (constants -inf and inf for a missing side); NaN after kTruncationTries.
+template <bool kTruncated>
 void draw_kernel(const Instruction& op, Sweep& s) {
   const auto draw = reinterpret_cast<DrawOne>(const_cast<void*>(op.aux));
   double* out = s.values + op.out;
   double a[3];
   for (int64_t i = 0; i < op.n; ++i) {
     for (int64_t k = 0; k < op.dims[0]; ++k) a[k] = s.values[op.in[1 + k] + i * op.stride[1 + k]];
-    out[i] = draw(*s.random, a);
+    if constexpr (!kTruncated) {
+      out[i] = draw(*s.random, a);
+    } else {
+      const double lo = s.values[op.in[4] + i * op.stride[4]], hi = s.values[op.in[5] + i * op.stride[5]];
+      out[i] = std::nan("");
+      for (int64_t tries = 0; tries < kTruncationTries; ++tries) {
+        const double candidate = draw(*s.random, a);
+        if (candidate >= lo && candidate <= hi) {
+          out[i] = candidate;
+          break;
+        }
+      }
+    }
   }
 }
 
@@ -165,27 +180,6 @@ void emit_mixture_draw(ProgramBuilder& builder, const DensityTerm& term, const S
   builder.append(op);
 }
 
-// As draw_kernel, each draw repeated until it lies in [lo, hi]. Operands 4 and 5: lo and hi,
-// read at i * stride (constants -inf and inf for a missing side).
-void truncated_draw_kernel(const Instruction& op, Sweep& s) {
-  const auto draw = reinterpret_cast<DrawOne>(const_cast<void*>(op.aux));
-  double* out = s.values + op.out;
-  double a[3];
-  for (int64_t i = 0; i < op.n; ++i) {
-    for (int64_t k = 0; k < op.dims[0]; ++k) a[k] = s.values[op.in[1 + k] + i * op.stride[1 + k]];
-    const double lo = s.values[op.in[4] + i * op.stride[4]], hi = s.values[op.in[5] + i * op.stride[5]];
-    double x = std::nan("");
-    for (int64_t tries = 0; tries < kTruncationTries; ++tries) {
-      const double candidate = draw(*s.random, a);
-      if (candidate >= lo && candidate <= hi) {
-        x = candidate;
-        break;
-      }
-    }
-    out[i] = x;
-  }
-}
-
 // Operands: 0 the table of probabilities (or logits, constants[0] = 1) [rows, K]. dims: K,
 // rows. Element i draws its category (1-based) from row i % rows.
 void categorical_draw_kernel(const Instruction& op, Sweep& s) {
@@ -232,7 +226,7 @@ Instruction family_draw(const DensityTerm& term, const Slot& out) {
   const int64_t n = term.value.size;
   Instruction op;
   op.name = "random_draw";
-  op.forward = draw_kernel;
+  op.forward = draw_kernel<false>;
   op.out = out.offset;
   op.n = n;
   op.dims[0] = static_cast<int64_t>(arity);
@@ -252,7 +246,7 @@ void emit_truncated_draw(ProgramBuilder& builder, const DensityTerm& term, const
   const int64_t n = term.value.size;
   const Slot low = lo ? *lo : builder.scalar(-std::numeric_limits<double>::infinity());
   const Slot high = hi ? *hi : builder.scalar(std::numeric_limits<double>::infinity());
-  op.forward = truncated_draw_kernel;
+  op.forward = draw_kernel<true>;
   op.in[4] = low.offset;
   op.stride[4] = elementwise_stride(low, n, "the truncation's lower bound");
   op.in[5] = high.offset;
