@@ -37,7 +37,8 @@ std::string DataInput::json_text() const {
     return io::portable_json_data(io::read_text_file(*path), *path);
   }
   nlohmann::json object = nlohmann::json::object();
-  for (const auto& [name, value] : io::read_data_file(*path).values()) object[name] = to_json(value);
+  const Data data = io::read_data_file(*path);  // alive through the loop: values() refers into it
+  for (const auto& [name, value] : data.values()) object[name] = to_json(value);
   return object.dump();
 }
 
