@@ -143,7 +143,6 @@ class Compiler {
       check_arguments(random->distribution, term);
       emit_log_density(builder_, term);
       if (const auto& truncation = random->truncation) {
-        const auto bound = [&](const std::optional<Expr>& e) { return e ? std::optional<Slot>(expression(*e)) : std::nullopt; };
         emit_truncation(builder_, term, bound(truncation->lo), bound(truncation->hi));
       }
     }
@@ -182,9 +181,6 @@ class Compiler {
     const Slot replicated = builder_.varying(shape);
     Slot log_lik = builder_.varying(lik_shape);
     if (const auto& truncation = random.truncation) {
-      const auto bound = [&](const std::optional<Expr>& e) {
-        return e ? std::optional<Slot>(expression(*e)) : std::nullopt;
-      };
       const std::optional<Slot> lo = bound(truncation->lo), hi = bound(truncation->hi);
       emit_truncated_draw(builder_, term, lo, hi, replicated);
       emit_pointwise_log_density(builder_, term, log_lik);
@@ -308,6 +304,11 @@ class Compiler {
       if (mentions_step_variable(argument.value)) return true;
     }
     return false;
+  }
+
+  // A truncation's bound; none for an open side.
+  std::optional<Slot> bound(const std::optional<Expr>& e) {
+    return e ? std::optional<Slot>(expression(*e)) : std::nullopt;
   }
 
   Slot expression(const Expr& expr) {

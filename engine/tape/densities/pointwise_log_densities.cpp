@@ -192,29 +192,36 @@ void emit_pointwise_neg_binomial_2(ProgramBuilder& builder, const DensityTerm& t
   builder.append(op);
 }
 
-// Operands: 0 the table of probabilities (or logits) [rows, K]. indices: each element's
-// table entry, -1 for a value that is not a category. dims: n, K. A probability's log, or a
-// logit's log_softmax as at::log_softmax computes it, (x - max) - log sum exp(x - max).
+// Operands: 0 the table of probabilities (or logits) [rows, K]; 1 scratch [rows, 2]. indices:
+// each element's table entry, -1 for a value that is not a category. dims: n, K, rows. A
+// probability's log, or a logit's log_softmax as at::log_softmax computes it,
+// (x - max) - log sum exp(x - max), each row's max and log-sum found once.
 template <bool kLogits>
 void pointwise_categorical_kernel(const Instruction& op, Sweep& s) {
   const double* table = s.values + op.in[0];
   const int64_t* entries = s.indices + op.index;
   const int64_t K = op.dims[1];
   double* out = s.values + op.out;
+  double* row_stats = s.values + op.in[1];
+  if constexpr (kLogits) {
+    for (int64_t r = 0; r < op.dims[2]; ++r) {
+      const double* x = table + r * K;
+      const double max = *std::max_element(x, x + K);
+      double sum = 0;
+      for (int64_t j = 0; j < K; ++j) sum += std::exp(x[j] - max);
+      row_stats[2 * r] = max;
+      row_stats[2 * r + 1] = std::log(sum);
+    }
+  }
   for (int64_t i = 0; i < op.n; ++i) {
     const int64_t entry = entries[i];
     if (entry < 0) {
       out[i] = -std::numeric_limits<double>::infinity();
-      continue;
-    }
-    if constexpr (!kLogits) {
-      out[i] = std::log(table[entry]);
+    } else if constexpr (kLogits) {
+      const double* stats = row_stats + 2 * (entry / K);
+      out[i] = (table[entry] - stats[0]) - stats[1];
     } else {
-      const double* x = table + (entry / K) * K;
-      const double max = *std::max_element(x, x + K);
-      double sum = 0;
-      for (int64_t j = 0; j < K; ++j) sum += std::exp(x[j] - max);
-      out[i] = (table[entry] - max) - std::log(sum);
+      out[i] = std::log(table[entry]);
     }
   }
 }
@@ -237,8 +244,9 @@ void emit_pointwise_categorical(ProgramBuilder& builder, const DensityTerm& term
   op.out = out.offset;
   op.n = term.value.size;
   op.in[0] = table.offset;
+  op.in[1] = builder.varying({rows, 2}).offset;
   op.index = builder.indices(entries);
-  op.dims = {term.value.size, K, 0, 0};
+  op.dims = {term.value.size, K, rows, 0};
   builder.append(op);
 }
 

@@ -36,6 +36,14 @@ double binomial_draw(RandomEngine& g, double trials, double p) {
   return static_cast<double>(std::binomial_distribution<long long>(static_cast<long long>(trials), p)(g));
 }
 
+// The index of the weight whose share of w[0..n)'s running total u (in [0, total)) falls in.
+int64_t pick(const double* w, int64_t n, double u) {
+  int64_t j = 0;
+  for (double below = w[0]; j + 1 < n && u >= below; below += w[++j]) {
+  }
+  return j;
+}
+
 // One draw at the arguments a[0..arity), as the family's density defines it.
 using DrawOne = double (*)(RandomEngine&, const double* a);
 
@@ -130,10 +138,7 @@ void mixture_draw_kernel(const Instruction& op, Sweep& s) {
     const double* w = s.values + op.in[0] + weight_row * C;
     double total = 0;
     for (int64_t c = 0; c < C; ++c) total += w[c];
-    const double u = open_uniform(*s.random) * total;
-    int64_t c = 0;
-    for (double below = w[0]; c + 1 < C && u >= below; below += w[++c]) {
-    }
+    const int64_t c = pick(w, C, open_uniform(*s.random) * total);
     for (int64_t k = 0; k < arity; ++k) {
       const int64_t stride = layout[2 + 2 * k];
       a[k] = s.values[op.in[1 + k] + row[k] * (stride == 0 ? 1 : C) + c * stride];
@@ -142,6 +147,16 @@ void mixture_draw_kernel(const Instruction& op, Sweep& s) {
     out[i] = draw(*s.random, a);
     if (++weight_row == layout[0]) weight_row = 0;
   }
+}
+
+// An op writing term.value.size draws into `out` by `kernel`; its operands to be set.
+Instruction draw_instruction(Kernel kernel, const DensityTerm& term, const Slot& out) {
+  Instruction op;
+  op.name = "random_draw";
+  op.forward = kernel;
+  op.out = out.offset;
+  op.n = term.value.size;
+  return op;
 }
 
 std::pair<DrawOne, size_t> sampler_of(const DensityTerm& term) {
@@ -162,11 +177,7 @@ void emit_mixture_draw(ProgramBuilder& builder, const DensityTerm& term, const S
   const int64_t C = weights.shape.back();
   const Shape& rows = term.value.shape;
   std::vector<int64_t> layout = {row_period(weights, 1, rows, "Mixture's weights")};
-  Instruction op;
-  op.name = "random_draw";
-  op.forward = mixture_draw_kernel;
-  op.out = out.offset;
-  op.n = term.value.size;
+  Instruction op = draw_instruction(mixture_draw_kernel, term, out);
   op.in[0] = weights.offset;
   for (size_t k = 0; k < arity; ++k) {
     const Slot& argument = component.arguments[k];
@@ -180,27 +191,28 @@ void emit_mixture_draw(ProgramBuilder& builder, const DensityTerm& term, const S
   builder.append(op);
 }
 
-// Operands: 0 the table of probabilities (or logits, constants[0] = 1) [rows, K]. dims: K,
-// rows. Element i draws its category (1-based) from row i % rows.
+// Operands: 0 the table of probabilities (or logits, constants[0] = 1) [rows, K]; 1 scratch
+// [rows, K + 1]: each row's weights (exp(x - max) for logits) and their total, found once.
+// dims: K, rows. Element i draws its category (1-based) from row i % rows.
 void categorical_draw_kernel(const Instruction& op, Sweep& s) {
   const int64_t K = op.dims[0], rows = op.dims[1];
   const bool logits = op.constants[0] != 0;
   double* out = s.values + op.out;
-  double* weights = s.values + op.in[1];  // scratch [K]
+  double* weights = s.values + op.in[1];
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* x = s.values + op.in[0] + r * K;
+    double* w = weights + r * (K + 1);
+    const double max = logits ? *std::max_element(x, x + K) : 0.0;
+    w[K] = 0;
+    for (int64_t j = 0; j < K; ++j) {
+      w[j] = logits ? std::exp(x[j] - max) : x[j];
+      w[K] += w[j];
+    }
+  }
   int64_t row = 0;
   for (int64_t i = 0; i < op.n; ++i, row = row + 1 == rows ? 0 : row + 1) {
-    const double* x = s.values + op.in[0] + row * K;
-    const double max = logits ? *std::max_element(x, x + K) : 0.0;
-    double total = 0;
-    for (int64_t j = 0; j < K; ++j) {
-      weights[j] = logits ? std::exp(x[j] - max) : x[j];
-      total += weights[j];
-    }
-    const double u = open_uniform(*s.random) * total;
-    int64_t j = 0;
-    for (double below = weights[0]; j + 1 < K && u >= below; below += weights[++j]) {
-    }
-    out[i] = static_cast<double>(j + 1);
+    const double* w = weights + row * (K + 1);
+    out[i] = static_cast<double>(pick(w, K, open_uniform(*s.random) * w[K]) + 1);
   }
 }
 
@@ -208,14 +220,11 @@ void emit_categorical_draw(ProgramBuilder& builder, const DensityTerm& term, con
   const Slot& table = term.arguments.at(0);
   if (table.shape.empty()) throw Unsupported("the tape draws no Categorical of a scalar");
   const int64_t K = table.shape.back();
-  Instruction op;
-  op.name = "random_draw";
-  op.forward = categorical_draw_kernel;
-  op.out = out.offset;
-  op.n = term.value.size;
+  const int64_t rows = row_period(table, 1, term.value.shape, "Categorical's parameter");
+  Instruction op = draw_instruction(categorical_draw_kernel, term, out);
   op.in[0] = table.offset;
-  op.in[1] = builder.varying({K}).offset;
-  op.dims = {K, row_period(table, 1, term.value.shape, "Categorical's parameter"), 0, 0};
+  op.in[1] = builder.varying({rows, K + 1}).offset;
+  op.dims = {K, rows, 0, 0};
   op.constants[0] = term.parameterization == 1 ? 1.0 : 0.0;
   builder.append(op);
 }
@@ -224,11 +233,7 @@ void emit_categorical_draw(ProgramBuilder& builder, const DensityTerm& term, con
 Instruction family_draw(const DensityTerm& term, const Slot& out) {
   const auto [draw, arity] = sampler_of(term);
   const int64_t n = term.value.size;
-  Instruction op;
-  op.name = "random_draw";
-  op.forward = draw_kernel<false>;
-  op.out = out.offset;
-  op.n = n;
+  Instruction op = draw_instruction(draw_kernel<false>, term, out);
   op.dims[0] = static_cast<int64_t>(arity);
   op.aux = reinterpret_cast<const void*>(draw);
   for (size_t k = 0; k < arity; ++k) {
