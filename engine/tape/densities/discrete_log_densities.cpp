@@ -14,6 +14,7 @@
 
 #include "engine/distributions/parameters.h"
 #include "engine/tape/densities/binomial_family.h"
+#include "engine/tape/densities/categorical_family.h"
 #include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/densities/log_density_ops.h"
 #include "engine/tape/densities/neg_binomial_family.h"
@@ -280,13 +281,7 @@ void categorical_logit_sink(const Instruction& op, Sweep& s) {
   const int64_t rows = op.dims[1];
   const int64_t K = op.dims[2];
   for (int64_t r = 0; r < rows; ++r) {
-    if (row_picks[r] == 0) continue;
-    const double* x = logits + r * K;
-    const double max = *std::max_element(x, x + K);
-    double sum = 0;
-    for (int64_t j = 0; j < K; ++j) sum += std::exp(x[j] - max);
-    row_stats[2 * r] = max;
-    row_stats[2 * r + 1] = std::log(sum);
+    if (row_picks[r] != 0) families::log_softmax_stats(logits + r * K, K, row_stats + 2 * r);
   }
   double total = 0;
   for (int64_t e = 0; e < op.dims[0]; ++e) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "engine/tape/densities/binomial_family.h"
+#include "engine/tape/densities/categorical_family.h"
 #include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/densities/density_sink.h"
 #include "engine/tape/densities/interval_families.h"
@@ -204,14 +205,7 @@ void pointwise_categorical_kernel(const Instruction& op, Sweep& s) {
   double* out = s.values + op.out;
   double* row_stats = s.values + op.in[1];
   if constexpr (kLogits) {
-    for (int64_t r = 0; r < op.dims[2]; ++r) {
-      const double* x = table + r * K;
-      const double max = *std::max_element(x, x + K);
-      double sum = 0;
-      for (int64_t j = 0; j < K; ++j) sum += std::exp(x[j] - max);
-      row_stats[2 * r] = max;
-      row_stats[2 * r + 1] = std::log(sum);
-    }
+    for (int64_t r = 0; r < op.dims[2]; ++r) families::log_softmax_stats(table + r * K, K, row_stats + 2 * r);
   }
   for (int64_t i = 0; i < op.n; ++i) {
     const int64_t entry = entries[i];
