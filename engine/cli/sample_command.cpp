@@ -72,6 +72,7 @@ ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec
   output.info.num_warmup = s.get(setting::warmup);
   output.info.save_warmup = s.get(setting::save_warmup);
   output.info.adapt_delta = s.get(setting::adapt_delta);
+  output.info.adaptation = s.get(setting::metric) == "dense" ? "stan" : s.get(setting::adapt);
   output.info.step_size = s.get(setting::stepsize);
   output.info.max_depth = s.get(setting::max_depth);
   output.info.metric = s.get(setting::metric) == "dense" ? "dense_e" : "diag_e";
@@ -79,10 +80,23 @@ ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec
   return output;
 }
 
+// "1000 warmup", or where the adaptation ended warmup sooner, "352 to 410 warmup (...)".
+std::string warmup_text(const services::SampleResult& r) {
+  int fewest = r.warmup, most = 0;
+  for (const ChainResult& chain : r.chains) {
+    fewest = std::min(fewest, chain.warmup_iterations);
+    most = std::max(most, chain.warmup_iterations);
+  }
+  if (r.chains.empty() || (fewest == r.warmup && most == r.warmup)) return std::to_string(r.warmup) + " warmup";
+  const std::string range =
+      fewest == most ? std::to_string(most) : std::to_string(fewest) + " to " + std::to_string(most);
+  return range + " warmup (ended once adapted; at most " + std::to_string(r.warmup) + ")";
+}
+
 // The summary as CmdStan's stansummary prints it, with the sampler's totals and warnings.
 void print_summary(std::ostream& out, const std::string& model, const services::SampleResult& r,
                    const std::optional<std::string>& variables) {
-  out << "Inference for " << model << ": " << r.chains.size() << " chains, each with " << r.warmup << " warmup and "
+  out << "Inference for " << model << ": " << r.chains.size() << " chains, each with " << warmup_text(r) << " and "
       << r.draws << " draws; seed " << r.facts.seed << "\n";
   if (r.auto_stop) {
     out << (r.auto_stop->converged ? "Auto-stop: every quantity has R-hat < "

@@ -57,6 +57,7 @@ void write_header(LineFile& file, const SampleCsvInfo& info) {
   file.comment("    adapt");
   file.comment(config_line(6, "engaged", "1", true));
   file.comment(config_line(6, "delta", number(info.adapt_delta), info.adapt_delta == 0.8));
+  file.comment(config_line(6, "method", info.adaptation, info.adaptation == "stan"));
   file.comment(config_line(4, "algorithm", "hmc", true));
   file.comment("      hmc");
   file.comment(config_line(8, "engine", "nuts", true));

@@ -29,6 +29,7 @@ struct SampleCsvInfo {
   int64_t num_warmup = 1000;
   bool save_warmup = false;
   double adapt_delta = 0.8;
+  std::string adaptation = "stan";  ///< how warmup adapted the metric: "stan" or "fisher"
   int64_t max_depth = 10;
   std::string metric = "diag_e";  ///< "diag_e", "dense_e" or "unit_e"
   double step_size = 1;           ///< the initial step size

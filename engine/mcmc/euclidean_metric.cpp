@@ -10,10 +10,10 @@ EuclideanMetric::EuclideanMetric(MetricKind kind, size_t dimension)
     : kind_(kind), dimension_(dimension) {
   std::vector<double> unit(kind == MetricKind::diagonal ? dimension : dimension * dimension, 0.0);
   for (size_t i = 0; i < dimension; ++i) unit[kind == MetricKind::diagonal ? i : i * dimension + i] = 1.0;
-  set_inverse_metric(std::move(unit));
+  set_inverse_metric(unit);
 }
 
-void EuclideanMetric::set_inverse_metric(std::vector<double> inverse_metric) {
+void EuclideanMetric::set_inverse_metric(const std::vector<double>& inverse_metric) {
   const size_t d = dimension_;
   const size_t expected = kind_ == MetricKind::diagonal ? d : d * d;
   if (inverse_metric.size() != expected) {
@@ -44,7 +44,7 @@ void EuclideanMetric::set_inverse_metric(std::vector<double> inverse_metric) {
     }
     cholesky_ = std::move(l);
   }
-  inverse_metric_ = std::move(inverse_metric);
+  inverse_metric_ = inverse_metric;
 }
 
 void EuclideanMetric::sample_momentum(std::vector<double>& p, RandomStream& random) const {

@@ -20,7 +20,8 @@ class EuclideanMetric {
 
   /// Diagonal: d entries. Dense: d*d entries, row-major, symmetric positive definite.
   /// @throws ArgumentError if the size is wrong or a dense matrix is not positive definite.
-  void set_inverse_metric(std::vector<double> inverse_metric);
+  /// A new diagonal of the same size reuses the metric's storage: no allocation.
+  void set_inverse_metric(const std::vector<double>& inverse_metric);
   const std::vector<double>& inverse_metric() const { return inverse_metric_; }
 
   /// p ~ N(0, M).

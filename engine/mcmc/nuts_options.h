@@ -13,6 +13,8 @@
 
 namespace variate {
 
+enum class Adaptation { fisher, stan };
+
 /// Where a chain continues an earlier run ("run more draws"): its last unconstrained
 /// position and the step size and inverse metric its warmup adapted.
 struct ChainStart {
@@ -50,6 +52,14 @@ class NutsOptions {
     return *this;
   }
   MetricKind metric() const { return metric_; }
+
+  /// How warmup adapts the metric (warmup.h): from draws and gradients (fisher_warmup.h),
+  /// or by Stan's windowed variance of draws (stan_warmup.h).
+  NutsOptions& adaptation(Adaptation kind) {
+    adaptation_ = kind;
+    return *this;
+  }
+  Adaptation adaptation() const { return adaptation_; }
 
   /// Evaluate all chains' log densities in one batched tensor computation (each chain on
   /// its own thread, waiting for the others); faster where one evaluation has a large
@@ -99,6 +109,7 @@ class NutsOptions {
 
  private:
   MetricKind metric_ = MetricKind::diagonal;
+  Adaptation adaptation_ = Adaptation::stan;
   bool batched_chains_ = false;
   std::vector<ChainStart> resume_from_;
   std::vector<std::vector<double>> initial_positions_;

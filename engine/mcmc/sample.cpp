@@ -11,11 +11,11 @@
 #include <ATen/Parallel.h>
 
 #include "engine/core/memory.h"
+#include "engine/core/random_stream.h"
 #include "engine/core/threading.h"
 #include "engine/mcmc/batched_density.h"
-#include "engine/core/random_stream.h"
-#include "engine/mcmc/step_size_adaptation.h"
-#include "engine/mcmc/windowed_adaptation.h"
+#include "engine/mcmc/initial_step_size.h"
+#include "engine/mcmc/warmup.h"
 
 namespace variate {
 namespace {
@@ -43,36 +43,6 @@ PhasePoint initial_point(const Hamiltonian& hamiltonian, size_t dimension, doubl
           << ": no initial point with a finite log density and gradient in 100 tries (uniform(-"
           << radius << ", " << radius << ") on the unconstrained scale); check the model and its data";
   throw NoInitialPointError(message.str());
-}
-
-// Stan's heuristic (base_hmc::init_stepsize): double or halve the step size until the
-// acceptance of one leapfrog step crosses 0.8.
-double initial_step_size(const Hamiltonian& hamiltonian, const PhasePoint& start,
-                         double step_size, RandomStream& random) {
-  const EuclideanMetric& metric = hamiltonian.metric();
-  const double log_threshold = std::log(0.8);
-  int direction = 0;
-  for (int iteration = 0; iteration < 200; ++iteration) {
-    PhasePoint z = start;
-    metric.sample_momentum(z.p, random);
-    const double h0 = hamiltonian.energy(z);
-    hamiltonian.leapfrog(z, step_size);
-    double h = hamiltonian.energy(z);
-    if (std::isnan(h)) h = std::numeric_limits<double>::infinity();
-    const double delta = h0 - h;
-    if (direction == 0) {
-      direction = delta > log_threshold ? 1 : -1;
-    } else if ((direction == 1 && !(delta > log_threshold)) ||
-               (direction == -1 && !(delta < log_threshold))) {
-      break;
-    }
-    step_size = direction == 1 ? 2 * step_size : 0.5 * step_size;
-    if (step_size > 1e7) {
-      throw ArgumentError("the step size grew past 1e7 while initializing: the posterior may be improper");
-    }
-    if (step_size == 0) throw ArgumentError("no acceptably small step size could be found");
-  }
-  return step_size;
 }
 
 // Hands draws to the observer in batches: when `batch_size` are pending or ~100 ms passed.
@@ -139,6 +109,15 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   result.metric = options.metric();
   PhasePoint point;
   double step_size = 1.0;
+  const std::unique_ptr<Warmup> warmup = options.warmup() > 0 ? make_warmup(options, metric, hamiltonian, random,
+                                                                            !options.initial_inverse_metric().empty())
+                                                              : nullptr;
+  // The first step size: searched for (by warmup, which may first set the metric) unless
+  // the chain continues an earlier one or has no parameters.
+  const auto first_step_size = [&] {
+    return warmup ? warmup->start(point, options.step_size())
+                  : initial_step_size(hamiltonian, point, options.step_size(), random);
+  };
   if (resuming) {
     point.q = options.resume_from()[chain].position;
     point.p.assign(d, 0.0);
@@ -152,7 +131,7 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
       throw ArgumentError("chain " + std::to_string(chain + 1) +
                           ": the log density or its gradient is not finite at the given initial position");
     }
-    step_size = initial_step_size(hamiltonian, point, options.step_size(), random);
+    step_size = first_step_size();
   } else if (d == 0) {
     // No parameters (Stan's fixed_param): nothing moves; each iteration's derived
     // quantities and predictions are computed from its (empty) draw downstream.
@@ -161,14 +140,12 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
     step_size = 0;
   } else {
     point = initial_point(hamiltonian, d, options.init_radius(), random, chain);
-    step_size = initial_step_size(hamiltonian, point, options.step_size(), random);
+    step_size = first_step_size();
   }
 
-  StepSizeAdaptation step_adaptation(options.target_accept());
-  step_adaptation.restart(step_size);
-  WindowedAdaptation metric_adaptation(options.metric(), d, options.warmup());
   BatchedFeed feed(observer, chain, options.batch_size());
-  const int total = options.warmup() + options.draws();
+  // Warmup takes options.warmup() transitions unless the adaptation ends it sooner.
+  int warmup_length = options.warmup();
   std::vector<double> state(d + 1);  // what the lockstep compares: position and step size
   const auto stopped = [&] {
     const bool asked = stop && stop->load(std::memory_order_relaxed);
@@ -183,33 +160,26 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   }
   const Clock::time_point start = Clock::now();
   Clock::time_point warmup_end = start;  // moves when warmup ends
-  std::vector<double> inverse_metric;
-  for (int iteration = 0; iteration < total && !stopped(); ++iteration) {
-    const bool warming_up = iteration < options.warmup();
+  for (int iteration = 0; iteration < warmup_length + options.draws() && !stopped(); ++iteration) {
+    const bool warming_up = iteration < warmup_length;
     NutsResult stats = d > 0 ? nuts.one_step(point, step_size, random) : fixed_iteration(point);
-    if (warming_up) {
-      step_size = step_adaptation.learn(stats.accept_stat);
-      if (metric_adaptation.learn(point.q, inverse_metric)) {
-        metric.set_inverse_metric(inverse_metric);
-        step_size = initial_step_size(hamiltonian, point, step_size, random);
-        step_adaptation.restart(step_size);
-      }
-      if (iteration + 1 == options.warmup()) {
-        step_size = step_adaptation.final_step_size();
-        warmup_end = Clock::now();
-      }
+    if (warming_up && d > 0) {
+      const WarmupStep next = warmup->learn(iteration, point, stats);
+      step_size = next.step_size;
+      if (next.last) warmup_length = iteration + 1;
     }
+    if (iteration + 1 == warmup_length) warmup_end = Clock::now();
     result.positions.push_back(point.q);
     result.stats.push_back(stats);
     if (warming_up) result.warmup_iterations = iteration + 1;
-    feed.add(point.q, stats, iteration, options.warmup());
-    if (iteration + 1 == options.warmup()) {
+    feed.add(point.q, stats, iteration, warmup_length);
+    if (iteration + 1 == warmup_length) {
       feed.flush();  // warmup draws reach the observer before the adaptation
       if (observer) observer->on_adapted(chain, step_size, metric.inverse_metric());
     }
   }
   feed.flush();
-  const bool warmup_finished = result.warmup_iterations == options.warmup();
+  const bool warmup_finished = result.warmup_iterations == warmup_length;
   const Clock::time_point end = Clock::now();
   result.seconds_warmup =
       std::chrono::duration<double>((warmup_finished ? warmup_end : end) - start).count();
@@ -218,7 +188,7 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   result.step_size = step_size;
   result.inverse_metric = metric.inverse_metric();
   result.gradient_evaluations = hamiltonian.gradient_evaluations();
-  result.stopped_early = static_cast<int>(result.positions.size()) < total;
+  result.stopped_early = static_cast<int>(result.positions.size()) < warmup_length + options.draws();
   if (observer) observer->on_chain_finished(result);
   return result;
 }

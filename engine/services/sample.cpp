@@ -346,17 +346,19 @@ void summarize(Sampling& s) {
 }  // namespace
 
 NutsOptions nuts_options(const Settings& settings, uint64_t seed, int threads) {
-  NutsOptions options = NutsOptions()
-                            .chains(settings.get(setting::chains))
-                            .warmup(settings.get(setting::warmup))
-                            .draws(settings.get(setting::draws))
-                            .seed(seed)
-                            .threads(threads)
-                            .max_tree_depth(settings.get(setting::max_depth))
-                            .target_accept(settings.get(setting::adapt_delta))
-                            .step_size(settings.get(setting::stepsize))
-                            .metric(settings.get(setting::metric) == "dense" ? MetricKind::dense : MetricKind::diagonal)
-                            .batched_chains(settings.get(setting::batched_chains));
+  NutsOptions options =
+      NutsOptions()
+          .chains(settings.get(setting::chains))
+          .warmup(settings.get(setting::warmup))
+          .draws(settings.get(setting::draws))
+          .seed(seed)
+          .threads(threads)
+          .max_tree_depth(settings.get(setting::max_depth))
+          .target_accept(settings.get(setting::adapt_delta))
+          .step_size(settings.get(setting::stepsize))
+          .metric(settings.get(setting::metric) == "dense" ? MetricKind::dense : MetricKind::diagonal)
+          .adaptation(settings.get(setting::adapt) == "fisher" ? Adaptation::fisher : Adaptation::stan)
+          .batched_chains(settings.get(setting::batched_chains));
   const std::string init = settings.get(setting::init);
   if (init != "pathfinder" && !names_init_files(init)) options.init_radius(std::stod(init));
   return options;

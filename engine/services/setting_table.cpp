@@ -227,6 +227,17 @@ const Setting<std::string> metric{add(
         .help("The mass matrix warmup adapts: diag, or dense for strongly correlated posteriors")
         .methods(kSampling).scopes(kEverywhere))};
 
+const Setting<std::string> adapt{
+    add(Describe("adapt", K::choice)
+            .by_default(std::string(NutsOptions().adaptation() == Adaptation::fisher ? "fisher" : "stan"))
+            .choices({"fisher", "stan"})
+            .label("Adaptation")
+            .help("How warmup learns a diagonal metric: fisher, from the draws' and the gradients' variances, renewed "
+                  "after every transition, ending warmup once two windows agree (nutpie's estimate); stan, the draws' "
+                  "variance over doubling windows, for all of --warmup (Stan's). A dense metric adapts as Stan's")
+            .methods(kSampling)
+            .scopes(kEverywhere))};
+
 const Setting<std::string> init{add(
     Describe("init", K::text).by_default(std::string("2")).label("Initial points").check(radius_or_pathfinder)
         .help("Where chains start: uniform(-R, R) on the unconstrained scale for a number R; 'pathfinder': at "

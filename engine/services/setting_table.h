@@ -50,6 +50,7 @@ extern const Setting<int> max_depth;
 extern const Setting<double> stepsize;
 extern const Setting<double> adapt_delta;
 extern const Setting<std::string> metric;  // "diag", "dense"
+extern const Setting<std::string> adapt;   // "fisher", "stan"
 extern const Setting<std::string> init;    // a radius, or "pathfinder"
 extern const Setting<bool> save_warmup;
 extern const Setting<bool> predict;

@@ -17,8 +17,8 @@ namespace {
 // and the chains' ends held back for the whole run.
 class RoundRelay : public SampleObserver {
  public:
-  RoundRelay(SampleObserver& observer, std::vector<int> offsets, int warmup, bool first_round)
-      : observer_(observer), offsets_(std::move(offsets)), warmup_(warmup), first_round_(first_round) {}
+  RoundRelay(SampleObserver& observer, std::vector<int> offsets, std::vector<int> warmups, bool first_round)
+      : observer_(observer), offsets_(std::move(offsets)), warmups_(std::move(warmups)), first_round_(first_round) {}
 
   void on_draws(const DrawBatch& batch) override {
     if (first_round_) {
@@ -27,7 +27,7 @@ class RoundRelay : public SampleObserver {
     }
     DrawBatch numbered = batch;
     numbered.first_iteration += offsets_[batch.chain];
-    numbered.warmup_iterations = warmup_;
+    numbered.warmup_iterations = warmups_[batch.chain];
     observer_.on_draws(numbered);
   }
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override {
@@ -38,7 +38,7 @@ class RoundRelay : public SampleObserver {
  private:
   SampleObserver& observer_;
   const std::vector<int> offsets_;
-  const int warmup_;
+  const std::vector<int> warmups_;  // each chain's, from the first round
   const bool first_round_;
 };
 
@@ -163,11 +163,14 @@ AutoStopRun sample_until_converged(const UnconstrainedTarget& target, const Draw
   AutoStopRun run;
   NutsOptions round = options;
   for (int r = 0;; ++r) {
-    std::vector<int> offsets;
-    for (const ChainResult& chain : run.chains) offsets.push_back(static_cast<int>(chain.positions.size()));
+    std::vector<int> offsets, warmups;
+    for (const ChainResult& chain : run.chains) {
+      offsets.push_back(static_cast<int>(chain.positions.size()));
+      warmups.push_back(chain.warmup_iterations);
+    }
     std::vector<ChainResult> results;
     if (observer) {
-      RoundRelay relay(*observer, offsets, options.warmup(), r == 0);
+      RoundRelay relay(*observer, offsets, warmups, r == 0);
       results = sample_nuts(target, round, &relay, stop);
     } else {
       results = sample_nuts(target, round, nullptr, stop);

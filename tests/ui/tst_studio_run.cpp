@@ -261,6 +261,41 @@ class TestStudioRun : public QObject {
   // a maximum tree depth of 3, adapt delta 0.95 and float32 arithmetic set in the panel
   // are what the run records, what its draws show and what its stored summary counts
   // against.
+  // The Run panel's Adaptation reaches the sampler: the Fisher warmup ends each chain's
+  // warmup once adapted, and the panels and the record see each chain's own length.
+  void fisherAdaptationFromTheRunPanel() {
+    QTemporaryDir dir;
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY2(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"),
+             qPrintable(window.lastError()));
+    QWidget* panel = window.docks().runConfig;
+    QVERIFY(studio_test::typeInto(panel, "chains", "2"));
+    QVERIFY(studio_test::typeInto(panel, "draws", "100"));
+    QVERIFY(studio_test::choose(panel, "adapt", "fisher"));
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::adapt), std::string("fisher"));
+
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    click(window, window.actions().run);
+    QVERIFY(ended.wait(120000));
+    const RunPtr run = window.document()->runs()->current();
+    QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+    QCOMPARE(static_cast<int>(run->chains.size()), 2);
+    for (const auto& chain : run->chains) {
+      QVERIFY2(chain.warmupIterations() > 0 && chain.warmupIterations() < 1000,
+               qPrintable(QString("warmup %1").arg(chain.warmupIterations())));
+    }
+    variate::store::Project project(window.document()->filePath().toStdString());
+    const QJsonObject stored =
+        QJsonDocument::fromJson(QByteArray::fromStdString(project.run(run->id).config_json)).object();
+    QCOMPARE(stored["adapt"].toString(), QString("fisher"));
+    for (int c = 0; c < 2; ++c) {
+      QCOMPARE(project.chains(run->id)[static_cast<size_t>(c)].warmup_iterations,
+               run->chains[static_cast<size_t>(c)].warmupIterations());
+    }
+  }
+
   void runPanelOptionsReachTheSampler() {
     QTemporaryDir dir;
     MainWindow window;

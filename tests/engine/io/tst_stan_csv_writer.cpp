@@ -113,6 +113,7 @@ class TestStanCsvWriter : public QObject {
         "#     adapt",
         "#       engaged = 1 (Default)",
         "#       delta = 0.9",
+        "#       method = stan (Default)",
         "#     algorithm = hmc (Default)",
         "#       hmc",
         "#         engine = nuts (Default)",

@@ -10,6 +10,7 @@
 #include <QtTest/QtTest>
 
 #include "engine/io/data_file.h"
+#include "engine/mcmc/fisher_warmup.h"
 #include "engine/mcmc/nuts.h"
 #include "engine/mcmc/step_size_adaptation.h"
 #include "engine/mcmc/windowed_adaptation.h"
@@ -38,6 +39,17 @@ class AllocationCount {
   long count() const { return allocations.load(); }
 };
 
+// The model file `model` of `folder` compiled with the folder's data.json.
+variate::model::CompileResult compile(const std::string& folder, const std::string& model) {
+  const auto data = variate::io::read_data_file(folder + "data.json");
+  return variate::model::compile_model(
+      variate::model::Source(folder + model, variate::io::read_text_file(folder + model)), &data);
+}
+
+variate::model::CompileResult eight_schools() {
+  return compile(QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/", "eight_schools.vmod");
+}
+
 }  // namespace
 
 void* operator new(std::size_t size) { return allocate(size); }
@@ -65,12 +77,7 @@ class TestNutsAllocations : public QObject {
   }
   void transitionsAllocateNothing() {
     QFETCH(QString, metric);
-    const std::string folder = QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/";
-    const auto data = variate::io::read_data_file(folder + "data.json");
-    const auto compiled = variate::model::compile_model(
-        variate::model::Source(folder + "eight_schools.vmod",
-                               variate::io::read_text_file(folder + "eight_schools.vmod")),
-        &data);
+    const auto compiled = eight_schools();
     QVERIFY2(compiled.ok(), compiled.report().c_str());
     const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::tape);
     QCOMPARE(QString::fromStdString(selected.target.backend()), QStringLiteral("tape"));
@@ -111,6 +118,42 @@ class TestNutsAllocations : public QObject {
     QCOMPARE(made, 0L);
   }
 
+  // The Fisher warmup estimates a metric after every transition: between its windows'
+  // switches it allocates nothing either.
+  void fisherWarmupAllocatesNothingWithinAWindow() {
+    const auto compiled = eight_schools();
+    QVERIFY2(compiled.ok(), compiled.report().c_str());
+    const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::tape);
+    const size_t d = static_cast<size_t>(selected.target.dimension());
+    variate::EuclideanMetric euclidean(variate::MetricKind::diagonal, d);
+    variate::Hamiltonian hamiltonian(variate::make_density_function(selected.target), euclidean);
+    const variate::Nuts nuts(hamiltonian, 10);
+    variate::RandomStream random = variate::RandomStream::for_chain(12, 0);
+    variate::PhasePoint point;
+    point.q.assign(d, 0.1);
+    point.p.assign(d, 0.0);
+    hamiltonian.evaluate(point);
+    const variate::NutsOptions options = variate::NutsOptions().adaptation(variate::Adaptation::fisher);
+    variate::FisherWarmup warmup(options, euclidean, hamiltonian, random, false);
+    double step_size = warmup.start(point, 1.0);
+    // The early windows (100 transitions) and the first transitions of the first window
+    // of 80, which sizes the estimates' buffers.
+    int iteration = 0;
+    for (; iteration < 110; ++iteration) {
+      step_size = warmup.learn(iteration, point, nuts.one_step(point, step_size, random)).step_size;
+    }
+    long leapfrogs = 0;
+    AllocationCount count;
+    for (; iteration < 170; ++iteration) {
+      const variate::NutsResult stats = nuts.one_step(point, step_size, random);
+      leapfrogs += stats.leapfrog_steps;
+      step_size = warmup.learn(iteration, point, stats).step_size;
+    }
+    const long made = count.count();
+    QVERIFY(leapfrogs > 60);
+    QCOMPARE(made, 0L);
+  }
+
   // The recurrences unrolled on the tape (arma11's, hmm_example's rows of forward
   // variables with log_sum_exp_rows, its `target +=`) evaluate in the arena alone.
   void tapeGradientsAllocateNothing_data() {
@@ -120,10 +163,8 @@ class TestNutsAllocations : public QObject {
   }
   void tapeGradientsAllocateNothing() {
     QFETCH(QString, posterior);
-    const std::string folder = QT_TESTCASE_SOURCEDIR "/data/reference/" + posterior.toStdString() + "/";
-    const auto data = variate::io::read_data_file(folder + "data.json");
-    const auto compiled = variate::model::compile_model(
-        variate::model::Source(folder + "model.vmod", variate::io::read_text_file(folder + "model.vmod")), &data);
+    const auto compiled =
+        compile(QT_TESTCASE_SOURCEDIR "/data/reference/" + posterior.toStdString() + "/", "model.vmod");
     QVERIFY2(compiled.ok(), compiled.report().c_str());
     const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::tape);
     QCOMPARE(QString::fromStdString(selected.target.backend()), QStringLiteral("tape"));
