@@ -11,6 +11,7 @@
 #include "engine/cli/summary_file.h"
 #include "engine/cli/summary_variables.h"
 #include "engine/io/summary_report.h"
+#include "engine/mcmc/warmup.h"
 #include "engine/services/sample.h"
 #include "engine/services/setting_table.h"
 
@@ -72,7 +73,7 @@ ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec
   output.info.num_warmup = s.get(setting::warmup);
   output.info.save_warmup = s.get(setting::save_warmup);
   output.info.adapt_delta = s.get(setting::adapt_delta);
-  output.info.adaptation = s.get(setting::metric) == "dense" ? "stan" : s.get(setting::adapt);
+  output.info.adaptation = adaptation_used(services::nuts_options(s, 0, 0)) == Adaptation::fisher ? "fisher" : "stan";
   output.info.step_size = s.get(setting::stepsize);
   output.info.max_depth = s.get(setting::max_depth);
   output.info.metric = s.get(setting::metric) == "dense" ? "dense_e" : "diag_e";

@@ -5,10 +5,13 @@
 
 namespace variate {
 
+Adaptation adaptation_used(const NutsOptions& options) {
+  return options.metric() == MetricKind::diagonal ? options.adaptation() : Adaptation::stan;
+}
+
 std::unique_ptr<Warmup> make_warmup(const NutsOptions& options, EuclideanMetric& metric, const Hamiltonian& hamiltonian,
                                     RandomStream& random, bool metric_given) {
-  // A dense metric adapts as Stan's: the Fisher estimate here is diagonal.
-  if (options.adaptation() == Adaptation::fisher && options.metric() == MetricKind::diagonal) {
+  if (adaptation_used(options) == Adaptation::fisher) {
     return std::make_unique<FisherWarmup>(options, metric, hamiltonian, random, metric_given);
   }
   return std::make_unique<StanWarmup>(options, metric, hamiltonian, random);

@@ -33,6 +33,10 @@ class Warmup {
   virtual WarmupStep learn(int iteration, const PhasePoint& point, const NutsResult& stats) = 0;
 };
 
+/// The adaptation a run with `options` uses: options.adaptation(), except that a dense
+/// metric always adapts as Stan's (the Fisher estimate is diagonal).
+Adaptation adaptation_used(const NutsOptions& options);
+
 /// The warmup `options` ask for, over options.warmup() transitions. It changes `metric`
 /// (which `hamiltonian` integrates with) and draws from `random` when it searches for a
 /// step size. `metric_given`: the metric holds an estimate to start from (Pathfinder's),

@@ -46,6 +46,26 @@ variate::model::CompileResult compile(const std::string& folder, const std::stri
       variate::model::Source(folder + model, variate::io::read_text_file(folder + model)), &data);
 }
 
+// A chain's sampler on `target`, at 0.1 in every coordinate, its density evaluated there.
+struct Chain {
+  Chain(const variate::UnconstrainedTarget& target, variate::MetricKind kind, uint64_t seed)
+      : d(static_cast<size_t>(target.dimension())),
+        metric(kind, d),
+        hamiltonian(variate::make_density_function(target), metric),
+        nuts(hamiltonian, 10),
+        random(variate::RandomStream::for_chain(seed, 0)) {
+    point.q.assign(d, 0.1);
+    point.p.assign(d, 0.0);
+    hamiltonian.evaluate(point);
+  }
+  size_t d;
+  variate::EuclideanMetric metric;
+  variate::Hamiltonian hamiltonian;
+  const variate::Nuts nuts;
+  variate::RandomStream random;
+  variate::PhasePoint point;
+};
+
 variate::model::CompileResult eight_schools() {
   return compile(QT_TESTCASE_SOURCEDIR "/../projects/eight_schools/", "eight_schools.vmod");
 }
@@ -83,15 +103,11 @@ class TestNutsAllocations : public QObject {
     QCOMPARE(QString::fromStdString(selected.target.backend()), QStringLiteral("tape"));
 
     const variate::MetricKind kind = metric == "dense" ? variate::MetricKind::dense : variate::MetricKind::diagonal;
-    const size_t d = static_cast<size_t>(selected.target.dimension());
-    variate::EuclideanMetric euclidean(kind, d);
-    variate::Hamiltonian hamiltonian(variate::make_density_function(selected.target), euclidean);
-    const variate::Nuts nuts(hamiltonian, 10);
-    variate::RandomStream random = variate::RandomStream::for_chain(11, 0);
-    variate::PhasePoint point;
-    point.q.assign(d, 0.1);
-    point.p.assign(d, 0.0);
-    hamiltonian.evaluate(point);
+    Chain chain(selected.target, kind, 11);
+    const size_t d = chain.d;
+    const variate::Nuts& nuts = chain.nuts;
+    variate::RandomStream& random = chain.random;
+    variate::PhasePoint& point = chain.point;
     variate::StepSizeAdaptation step_adaptation(0.8);
     step_adaptation.restart(0.5);
     variate::WindowedAdaptation metric_adaptation(kind, d, 1000);
@@ -124,17 +140,12 @@ class TestNutsAllocations : public QObject {
     const auto compiled = eight_schools();
     QVERIFY2(compiled.ok(), compiled.report().c_str());
     const auto selected = variate::tape::select_target(*compiled.model, variate::tape::Backend::tape);
-    const size_t d = static_cast<size_t>(selected.target.dimension());
-    variate::EuclideanMetric euclidean(variate::MetricKind::diagonal, d);
-    variate::Hamiltonian hamiltonian(variate::make_density_function(selected.target), euclidean);
-    const variate::Nuts nuts(hamiltonian, 10);
-    variate::RandomStream random = variate::RandomStream::for_chain(12, 0);
-    variate::PhasePoint point;
-    point.q.assign(d, 0.1);
-    point.p.assign(d, 0.0);
-    hamiltonian.evaluate(point);
+    Chain chain(selected.target, variate::MetricKind::diagonal, 12);
+    const variate::Nuts& nuts = chain.nuts;
+    variate::RandomStream& random = chain.random;
+    variate::PhasePoint& point = chain.point;
     const variate::NutsOptions options = variate::NutsOptions().adaptation(variate::Adaptation::fisher);
-    variate::FisherWarmup warmup(options, euclidean, hamiltonian, random, false);
+    variate::FisherWarmup warmup(options, chain.metric, chain.hamiltonian, random, false);
     double step_size = warmup.start(point, 1.0);
     // The early windows (100 transitions) and the first transitions of the first window
     // of 80, which sizes the estimates' buffers.
