@@ -31,3 +31,6 @@ for dock in rank autocorrelation energy forest predictive loo; do
   shot "studio-$name" --run-on-open --seed 3 --raise "${dock}Dock"
 done
 shot canvas_eight_schools --raise canvasDock
+# The centered eight schools, reparameterized: the Sampler panel says how it sampled.
+cp "$here/../../tests/data/reparam/eight_schools_centered.vmod" "$work/eight_schools/eight_schools.vmod"
+shot studio-reparam --run-on-open --seed 3 --raise samplerDock

@@ -12,8 +12,9 @@ ChainOutput::ChainOutput(int chains, ChainOutputOptions options)
       total_iterations_(static_cast<int>(options_.info.num_warmup + options_.info.num_samples)),
       writers_(chains) {}
 
-void ChainOutput::start(const std::vector<std::string>& columns, uint64_t seed) {
+void ChainOutput::start(const std::vector<std::string>& columns, uint64_t seed, const std::string& reparam) {
   options_.info.run.seed = seed;
+  options_.info.reparam = reparam;
   if (!options_.directory) return;
   std::filesystem::create_directories(*options_.directory);
   for (size_t chain = 0; chain < writers_.size(); ++chain) {

@@ -26,8 +26,8 @@ class ChainOutput : public services::DrawObserver {
   ChainOutput(int chains, ChainOutputOptions options);
 
   /// Opens the files once the run has started: `columns` are a row's (RunStarted::columns),
-  /// `seed` the run's.
-  void start(const std::vector<std::string>& columns, uint64_t seed);
+  /// `seed` the run's, `reparam` what it sampled (RunStarted::reparam).
+  void start(const std::vector<std::string>& columns, uint64_t seed, const std::string& reparam = "none");
   void on_draws(const DrawBatch& batch, const services::Rows& rows) override;
   void on_adapted(int chain, double step_size, const std::vector<double>& inverse_metric) override;
   void on_chain_finished(const ChainResult& result) override;

@@ -83,10 +83,11 @@ ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec
 
 // "1000 warmup", or where the adaptation ended warmup sooner, "352 to 410 warmup (...)".
 std::string warmup_text(const services::SampleResult& r) {
+  const int pilot = r.pilot ? r.pilot->iterations : 0;  // warmup's first part
   int fewest = r.warmup, most = 0;
   for (const ChainResult& chain : r.chains) {
-    fewest = std::min(fewest, chain.warmup_iterations);
-    most = std::max(most, chain.warmup_iterations);
+    fewest = std::min(fewest, pilot + chain.warmup_iterations);
+    most = std::max(most, pilot + chain.warmup_iterations);
   }
   if (r.chains.empty() || (fewest == r.warmup && most == r.warmup)) return std::to_string(r.warmup) + " warmup";
   const std::string range =
@@ -94,11 +95,31 @@ std::string warmup_text(const services::SampleResult& r) {
   return range + " warmup (ended once adapted; at most " + std::to_string(r.warmup) + ")";
 }
 
+// "Reparameterized: theta 0, a 0 to 1 (centering: 0 non-centered, 1 as written); decided by
+// the first 150 warmup iterations (5210 gradient evaluations)"
+std::string reparameterized_text(const services::SampleResult& r) {
+  std::string text = "Reparameterized:";
+  bool first = true;
+  for (const auto& [name, centering] : r.centering) {
+    const auto [low, high] = std::minmax_element(centering.begin(), centering.end());
+    text += std::string(first ? " " : ", ") + name + " " +
+            (*low == *high ? number("%g", *low) : number("%g", *low) + " to " + number("%g", *high));
+    first = false;
+  }
+  text += " (centering: 0 non-centered, 1 as written)";
+  if (r.pilot) {
+    text += "; decided by the first " + std::to_string(r.pilot->iterations) + " warmup iterations (" +
+            std::to_string(r.pilot->gradient_evaluations) + " gradient evaluations)";
+  }
+  return text + "\n";
+}
+
 // The summary as CmdStan's stansummary prints it, with the sampler's totals and warnings.
 void print_summary(std::ostream& out, const std::string& model, const services::SampleResult& r,
                    const std::optional<std::string>& variables) {
   out << "Inference for " << model << ": " << r.chains.size() << " chains, each with " << warmup_text(r) << " and "
       << r.draws << " draws; seed " << r.facts.seed << "\n";
+  if (!r.centering.empty()) out << reparameterized_text(r);
   if (r.auto_stop) {
     out << (r.auto_stop->converged ? "Auto-stop: every quantity has R-hat < "
                                    : "Auto-stop: the cap ended the run before R-hat < ")
@@ -127,7 +148,7 @@ int sample_and_report(const services::RunSpec& spec, const CommandRun& run) {
     services::RunObservers observers = terminal_observers(std::cerr, &control);
     observers.draws = &output;
     observers.started = [&output](const services::RunStarted& started) {
-      output.start(started.columns, started.facts.seed);
+      output.start(started.columns, started.facts.seed, started.reparam);
     };
     observers.round = [&output](int more) { output.extend(more); };
     const services::SampleResult result = services::run_sample(spec, observers);

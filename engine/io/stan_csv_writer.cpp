@@ -66,6 +66,7 @@ void write_header(LineFile& file, const SampleCsvInfo& info) {
                            info.max_depth == 10));
   file.comment(config_line(8, "metric", info.metric, info.metric == "diag_e"));
   file.comment(config_line(8, "stepsize", number(info.step_size), info.step_size == 1));
+  file.comment(config_line(8, "reparam", info.reparam, info.reparam == "none"));
   file.comment(config_line(4, "num_chains", std::to_string(info.num_chains),
                            info.num_chains == 1));
   for (const auto& line : run_config_lines(run, file.path())) file.comment(line);

@@ -33,6 +33,9 @@ struct SampleCsvInfo {
   int64_t max_depth = 10;
   std::string metric = "diag_e";  ///< "diag_e", "dense_e" or "unit_e"
   double step_size = 1;           ///< the initial step size
+  /// The variables sampled partially non-centered: "none", or "theta=0.05,...;..."
+  /// (the setting reparam's form).
+  std::string reparam = "none";
   int64_t num_chains = 1;
 };
 

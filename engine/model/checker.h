@@ -4,6 +4,7 @@
 /// distributions with the right arguments, sizes and indices come from the data, and
 /// there are no cycles. It classifies each name as data, latent, observed or deterministic.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -57,6 +58,10 @@ struct Node {
   }
 };
 
+/// Latent variables sampled partially non-centered (model/reparameterize.h), by the user's
+/// name: lambda for every element (one value) or for each element of a vector.
+using Centering = std::map<std::string, std::vector<double>>;
+
 struct CheckedModel {
   Program program;
   /// One per distinct name, in order of first appearance.
@@ -68,6 +73,9 @@ struct CheckedModel {
   /// the statements producing the values it reads; source order where the model allows.
   /// A latent variable with a guide takes its value from the guide, which comes first.
   std::vector<size_t> evaluation_order;
+  /// Set when the program is a reparameterized one: each such variable is a deterministic
+  /// node here, computed from its standardized stand-in, and is presented as a parameter.
+  Centering centering;
 
   /// Whether the model has networks or guides: it is fit by amortized variational
   /// inference (engine/deep), not sampled.

@@ -4,6 +4,7 @@
 
 #include "engine/model/model_error.h"
 #include "engine/model/parser.h"
+#include "engine/model/reparameterize.h"
 
 namespace variate::model {
 
@@ -16,6 +17,13 @@ CompileResult compile_model(Source source, const Data* data, const CompileOption
   auto checked = std::make_shared<CheckedModel>(
       check(std::move(parsed.program), *result.source, result.diagnostics));
   if (!result.ok()) return result;
+  if (!options.centering.empty()) {
+    auto rewritten = std::make_shared<CheckedModel>(
+        check(reparameterize(*checked, options.centering), *result.source, result.diagnostics));
+    if (!result.ok()) return result;
+    rewritten->centering = options.centering;
+    checked = std::move(rewritten);
+  }
   result.checked = checked;
   // A model that declares no data compiles without a data file.
   const bool needs_data = std::any_of(checked->nodes.begin(), checked->nodes.end(),

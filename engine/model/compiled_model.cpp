@@ -7,8 +7,8 @@
 
 #include "engine/core/checks.h"
 #include "engine/core/condition.h"
-#include "engine/core/tracing.h"
 #include "engine/core/distribution.h"
+#include "engine/core/tracing.h"
 #include "engine/distributions/truncated.h"
 #include "engine/kernels/glm_likelihood.h"
 #include "engine/model/data_binding.h"
@@ -18,6 +18,7 @@
 #include "engine/model/log_density_term.h"
 #include "engine/model/model_error.h"
 #include "engine/model/printer.h"
+#include "engine/model/reparameterize.h"
 #include "engine/target/point_supports.h"
 
 namespace variate::model {
@@ -552,9 +553,18 @@ ValueMap CompiledModel::derived(const ValueMap& given) const {
 }
 
 std::vector<DrawQuantity> CompiledModel::draw_quantities() const {
+  const Centering& centering = checked().centering;
+  std::map<std::string, std::string> presented;  // stand-in -> the user's variable
+  for (const auto& [name, lambda] : centering) presented[standardized_name(name)] = name;
   std::vector<DrawQuantity> quantities;
-  for (const auto& p : layout().parameters()) quantities.push_back({p.name, p.shape});
-  for (const auto& name : derived_names()) quantities.push_back({name, shape(name)});
+  for (const auto& p : layout().parameters()) {
+    const auto it = presented.find(p.name);
+    const std::string& name = it == presented.end() ? p.name : it->second;
+    quantities.push_back({name, shape(name)});
+  }
+  for (const auto& name : derived_names()) {
+    if (!centering.count(name)) quantities.push_back({name, shape(name)});
+  }
   return quantities;
 }
 
@@ -572,11 +582,10 @@ DrawColumns CompiledModel::draw_columns() const {
         const ValueMap derived =
             model.derived_names().empty() ? ValueMap{} : model.derived(parameters);
         NamedValues values;
-        for (const auto& p : model.layout().parameters()) {
-          values.emplace_back(p.name, point(parameters.at(p.name), p.shape));
-        }
-        for (const auto& name : model.derived_names()) {
-          values.emplace_back(name, point(derived.at(name), model.shape(name)));
+        for (const DrawQuantity& quantity : model.draw_quantities()) {
+          const auto it = parameters.find(quantity.name);
+          values.emplace_back(quantity.name,
+                              point(it != parameters.end() ? it->second : derived.at(quantity.name), quantity.shape));
         }
         return values;
       },

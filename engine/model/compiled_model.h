@@ -49,6 +49,9 @@ struct CompileOptions {
   /// and the tape (a CPU backend) is not offered; the samplers' points and the results
   /// stay on the CPU (the target moves them).
   at::Device device = at::kCPU;
+  /// Latent variables sampled partially non-centered (model/reparameterize.h); the model
+  /// is rewritten by compile_model, and its draws still name the user's variables.
+  Centering centering;
 };
 
 /// An observed variable whose likelihood is evaluated by a fused GLM kernel.
@@ -81,7 +84,8 @@ class CompiledModel {
   /// Their values at constrained parameter values ([*shape] each, or [B, *shape] for a
   /// batch of B points).
   ValueMap derived(const ValueMap& parameters) const;
-  /// The columns a run records for each draw: parameters, then derived quantities.
+  /// The columns a run records for each draw: parameters, then derived quantities. A
+  /// reparameterized variable takes its stand-in's place among the parameters.
   DrawColumns draw_columns() const;
   /// Their names and shapes, in that order.
   std::vector<DrawQuantity> draw_quantities() const;

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "engine/core/argument_error.h"
+#include "engine/services/init_files.h"
 #include "engine/services/setting_table.h"
 
 namespace variate::services {
@@ -14,14 +15,25 @@ CompileChoice compile_choice(const Settings& settings) {
 void bind_run(const RunSpec& spec, RankFiles& files, const RunObservers& observers, BoundRun& bound) {
   bound.ranks = DistributedRun::start(rank_plan(spec, files), [&](const std::string& line) { observers.tell(line); });
   bound.root = !bound.ranks || bound.ranks->root();
-  const CompileChoice choice = compile_choice(spec.settings);
+  bind_model(spec, bound);
+  const std::optional<uint64_t> seed = spec.settings.get(setting::seed);
+  bound.seed = bound.ranks ? bound.ranks->agree_on_seed(seed) : seed.value_or(std::random_device{}());
+}
+
+void bind_model(const RunSpec& spec, BoundRun& bound) {
+  CompileChoice choice = compile_choice(spec.settings);
+  // The sampler's alone; an init file gives the values of the model's own parameters.
+  if (spec.method == Method::nuts && !names_init_files(spec.settings.get(setting::init))) {
+    choice.reparam = spec.settings.get(setting::reparam);
+    // More draws of a run recorded before reparameterizing existed: its positions are the
+    // model's own. (A run that reparameterized records what it sampled, never auto.)
+    if (!spec.resume.empty() && choice.reparam == "auto") choice.reparam = "none";
+  }
   DistributedRun* ranks = bound.ranks.get();
   bound.model = ranks && ranks->split_rows()
                     ? spec.model->bind_sharded(spec.data, choice,
                                                {ranks->communicator(), ranks->row_blocks(), ranks->local_rank()})
                     : spec.model->bind(spec.data, choice);
-  const std::optional<uint64_t> seed = spec.settings.get(setting::seed);
-  bound.seed = ranks ? ranks->agree_on_seed(seed) : seed.value_or(std::random_device{}());
 }
 
 void require_parameters(const BoundModel& model, const std::string& method) {
@@ -52,9 +64,11 @@ std::string rejection_warning(const BoundModel& model, const UnconstrainedTarget
 }
 
 BoundModel bind_for_worker(const RunSpec& spec) {
-  CompileChoice here = compile_choice(spec.settings);
-  here.device = "cpu";
-  return spec.model->bind(spec.data, here);
+  BoundRun here;
+  RunSpec on_cpu = spec;
+  on_cpu.settings.set(setting::device, std::string("cpu"));
+  bind_model(on_cpu, here);
+  return std::move(*here.model);
 }
 
 }  // namespace variate::services

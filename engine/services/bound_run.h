@@ -33,6 +33,10 @@ CompileChoice compile_choice(const Settings& settings);
 /// @throws as ModelSource::bind; distributed::DistributedError when the ranks fail.
 void bind_run(const RunSpec& spec, RankFiles& files, const RunObservers& observers, BoundRun& bound);
 
+/// Binds `spec`'s model on `bound`'s ranks (again, after a setting that compiles it
+/// changed: the centerings an `auto` pilot decided), as bind_run does.
+void bind_model(const RunSpec& spec, BoundRun& bound);
+
 /// Refuses a model without parameters (none declared, `theta[N]` with N = 0, a simplex of
 /// one entry) for a method that fits or optimizes: it has nothing to do. `variate sample`
 /// takes such a model as Stan's fixed_param does.

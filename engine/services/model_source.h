@@ -12,6 +12,7 @@
 
 #include "engine/core/log_joint.h"
 #include "engine/distributed/communicator.h"
+#include "engine/model/checker.h"
 #include "engine/services/data_input.h"
 #include "engine/target/draw_columns.h"
 #include "engine/target/unconstrained_target.h"
@@ -25,6 +26,9 @@ struct CompileChoice {
   std::string backend = "auto";
   std::string dtype = "float64";
   std::string device = "cpu";
+  /// The setting reparam's text (reparam_choice.h): a sampler's runs only. `auto` binds
+  /// the non-centered form, which the pilot that decides the centerings samples.
+  std::string reparam = "none";
 };
 
 /// A model bound to its data: what the methods run on.
@@ -53,6 +57,10 @@ struct BoundModel {
   };
   /// The parameters' values per draw among `columns` (the leading ones).
   int parameter_columns = 0;
+  /// The variables sampled partially non-centered (model/reparameterize.h), with their
+  /// centerings; empty for the model as written. `log_joint`, `derived_names` and
+  /// `predictive` are the model's as written: they read the user's variables.
+  model::Centering centering;
   /// Its posterior predictive columns (`--predict`), made when asked for: on the tape
   /// when `columns` are.
   std::function<std::shared_ptr<const PredictiveColumns>()> predictive = nullptr;

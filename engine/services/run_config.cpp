@@ -13,6 +13,7 @@ nlohmann::ordered_json run_config_json(Method method, const Settings& settings, 
   if (!facts.backend.empty()) config["backend_used"] = facts.backend;
   if (!facts.backend_note.empty()) config["backend_note"] = facts.backend_note;
   config["ranks"] = facts.ranks;
+  if (facts.reparam_pilot > 0) config["reparam_pilot"] = facts.reparam_pilot;
   if (job) {
     config["job"] = job->id;
     if (!job->offsets.empty()) config["job_offsets"] = job->offsets;
@@ -32,6 +33,9 @@ StoredConfig read_run_config(Method method, const std::string& config_json) {
   stored.facts.backend = config.value("backend_used", std::string());
   stored.facts.backend_note = config.value("backend_note", std::string());
   stored.facts.ranks = config.value("ranks", 1);
+  if (config.contains("reparam_pilot") && config["reparam_pilot"].is_number_integer()) {
+    stored.facts.reparam_pilot = config["reparam_pilot"];
+  }
   if (config.contains("device") && config["device"].is_string()) stored.facts.device = config["device"];
   // An older studio's record of a run on a worker: {"worker": {"address", "token_file",
   // "ca_file", "job", "offsets"}}.

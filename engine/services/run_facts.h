@@ -15,6 +15,9 @@ struct RunFacts {
   uint64_t seed = 0;
   std::string device = "cpu";
   std::string backend_note;  ///< why the density runs on LibTorch where the tape was asked for
+  /// Warmup iterations per chain that `--reparam auto`'s pilot took (reparam_pilot.h): the
+  /// first part of warmup, before the chains' recorded rows; 0 without one.
+  int reparam_pilot = 0;
 };
 
 /// The job of a run on a worker: its id, and for a continued run the rows each chain had

@@ -29,6 +29,9 @@ struct RunStarted {
   std::vector<std::string> bracketed;  ///< the same as summaries name them ("theta[1]")
   int parameter_columns = 0;  ///< the leading columns that are parameters
   RunFacts facts;
+  /// A sampler's variables as sampled, as the setting reparam writes them: "none", or the
+  /// centerings ("theta=0.05,...").
+  std::string reparam = "none";
   /// A training continued from its checkpoint after this step (-1: none), for this many
   /// epochs in all.
   int64_t resumed_step = -1;

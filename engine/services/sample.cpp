@@ -14,6 +14,8 @@
 #include "engine/services/init_files.h"
 #include "engine/services/predictive_columns.h"
 #include "engine/services/rank_command.h"
+#include "engine/services/reparam_choice.h"
+#include "engine/services/reparam_pilot.h"
 #include "engine/services/run_error.h"
 #include "engine/services/run_record.h"
 #include "engine/services/setting_table.h"
@@ -99,7 +101,7 @@ workflow::AutoStopRule auto_stop_rule(const Settings& settings) {
 struct Sampling {
   Sampling(const RunSpec& spec, const RunObservers& observers) : spec(spec), observers(observers) {}
 
-  const RunSpec& spec;
+  RunSpec spec;  ///< its reparam becomes the centerings an `auto` pilot decides, as recorded
   const RunObservers& observers;
   BoundRun bound;
   bool root = true;
@@ -138,6 +140,45 @@ void bind(Sampling& s, RankFiles& files) {
   }
   s.result.facts = {s.target->backend(), s.bound.size(), s.bound.seed, settings.get(setting::device),
                     batched ? std::string() : s.model->backend_note};
+}
+
+// "theta, a".
+std::string centering_names(const model::Centering& centering) {
+  std::string names;
+  for (const auto& [name, unused] : centering) names += (names.empty() ? "" : ", ") + name;
+  return names;
+}
+
+// With --reparam auto, the first warmup iterations sample the non-centered form and
+// decide each variable's centering (reparam_pilot.h); the model is bound again with them
+// and warmup goes on from where the pilot ended. The run records what it sampled as its
+// setting reparam, never `auto`, so that more draws of it sample the same space.
+void reparameterize(Sampling& s) {
+  if (s.model->centering.empty()) return;
+  const bool pilots = parse_reparam(s.spec.settings.get(setting::reparam)).kind == ReparamChoice::Kind::automatic;
+  const int pilot = std::min(kPilotIterations, s.options.warmup() / 2);
+  if (pilots && pilot >= kFewestPilotIterations) {
+    if (s.root) {
+      s.observers.tell("Reparameterizing " + centering_names(s.model->centering) + ": the first " +
+                       std::to_string(pilot) + " warmup iterations sample it non-centered and decide");
+    }
+    NutsOptions first = s.options;
+    first.warmup(2 * pilot);  // of which the pilot takes half
+    s.result.pilot = run_reparam_pilot(*s.target, s.model->columns, s.model->centering, first, s.observers.stop_flag(),
+                                       s.bound.ranks ? &s.bound.ranks->lockstep() : nullptr);
+    s.spec.settings.set(setting::reparam, reparam_text(s.result.pilot->centering));
+    s.result.facts.reparam_pilot = s.result.pilot->iterations;
+    bind_model(s.spec, s.bound);
+    s.model = std::move(s.bound.model);
+    s.target = s.spec.settings.get(setting::batched_chains) ? s.model->batch_target.torch_only() : s.model->target;
+    // The pilot was the first part of warmup: the rest goes on from where it ended.
+    s.options.warmup(s.options.warmup() - s.result.pilot->iterations);
+    if (!s.result.pilot->ends.empty()) {
+      s.options.initial_positions(s.result.pilot->ends).step_size(s.result.pilot->step_size);
+      if (!s.result.pilot->inverse_metric.empty()) s.options.initial_inverse_metric(s.result.pilot->inverse_metric);
+    }
+  }
+  s.spec.settings.set(setting::reparam, reparam_text(s.model->centering));
 }
 
 // Chains start at draws of Pathfinder, warmup from their covariance (--init pathfinder).
@@ -189,6 +230,7 @@ void begin(Sampling& s, const std::optional<JobRef>& job) {
     started.bracketed = s.model->columns.names(NameStyle::Bracketed);
     started.parameter_columns = s.model->parameter_columns;
     started.facts = s.result.facts;
+    started.reparam = s.model->centering.empty() ? "none" : reparam_text(s.model->centering);
     s.observers.started(started);
   }
 }
@@ -253,6 +295,11 @@ WorkerAddress worker_of(const Settings& settings) {
 // The chains, made by a worker (a job submitted now, or the spec's job followed again).
 void sample_on_worker(Sampling& s) {
   const WorkerAddress worker = worker_of(s.spec.settings);
+  // The worker's pilot would decide centerings this process does not learn, and more draws
+  // of the run must sample the same space: a worker samples them non-centered.
+  if (parse_reparam(s.spec.settings.get(setting::reparam)).kind == ReparamChoice::Kind::automatic) {
+    s.spec.settings.set(setting::reparam, std::string("noncentered"));
+  }
   JobRef job = s.spec.job.value_or(JobRef{});
   if (!s.spec.job) {
     Settings submitted = s.spec.settings;  // the seed drawn here, so that a reattach writes the same
@@ -308,7 +355,7 @@ void sample_on_worker(Sampling& s) {
 // draws, or of all a continued run has.
 void summarize(Sampling& s) {
   SampleResult& r = s.result;
-  r.warmup = s.options.warmup();
+  r.warmup = s.options.warmup() + (r.pilot ? r.pilot->iterations : 0);
   r.totals = io::sampler_totals(r.chains);
   if (s.spec.record.continues && s.spec.record.project) {
     s.recorder->commit();
@@ -332,6 +379,7 @@ void summarize(Sampling& s) {
   if (s.model && s.target) {
     if (std::string rejected = rejection_warning(*s.model, *s.target); !rejected.empty()) r.warnings.push_back(rejected);
   }
+  if (r.pilot) r.totals.gradient_evaluations += r.pilot->gradient_evaluations;  // warmup's first part
   r.document = io::summary_document(r.summary.parameters, r.totals, r.facts.backend, r.facts.ranks);
   if (r.init) {
     r.document["init"] = {{"method", "pathfinder"},
@@ -339,6 +387,15 @@ void summarize(Sampling& s) {
                           {"pareto_k", r.init->pareto_k}};
   }
   if (r.auto_stop) r.document["auto_stop"] = auto_stop_json(*r.rule, *r.auto_stop);
+  if (!r.centering.empty()) {
+    nlohmann::ordered_json variables;
+    for (const auto& [name, centering] : r.centering) variables[name] = centering;
+    r.document["reparameterized"] = {{"centering", variables}};
+    if (r.pilot) {
+      r.document["reparameterized"]["pilot"] = {{"iterations_per_chain", r.pilot->iterations},
+                                                {"gradient_evaluations", r.pilot->gradient_evaluations}};
+    }
+  }
   for (const ChainResult& chain : r.chains) r.stopped = r.stopped || chain.stopped_early;
   r.stopped = r.stopped || s.observers.stop_requested();
 }
@@ -372,16 +429,19 @@ SampleResult run_sample(const RunSpec& spec, const RunObservers& observers) {
   const bool on_worker = spec.settings.get(setting::worker).has_value();
   try {
     if (on_worker) {
-      s.model = bind_for_worker(spec);
+      s.model = bind_for_worker(s.spec);
       s.target = s.model->target;
       s.options = nuts_options(spec.settings, 0, 0);
       const uint64_t seed = spec.settings.get(setting::seed).value_or(std::random_device{}());
       s.result.facts.seed = seed;
       s.options.seed(seed);
       if (!spec.resume.empty()) s.options.warmup(0);
+      s.result.centering = s.model->centering;
       sample_on_worker(s);
     } else {
       bind(s, files);
+      reparameterize(s);
+      s.result.centering = s.model->centering;
       const std::string init = spec.settings.get(setting::init);
       if (init == "pathfinder" && s.target->layout().dimension() > 0) start_at_pathfinder(s);
       if (names_init_files(init) && s.target->layout().dimension() > 0) {

@@ -22,6 +22,7 @@
 #include "engine/io/chains_summary.h"
 #include "engine/io/summary_report.h"
 #include "engine/services/pathfinder_init.h"
+#include "engine/services/reparam_pilot.h"
 #include "engine/services/run_observers.h"
 #include "engine/services/run_spec.h"
 #include "engine/workflow/auto_stop.h"
@@ -48,6 +49,9 @@ struct SampleResult {
   std::optional<workflow::AutoStopRule> rule;
   std::optional<workflow::AutoStopRun> auto_stop;
   std::optional<PathfinderInit> init;
+  /// The variables sampled partially non-centered, and the pilot that decided them (auto).
+  model::Centering centering;
+  std::optional<ReparamPilot> pilot;
   bool stopped = false;  ///< by a stop request, keeping the draws made
 };
 

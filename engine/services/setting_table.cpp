@@ -14,6 +14,7 @@
 #include "engine/optimize/lbfgs_options.h"
 #include "engine/pathfinder/pathfinder_options.h"
 #include "engine/services/init_files.h"
+#include "engine/services/reparam_choice.h"
 #include "engine/services/settings.h"
 #include "engine/vi/advi_options.h"
 #include "engine/workflow/auto_stop_rule.h"
@@ -235,6 +236,20 @@ const Setting<std::string> adapt{
             .help("How warmup learns a diagonal metric: fisher, from the draws' and the gradients' variances, renewed "
                   "after every transition, ending warmup once two windows agree (nutpie's estimate); stan, the draws' "
                   "variance over doubling windows, for all of --warmup (Stan's). A dense metric adapts as Stan's")
+            .methods(kSampling)
+            .scopes(kEverywhere))};
+
+const Setting<std::string> reparam{
+    add(Describe("reparam", K::text)
+            .by_default(std::string("auto"))
+            .label("Reparameterize")
+            .check(reparam_text_problem)
+            .help("Latent variables of a location-scale family whose location or scale reads parameters (theta ~ "
+                  "Normal(mu, tau)) are sampled as theta = mu + tau^(1-c) * (theta.z - c * mu), theta.z ~ "
+                  "Normal(c * mu, tau^c), with a centering c of 1 (as written) to 0 (non-centered): auto, warmup's "
+                  "first iterations sample them non-centered, then each element is sampled as written where its "
+                  "gradients say the data dominate its prior, else non-centered; noncentered, c = 0; none, the "
+                  "model as written; or NAME=C[,C...][;NAME=...] by hand. Draws name the model's variables")
             .methods(kSampling)
             .scopes(kEverywhere))};
 

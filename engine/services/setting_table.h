@@ -51,6 +51,7 @@ extern const Setting<double> stepsize;
 extern const Setting<double> adapt_delta;
 extern const Setting<std::string> metric;  // "diag", "dense"
 extern const Setting<std::string> adapt;   // "fisher", "stan"
+extern const Setting<std::string> reparam;  // "auto", "none", "noncentered", "theta=0.1,...;..."
 extern const Setting<std::string> init;    // a radius, or "pathfinder"
 extern const Setting<bool> save_warmup;
 extern const Setting<bool> predict;

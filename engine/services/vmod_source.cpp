@@ -6,7 +6,9 @@
 #include "engine/io/data_file.h"
 #include "engine/model/invalid_argument.h"
 #include "engine/model/model_error.h"
+#include "engine/model/reparameterize.h"
 #include "engine/services/predictive_columns.h"
+#include "engine/services/reparam_choice.h"
 #include "engine/services/run_error.h"
 #include "engine/tape/compiler/select_target.h"
 #include "engine/tape/compiler/tape_draw_columns.h"
@@ -65,6 +67,17 @@ BoundModel bound(const model::CompiledModel& model, const UnconstrainedTarget& t
   return result;
 }
 
+// The centerings `reparam` asks of `model`: the non-centered form of every location-scale
+// variable for auto (what its pilot samples) and noncentered.
+model::Centering centering_of(const std::string& reparam, const model::CheckedModel& model) {
+  const ReparamChoice choice = parse_reparam(reparam);
+  if (choice.kind == ReparamChoice::Kind::none) return {};
+  if (choice.kind == ReparamChoice::Kind::given) return choice.given;
+  model::Centering centering;
+  for (const std::string& name : model::location_scale_variables(model)) centering[name] = {0.0};
+  return centering;
+}
+
 }  // namespace
 
 bool columns_on_tape(const CompileChoice& choice) {
@@ -103,13 +116,27 @@ model::CompileResult VmodSource::compile(const Data* data, const model::CompileO
 }
 
 BoundModel VmodSource::bind(const DataInput& data, const CompileChoice& choice) const {
-  const model::CompileOptions options = compile_options(choice);
+  model::CompileOptions options = compile_options(choice);
   const Data values = data.read();
-  const model::CompileResult compiled = compile(data.given() ? &values : nullptr, options);
+  const Data* given = data.given() ? &values : nullptr;
+  const model::CompileResult compiled = compile(given, options);
   if (!compiled.model) throw ArgumentError(name_ + " declares data: give it with --data");
   const model::CompiledModel& model = *compiled.model;
-  const tape::SelectedTarget selected = tape::select_target(model, backend_of(choice));
-  return bound(model, selected.target, choice, selected.fallback_reason, compiled.source);
+  options.centering = centering_of(choice.reparam, *compiled.checked);
+  if (options.centering.empty()) {
+    const tape::SelectedTarget selected = tape::select_target(model, backend_of(choice));
+    return bound(model, selected.target, choice, selected.fallback_reason, compiled.source);
+  }
+  const model::CompileResult rewritten = compile(given, options);
+  const tape::SelectedTarget selected = tape::select_target(*rewritten.model, backend_of(choice));
+  BoundModel result = bound(*rewritten.model, selected.target, choice, selected.fallback_reason, compiled.source);
+  result.centering = options.centering;
+  result.log_joint = model.log_joint();
+  result.derived_names = model.derived_names();
+  result.predictive = [model, tape = columns_on_tape(choice)] {
+    return std::make_shared<const PredictiveColumns>(model, tape);
+  };
+  return result;
 }
 
 BoundModel VmodSource::bind_sharded(const DataInput& data, const CompileChoice& choice, const RowSplit& split) const {
@@ -119,11 +146,14 @@ BoundModel VmodSource::bind_sharded(const DataInput& data, const CompileChoice& 
   if (options.device.is_cuda() && !options.device.has_index()) {  // one GPU per process of a host
     options.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(split.local_rank));
   }
+  options.centering = centering_of(choice.reparam, *compile(&values, options).checked);
   const model::CompileResult compiled = compile(&values, options);
   try {
     const distributed::ShardedModel sharded =
         distributed::compile_sharded(compiled, values, backend_of(choice), split.communicator, split.row_blocks);
-    return bound(sharded.whole, sharded.target, choice, sharded.fallback_reason, compiled.source);
+    BoundModel result = bound(sharded.whole, sharded.target, choice, sharded.fallback_reason, compiled.source);
+    result.centering = options.centering;
+    return result;
   } catch (const model::ModelError& e) {
     throw ReportedError(model::format(*compiled.source,
                                       {model::Severity::error, e.span(),

@@ -1,7 +1,8 @@
 // `variate sample` (4 chains x 1000 warmup x 1000 draws) on every posteriordb reference
 // posterior, judged by posteriordb's rule for comparing to a reference: each mean within
 // 4 standard errors (MCSE and the reference's own), each sd within max(10%, 4/sqrt(2 ESS)),
-// and R-hat < 1.01. Slow posteriors run only with VARIATE_RUN_SLOW=1 (CTest runs them apart).
+// and R-hat < 1.01 (tests/support/reference_rule.h). Slow posteriors run only with
+// VARIATE_RUN_SLOW=1 (CTest runs them apart).
 //
 // Every posterior runs as `variate sample` does by default (a thread per chain, the
 // density on the tape); a few also on LibTorch with batched chains and in float32, to keep
@@ -15,6 +16,8 @@
 
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
+
+#include "tests/support/reference_rule.h"
 
 using json = nlohmann::json;
 
@@ -89,26 +92,7 @@ class TestReferencePosteriors : public QObject {
     const json ours = read_json(summary)["parameters"];
     const json reference = read_json(folder + "/reference.json");
     const double reference_draws = reference.value("ndraws", 10000);
-    QStringList failures;
-    for (const auto& [parameter, r] : reference["parameters"].items()) {
-      if (!ours.contains(parameter)) {
-        failures << QString::fromStdString(parameter) + ": missing";
-        continue;
-      }
-      const json& s = ours[parameter];
-      const double mean = s["mean"], sd = s["sd"], mcse = s["mcse_mean"];
-      const double ess = s["ess_bulk"].is_number() ? s["ess_bulk"].get<double>() : 1.0;
-      const double rhat = s["r_hat"].is_number() ? s["r_hat"].get<double>() : INFINITY;
-      const double ref_mean = r["mean"], ref_sd = r["sd"];
-      const double se = std::sqrt(mcse * mcse + ref_sd * ref_sd / reference_draws);
-      const double z = (mean - ref_mean) / se;
-      const double tolerance = std::max(0.10, 4 / std::sqrt(2 * std::max(ess, 1.0)));
-      QStringList problems;
-      if (!(std::abs(z) <= 4)) problems << QString("mean %1 vs %2 (z %3)").arg(mean).arg(ref_mean).arg(z);
-      if (!(std::abs(sd / ref_sd - 1) <= tolerance)) problems << QString("sd %1 vs %2").arg(sd).arg(ref_sd);
-      if (!(rhat < 1.01)) problems << QString("r_hat %1").arg(rhat);
-      if (!problems.isEmpty()) failures << QString::fromStdString(parameter) + ": " + problems.join("; ");
-    }
+    const QStringList failures = variate::testing::reference_mismatches(ours, reference["parameters"], reference_draws);
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
   }
 };

@@ -3,6 +3,7 @@
 // summary and `variate sample`'s warnings count them (io/chains_summary.h): at the edge,
 // a depth of 5 is a hit of a maximum of 5 and not of 6, and warmup's are not counted.
 
+#include <QLabel>
 #include <QTableWidget>
 #include <QtTest/QtTest>
 
@@ -104,6 +105,36 @@ class TestSamplerStatsPanel : public QObject {
     panel.setDocument(fixture.document());
     QTRY_COMPARE(panel.table()->item(1, 1)->text(), phase);
     QCOMPARE(panel.table()->item(0, 1)->text(), QString("done"));
+  }
+
+  // How the run samples, above the table: the metric's kind, size and adaptation, warmup's
+  // length as decided, and what was reparameterized (as the run recorded its setting).
+  void theSetupLineSaysHowTheRunSamples() {
+    AnalysisFixture fixture;
+    services::Settings settings;
+    settings.set(services::setting::adapt, std::string("fisher"));
+    settings.set(services::setting::warmup, 1000);
+    settings.set(services::setting::reparam, std::string("a=0,1,1,0;b=0"));
+    const qint64 id =
+        fixture.addRun({"mu"}, kWarmup, {chainOfDepths({3, 3}), chainOfDepths({3})}, services::Method::nuts, settings);
+    LiveUpdate update;
+    update.adaptations.push_back({0, 0.4, {1.0, 2.0, 3.0}});
+    fixture.document()->runs()->applyLiveUpdate(id, update);
+    SamplerStatsPanel panel;
+    panel.setDocument(fixture.document());
+    const QString expected =
+        "Metric: diagonal, 3 parameters, adapted from the draws' and the gradients' variances · "
+        "Warmup: 2 iterations (at most 1000) · Reparameterized: a: 2 of 4 elements as written, "
+        "2 non-centered; b non-centered";
+    QTRY_COMPARE(panel.findChild<QLabel*>("samplerSetup")->text(), expected);
+    QCOMPARE(panel.setupText(), expected);
+
+    // Stan's adaptation for all of warmup, nothing reparameterized: nothing said of it.
+    AnalysisFixture plain;
+    plain.addRun({"mu"}, kWarmup, {chainOfDepths({3})}, services::Method::nuts, {});
+    panel.setDocument(plain.document());
+    QCOMPARE(panel.setupText(),
+             QString("Metric: diagonal, adapted as Stan does · Warmup: 2 iterations (at most 1000)"));
   }
 };
 

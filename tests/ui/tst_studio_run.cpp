@@ -296,6 +296,67 @@ class TestStudioRun : public QObject {
     }
   }
 
+  // The centered eight schools from the studio: the pilot decides, the run records what it
+  // sampled, the Sampler panel says so, and more draws of the run sample the same space
+  // (read as the model's own, the non-centered coordinates would put theta near 0).
+  void aCenteredModelIsReparameterizedAndMoreDrawsKeepIt() {
+    QTemporaryDir dir;
+    const QString folder = studio_test::copyProject("eight_schools", dir);
+    QFile centered(QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/reparam/eight_schools_centered.vmod"));
+    QVERIFY(centered.open(QIODevice::ReadOnly));
+    const QByteArray text = centered.readAll();
+    QFile model(folder + "/eight_schools.vmod");
+    QVERIFY(model.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    model.write(text);
+    model.close();
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+    QWidget* panel = window.docks().runConfig;
+    QVERIFY(studio_test::typeInto(panel, "warmup", "400"));
+    QVERIFY(studio_test::typeInto(panel, "draws", "200"));
+    QCOMPARE(window.document()->runConfig().settings.get(services::setting::reparam), std::string("auto"));
+
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    click(window, window.actions().run);
+    QVERIFY(ended.wait(120000));
+    const RunPtr run = window.document()->runs()->current();
+    QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+    QCOMPARE(run->config.settings.get(services::setting::reparam), std::string("theta=0"));
+    QCOMPARE(run->config.reparamPilot, 150);
+    for (const auto& chain : run->chains) QCOMPARE(chain.warmupIterations(), 250);
+    variate::store::Project project(window.document()->filePath().toStdString());
+    const QJsonObject stored =
+        QJsonDocument::fromJson(QByteArray::fromStdString(project.run(run->id).config_json)).object();
+    QCOMPARE(stored["reparam"].toString(), QString("theta=0"));
+    QCOMPARE(stored["reparam_pilot"].toInt(), 150);
+    const QLabel* setup = window.docks().sampler->findChild<QLabel*>("samplerSetup");
+    QTRY_VERIFY2(setup->text().contains("Warmup: 400 iterations per chain, of which the first 150 sampled "
+                                        "non-centered to decide the reparameterization · Reparameterized: theta "
+                                        "non-centered"),
+                 qPrintable(setup->text()));
+
+    QVERIFY(window.actions().runMore->isEnabled());
+    window.actions().runMore->trigger();  // 200 more draws per chain
+    QVERIFY(ended.wait(120000));
+    const RunPtr more = window.document()->runs()->current();
+    QCOMPARE(more->id, run->id);
+    QCOMPARE(more->status, RunStatus::Finished);
+    const int column = more->columnNames.indexOf("theta[1]");
+    QVERIFY(column >= 0);
+    double sum = 0;
+    int count = 0;
+    for (const auto& chain : more->chains) {
+      QCOMPARE(chain.iterations(), 250 + 400);
+      for (double value : chain.column(column, 450, 650)) {
+        sum += value;
+        ++count;
+      }
+    }
+    QVERIFY2(sum / count > 3, qPrintable(QString("theta[1]'s mean over the more draws: %1").arg(sum / count)));
+  }
+
   void runPanelOptionsReachTheSampler() {
     QTemporaryDir dir;
     MainWindow window;

@@ -147,6 +147,9 @@ void RunCoordinator::onStarted(const RunStart& start) {
   run.id = start.runId;
   run.config = pendingConfig_;
   if (start.epochs > 0) run.config.settings.set(services::setting::epochs, std::optional<int>(start.epochs));
+  // What an `auto` run decided, as the project records it: more draws sample the same space.
+  if (start.reparam != "none") run.config.settings.set(services::setting::reparam, start.reparam.toStdString());
+  run.config.reparamPilot = start.reparamPilot;
   run.seed = start.seed;
   run.dataSetId = pendingDataSet_;
   run.columnNames = start.columns;

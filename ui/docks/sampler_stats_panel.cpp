@@ -1,7 +1,11 @@
 #include "ui/docks/sampler_stats_panel.h"
 
 #include "engine/mcmc/sampler_columns.h"
+#include "engine/services/reparam_choice.h"
 #include "engine/services/setting_table.h"
+
+#include <algorithm>
+#include <cmath>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -34,7 +38,8 @@ QString chainPhase(const RunData& run, const ChainState& state, const ChainStati
 
 }  // namespace
 
-SamplerStatsPanel::SamplerStatsPanel(QWidget* parent) : QWidget(parent), table_(new QTableWidget), note_(new QLabel) {
+SamplerStatsPanel::SamplerStatsPanel(QWidget* parent)
+    : QWidget(parent), table_(new QTableWidget), note_(new QLabel), setup_(new QLabel) {
   table_->setObjectName("samplerStatsTable");
   table_->setColumnCount(10);
   table_->setHorizontalHeaderLabels({tr("Chain"), tr("Phase"), tr("Iteration"), tr("Step size"),
@@ -46,7 +51,11 @@ SamplerStatsPanel::SamplerStatsPanel(QWidget* parent) : QWidget(parent), table_(
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addWidget(note_);
+  layout->addWidget(setup_);
   layout->addWidget(table_);
+  setup_->setObjectName("samplerSetup");
+  setup_->setWordWrap(true);
+  setup_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   note_->setText(tr("ADVI draws come from the fitted approximation: there are no sampler statistics."));
   note_->setWordWrap(true);
   note_->setObjectName("samplerNote");
@@ -138,9 +147,69 @@ ChainStatistics SamplerStatsPanel::statistics(int chain) const {
   return s;
 }
 
+QString SamplerStatsPanel::setupText() const {
+  const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  if (!run || run->config.method != services::Method::nuts) return {};
+  const services::Settings& settings = run->config.settings;
+  const bool dense = settings.get(services::setting::metric) == "dense";
+  // The metric's size from an adapted chain's (d entries, or d x d).
+  qsizetype entries = 0;
+  for (const ChainState& state : run->chainStates) entries = std::max(entries, qsizetype(state.inverseMetric.size()));
+  const int dimension = dense ? int(std::lround(std::sqrt(double(entries)))) : int(entries);
+  QString metric = dense ? tr("dense") : tr("diagonal");
+  if (dimension > 0) metric += dense ? tr(", %1 × %1").arg(dimension) : tr(", %1 parameters").arg(dimension);
+  const bool fisher = !dense && settings.get(services::setting::adapt) == "fisher";
+  metric += fisher ? tr(", adapted from the draws' and the gradients' variances") : tr(", adapted as Stan does");
+
+  // The pilot's iterations were warmup's first part, before the chains' rows.
+  const int pilot = run->config.reparamPilot;
+  const int cap = settings.get(services::setting::warmup);
+  int fewest = cap, most = 0;
+  for (const auto& chain : run->chains) {
+    fewest = std::min(fewest, pilot + chain.warmupIterations());
+    most = std::max(most, pilot + chain.warmupIterations());
+  }
+  QString warmup = tr("%1 iterations per chain").arg(cap);
+  if (run->chains.empty() || most == 0) {
+    warmup = tr("none");
+  } else if (fewest != cap || most != cap) {
+    warmup = (fewest == most ? QString::number(most) : tr("%1 to %2").arg(fewest).arg(most)) +
+             tr(" iterations (at most %1)").arg(cap);
+  }
+  if (pilot > 0)
+    warmup += tr(", of which the first %1 sampled non-centered to decide the reparameterization").arg(pilot);
+
+  QStringList reparameterized;
+  const services::ReparamChoice choice = services::parse_reparam(settings.get(services::setting::reparam));
+  for (const auto& [name, centering] : choice.given) {
+    const auto centred = std::count(centering.begin(), centering.end(), 1.0);
+    const auto noncentered = std::count(centering.begin(), centering.end(), 0.0);
+    const QString variable = QString::fromStdString(name);
+    if (centering.size() == 1 || qsizetype(centering.size()) == noncentered || qsizetype(centering.size()) == centred) {
+      reparameterized << (centering[0] == 0   ? tr("%1 non-centered").arg(variable)
+                          : centering[0] == 1 ? tr("%1 as written").arg(variable)
+                                              : tr("%1 centering %2").arg(variable).arg(centering[0]));
+    } else {
+      reparameterized << tr("%1: %2 of %3 elements as written, %4 non-centered")
+                                 .arg(variable)
+                                 .arg(centred)
+                                 .arg(centering.size())
+                                 .arg(noncentered) +
+                             (qsizetype(centering.size()) != centred + noncentered ? tr(", the rest partly")
+                                                                                   : QString());
+    }
+  }
+  QString text = tr("Metric: %1 · Warmup: %2").arg(metric, warmup);
+  if (!reparameterized.isEmpty()) text += tr(" · Reparameterized: %1").arg(reparameterized.join("; "));
+  return text;
+}
+
 void SamplerStatsPanel::refresh() {
   dirty_ = false;
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
+  const QString setup = setupText();
+  setup_->setVisible(!setup.isEmpty());
+  setup_->setText(setup);
   const bool independent = run && services::draws_are_independent(run->config.method);
   note_->setVisible(independent);
   if (independent) {
@@ -159,16 +228,15 @@ void SamplerStatsPanel::refresh() {
     const auto rate = run->drawsPerSecond(c);
     const auto left = run->secondsLeft(c);
     const QStringList cells = {
-        QString::number(c + 1),
-        phase,
-        QString("%1 / %2").arg(s.iterations).arg(std::max(run->plannedIterations(), s.iterations)),
-        QString::number(s.stepSize, 'g', 3),
-        QString::number(s.meanTreeDepth, 'f', 2),
-        QString::number(s.maxDepthHits),
+        QString::number(c + 1), phase,
+        // Counting the reparameterization pilot's iterations, which have no rows.
+        QString("%1 / %2")
+            .arg(run->config.reparamPilot + s.iterations)
+            .arg(run->config.reparamPilot + std::max(run->plannedIterations(), s.iterations)),
+        QString::number(s.stepSize, 'g', 3), QString::number(s.meanTreeDepth, 'f', 2), QString::number(s.maxDepthHits),
         s.warmupDivergences ? tr("%1 (+%2 in warmup)").arg(s.divergences).arg(s.warmupDivergences)
                             : QString::number(s.divergences),
-        QString::number(s.meanAccept, 'f', 3),
-        rate && !done ? QString::number(*rate, 'f', 0) : QStringLiteral("–"),
+        QString::number(s.meanAccept, 'f', 3), rate && !done ? QString::number(*rate, 'f', 0) : QStringLiteral("–"),
         left && !done ? duration(*left) : QStringLiteral("–")};
     for (int column = 0; column < cells.size(); ++column) {
       auto* item = table_->item(c, column);

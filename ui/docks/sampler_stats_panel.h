@@ -1,7 +1,9 @@
 #pragma once
 /// Per-chain sampler statistics of the current run: phase and progress, adapted step
 /// size, mean tree depth and max-depth hits, divergences, mean acceptance, draws per
-/// second and time left — refreshed a few times a second while it samples.
+/// second and time left — refreshed a few times a second while it samples. Above them,
+/// how the run samples: the metric's kind and size and how warmup adapted it, warmup's
+/// length as it was decided, and the variables it reparameterized.
 
 #include <QPointer>
 #include <QTimer>
@@ -34,6 +36,8 @@ class SamplerStatsPanel : public QWidget {
   explicit SamplerStatsPanel(QWidget* parent = nullptr);
   void setDocument(ProjectDocument* document);
   QTableWidget* table() const { return table_; }
+  /// "Metric: diagonal, 10 parameters, adapted as Stan does · Warmup: ... · Reparameterized: ..."
+  QString setupText() const;
   /// Statistics of one chain of the current run (as the table shows them).
   ChainStatistics statistics(int chain) const;
 
@@ -53,6 +57,7 @@ class SamplerStatsPanel : public QWidget {
   int maxDepth_ = 0;  // the current run's tree-depth limit, which its hits are counted against
   QTableWidget* table_;
   class QLabel* note_;
+  class QLabel* setup_;
   QTimer timer_;
   bool dirty_ = true;
   QList<QMetaObject::Connection> connections_;

@@ -36,6 +36,7 @@ RunConfig RunConfig::ofRun(services::Method method, const std::string& configJso
   config.method = method;
   config.settings = std::move(stored.settings);
   config.job = std::move(stored.job);
+  config.reparamPilot = stored.facts.reparam_pilot;
   return config;
 }
 

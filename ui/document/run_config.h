@@ -25,6 +25,9 @@ struct RunConfig {
   services::Settings settings;
   /// The job of a run made on a worker, once the worker took it (a reattach follows it).
   std::optional<services::JobRef> job;
+  /// Warmup iterations per chain that `--reparam auto`'s pilot took before the chains'
+  /// rows (services::RunFacts::reparam_pilot).
+  int reparamPilot = 0;
 
   /// The project's configuration: {"method": "nuts", "nuts": {...}, "advi": {...}, ...}.
   std::string toJson() const;

@@ -23,7 +23,8 @@ int RunData::plannedIterations() const {
     case services::Method::optimize: return std::max(1, s.get(setting::laplace_draws));
     default: break;
   }
-  int planned = s.get(setting::warmup) + s.get(setting::draws);  // "run more draws" adds to draws
+  // "run more draws" adds to draws; the reparameterization pilot's iterations have no rows.
+  int planned = s.get(setting::warmup) + s.get(setting::draws) - config.reparamPilot;
   // Auto-stop's rounds run on as long as the rule needs.
   if (s.get(setting::until_ess)) {
     for (const auto& chain : chains) planned = std::max(planned, chain.iterations());

@@ -87,7 +87,8 @@ class RunData {
   qint64 storedDraws = 0;
 
   bool isActive() const { return status == RunStatus::Running || status == RunStatus::Paused; }
-  /// Iterations every chain will make (warmup + draws for NUTS).
+  /// Rows every chain will make (warmup + draws for NUTS, less the reparameterization
+  /// pilot's iterations, which have none).
   int plannedIterations() const;
   /// Draws per chain of the shortest chain, warmup excluded.
   int samplingDrawsPerChain() const;

@@ -25,6 +25,10 @@ struct RunStart {
   int epochs = 0;
   /// The seed the run uses (drawn at random when the configuration named none).
   quint64 seed = 0;
+  /// The centerings a sampler's variables were sampled with, as the setting reparam writes
+  /// them; "none" when it reparameterized none.
+  QString reparam = QStringLiteral("none");
+  int reparamPilot = 0;  ///< services::RunFacts::reparam_pilot
 };
 
 struct RunOutcome {

@@ -78,8 +78,14 @@ services::RunObservers observersOf(RunContext& context) {
   };
   observers.control = &context.control;
   observers.started = [&context](const services::RunStarted& started) {
-    RunStart start{started.run_id, {}, started.parameter_columns, started.resumed_step, started.epochs,
-                   started.facts.seed};
+    RunStart start{started.run_id,
+                   {},
+                   started.parameter_columns,
+                   started.resumed_step,
+                   started.epochs,
+                   started.facts.seed,
+                   QString::fromStdString(started.reparam),
+                   started.facts.reparam_pilot};
     for (const auto& name : started.bracketed) start.columns << text(name);
     context.started(start);
   };

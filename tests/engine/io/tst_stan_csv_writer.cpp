@@ -121,6 +121,7 @@ class TestStanCsvWriter : public QObject {
         "#             max_depth = 10 (Default)",
         "#         metric = diag_e (Default)",
         "#         stepsize = 1 (Default)",
+        "#         reparam = none (Default)",
         "#     num_chains = 1 (Default)",
         "# id = 3",
         "# data",
