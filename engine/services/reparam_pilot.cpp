@@ -74,7 +74,7 @@ double centering_from_gradients(const std::vector<std::vector<double>>& chain_gr
   if (!std::isfinite(variance)) return 0;
   // r: what the data say about the element relative to its prior, at a typical draw of
   // its scale. Partial centerings estimated from a short pilot are noisy, and an element
-  // centred a little too much brings back the funnel (eight schools: 1-3% divergent with
+  // centred a little too much brings back the funnel (eight schools: 0.5-3% divergent with
   // centerings of 0 to 0.4 where 0 has none); a scale's posterior spans a range, and at
   // its low end the prior dominates an element the typical draw would centre (centred
   // radon counties: up to 0.9% divergent with r > 1, 0.5% with r > 4, none with all
@@ -84,37 +84,35 @@ double centering_from_gradients(const std::vector<std::vector<double>>& chain_gr
   return variance - 1 > kCentredInformation ? 1.0 : 0.0;
 }
 
-ReparamPilot run_reparam_pilot(const UnconstrainedTarget& target, const DrawColumns& columns,
-                               const model::Centering& noncentered, const NutsOptions& options,
-                               const std::atomic<bool>* stop, Lockstep* lockstep) {
-  ReparamPilot pilot;
-  pilot.iterations = std::min(kPilotIterations, options.warmup() / 2);
-  NutsOptions pilot_options = options;
-  pilot_options.warmup(pilot.iterations).draws(0);
-  const std::vector<ChainResult> chains = sample_nuts(target, pilot_options, nullptr, stop, lockstep);
-  // Stopped before it ended (a stop request): nothing to decide from; the run stops too.
-  const bool stopped =
-      std::any_of(chains.begin(), chains.end(), [](const ChainResult& c) { return c.positions.size() < 2; });
-  if (stopped) {
-    pilot.centering = noncentered;
-    return pilot;
-  }
+namespace {
 
-  // Gradients at each chain's second half, where the pilot's adaptation has begun.
+// Each chain's gradients at the positions of its second half, where the pilot's adaptation
+// has begun: [chain][draw][coordinate].
+std::vector<std::vector<std::vector<double>>> second_half_gradients(const UnconstrainedTarget& target,
+                                                                    const std::vector<ChainResult>& chains,
+                                                                    long& evaluations) {
   const int64_t d = target.layout().dimension();
-  std::vector<std::vector<std::vector<double>>> gradients;  // [chain][draw][coordinate]
+  std::vector<std::vector<std::vector<double>>> gradients;
   for (const ChainResult& chain : chains) {
-    pilot.gradient_evaluations += chain.gradient_evaluations;
     auto& series = gradients.emplace_back();
     for (size_t i = chain.positions.size() / 2; i < chain.positions.size(); ++i) {
-      const at::Tensor theta = at::tensor(chain.positions[i], at::kDouble);
-      const at::Tensor g = target.log_density_and_gradient(theta).second.contiguous();
+      const at::Tensor g =
+          target.log_density_and_gradient(at::tensor(chain.positions[i], at::kDouble)).second.contiguous();
       series.emplace_back(g.data_ptr<double>(), g.data_ptr<double>() + d);
-      ++pilot.gradient_evaluations;
+      ++evaluations;
     }
   }
+  return gradients;
+}
+
+// Each variable's centerings: one per element of a vector, one value where they agree or
+// the variable is not a vector (a centering literal is a number or a vector: then their
+// median).
+model::Centering decide(const ParameterLayout& layout, const model::Centering& noncentered,
+                        const std::vector<std::vector<std::vector<double>>>& gradients) {
+  model::Centering decided;
   for (const auto& [name, unused] : noncentered) {
-    const ParameterInfo& p = standardized(target.layout(), name);
+    const ParameterInfo& p = standardized(layout, name);
     std::vector<double> centering;
     for (int64_t k = 0; k < p.size; ++k) {
       std::vector<std::vector<double>> element;
@@ -125,57 +123,81 @@ ReparamPilot run_reparam_pilot(const UnconstrainedTarget& target, const DrawColu
       centering.push_back(centering_from_gradients(element));
     }
     if (centering.empty()) centering = {0.0};  // a variable of no elements
-    // One value for all elements where they agree, or where the variable is not a vector
-    // (a centering literal is a number or a vector): then their median.
     const bool same = std::all_of(centering.begin(), centering.end(), [&](double c) { return c == centering[0]; });
     if (same || p.shape.size() != 1) {
-      std::vector<double> sorted = centering;
-      std::sort(sorted.begin(), sorted.end());
-      centering = {sorted[sorted.size() / 2]};
+      std::sort(centering.begin(), centering.end());
+      centering = {centering[centering.size() / 2]};
     }
-    pilot.centering[name] = std::move(centering);
+    decided[name] = std::move(centering);
   }
+  return decided;
+}
 
-  // The ends in the decided space: a centred element's coordinate is its value, which the
-  // draw's columns hold (parameters first, in the layout's order); the metric's entry for
-  // it, the variance of that value over the second halves.
+// Where the rest of warmup starts, in the decided space: a centred element's coordinate is
+// its value, which the draws' columns hold (parameters first, in the layout's order), and
+// its metric entry that value's variance over the second halves; the other entries are the
+// chains' adapted ones, averaged. The step size is the chains' median.
+void carry_over(const UnconstrainedTarget& target, const DrawColumns& columns, const std::vector<ChainResult>& chains,
+                bool diagonal, ReparamPilot& pilot) {
   std::map<std::string, size_t> first_column;
   size_t column = 0;
   for (const ParameterInfo& p : target.layout().parameters()) {
     first_column[p.name] = column;
     column += static_cast<size_t>(numel(p.shape));
   }
-  const bool diagonal = options.metric() == MetricKind::diagonal;
-  if (diagonal) pilot.inverse_metric.assign(static_cast<size_t>(d), 0.0);
+  const double share = 1.0 / static_cast<double>(chains.size());
+  if (diagonal) pilot.inverse_metric.assign(static_cast<size_t>(target.layout().dimension()), 0.0);
+  std::map<size_t, double> centred_variance;  // by coordinate
   std::vector<double> step_sizes;
   for (const ChainResult& chain : chains) {
     step_sizes.push_back(chain.step_size);
-    for (size_t i = 0; diagonal && i < pilot.inverse_metric.size(); ++i) {
-      pilot.inverse_metric[i] += chain.inverse_metric.at(i) / static_cast<double>(chains.size());
-    }
-    std::vector<std::vector<double>> second_half(
-        chain.positions.begin() + static_cast<std::ptrdiff_t>(chain.positions.size() / 2), chain.positions.end());
-    const std::vector<std::vector<double>> rows = columns.rows(second_half);
+    for (size_t i = 0; i < pilot.inverse_metric.size(); ++i)
+      pilot.inverse_metric[i] += share * chain.inverse_metric.at(i);
+    const std::vector<std::vector<double>> rows = columns.rows(std::vector<std::vector<double>>(
+        chain.positions.begin() + static_cast<std::ptrdiff_t>(chain.positions.size() / 2), chain.positions.end()));
     std::vector<double> end = chain.positions.back();
     for (const auto& [name, centering] : pilot.centering) {
       const ParameterInfo& p = standardized(target.layout(), name);
       for (int64_t k = 0; k < p.size; ++k) {
-        const double centred = centering.size() == 1 ? centering[0] : centering[static_cast<size_t>(k)];
-        if (centred != 1) continue;
+        if ((centering.size() == 1 ? centering[0] : centering[static_cast<size_t>(k)]) != 1) continue;
         const size_t at = column_of(p, first_column.at(p.name), k);
         const size_t coordinate = static_cast<size_t>(p.offset + k);
         end[coordinate] = rows.back()[at];
-        if (!diagonal) continue;
         std::vector<double> values;
         for (const auto& row : rows) values.push_back(row[at]);
-        if (chain.chain == chains.front().chain) pilot.inverse_metric[coordinate] = 0;
-        pilot.inverse_metric[coordinate] += variance(values) / static_cast<double>(chains.size());
+        centred_variance[coordinate] += share * variance(values);
       }
     }
     pilot.ends.push_back(std::move(end));
   }
+  for (const auto& [coordinate, value] : centred_variance) {
+    if (diagonal) pilot.inverse_metric[coordinate] = value;
+  }
   std::sort(step_sizes.begin(), step_sizes.end());
   pilot.step_size = step_sizes[step_sizes.size() / 2];
+}
+
+}  // namespace
+
+ReparamPilot run_reparam_pilot(const UnconstrainedTarget& target, const DrawColumns& columns,
+                               const model::Centering& noncentered, const NutsOptions& options,
+                               const std::atomic<bool>* stop, Lockstep* lockstep) {
+  ReparamPilot pilot;
+  pilot.iterations = std::min(kPilotIterations, options.warmup() / 2);
+  NutsOptions pilot_options = options;
+  pilot_options.warmup(pilot.iterations).draws(0);
+  const std::vector<ChainResult> chains = sample_nuts(target, pilot_options, nullptr, stop, lockstep);
+  for (const ChainResult& chain : chains) pilot.gradient_evaluations += chain.gradient_evaluations;
+  // Stopped before it ended (a stop request): nothing to decide from; the run stops too.
+  const bool stopped =
+      std::any_of(chains.begin(), chains.end(), [](const ChainResult& c) { return c.positions.size() < 2; });
+  if (stopped) {
+    pilot.centering = noncentered;
+    return pilot;
+  }
+  pilot.centering =
+      decide(target.layout(), noncentered, second_half_gradients(target, chains, pilot.gradient_evaluations));
+  carry_over(target, columns, chains, options.metric() == MetricKind::diagonal, pilot);
   return pilot;
 }
 
