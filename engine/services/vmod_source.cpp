@@ -146,7 +146,8 @@ BoundModel VmodSource::bind_sharded(const DataInput& data, const CompileChoice& 
   if (options.device.is_cuda() && !options.device.has_index()) {  // one GPU per process of a host
     options.device = at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(split.local_rank));
   }
-  options.centering = centering_of(choice.reparam, *compile(&values, options).checked);
+  // Checked without data (nothing is bound) to find the variables, then bound once.
+  options.centering = centering_of(choice.reparam, *compile(nullptr, options).checked);
   const model::CompileResult compiled = compile(&values, options);
   try {
     const distributed::ShardedModel sharded =

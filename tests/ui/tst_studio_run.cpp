@@ -31,6 +31,13 @@ using namespace variate::ui;
 
 namespace {
 
+// Shows a window that keeps errors to itself and opens `path` in it, as a user would.
+bool openShown(MainWindow& window, const QString& path) {
+  window.setQuietErrors(true);
+  window.show();
+  return window.openPath(path);
+}
+
 // Longest gap between ticks of a 5 ms timer while it runs: how long the event loop stalled.
 class StallMeter : public QObject {
  public:
@@ -99,9 +106,7 @@ class TestStudioRun : public QObject {
     data.write(R"({"J": 8, "y": [28, 8, -3, 7, -1, 1, 18, 12], "sigma": [15, 10, -1, 11, 9, 11, 10, 18]})");
     data.close();
     MainWindow window;
-    window.setQuietErrors(true);
-    window.show();
-    QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+    QVERIFY2(openShown(window, folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
     QSignalSpy failed(window.coordinator(), &RunCoordinator::runFailed);
     click(window, window.actions().run);
     QVERIFY(failed.wait(60000));
@@ -266,9 +271,7 @@ class TestStudioRun : public QObject {
   void fisherAdaptationFromTheRunPanel() {
     QTemporaryDir dir;
     MainWindow window;
-    window.setQuietErrors(true);
-    window.show();
-    QVERIFY2(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"),
+    QVERIFY2(openShown(window, studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"),
              qPrintable(window.lastError()));
     QWidget* panel = window.docks().runConfig;
     QVERIFY(studio_test::typeInto(panel, "chains", "2"));
@@ -310,9 +313,7 @@ class TestStudioRun : public QObject {
     model.write(text);
     model.close();
     MainWindow window;
-    window.setQuietErrors(true);
-    window.show();
-    QVERIFY2(window.openPath(folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
+    QVERIFY2(openShown(window, folder + "/eight_schools.vmod"), qPrintable(window.lastError()));
     QWidget* panel = window.docks().runConfig;
     QVERIFY(studio_test::typeInto(panel, "warmup", "400"));
     QVERIFY(studio_test::typeInto(panel, "draws", "200"));
@@ -360,9 +361,7 @@ class TestStudioRun : public QObject {
   void runPanelOptionsReachTheSampler() {
     QTemporaryDir dir;
     MainWindow window;
-    window.setQuietErrors(true);
-    window.show();
-    QVERIFY2(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"),
+    QVERIFY2(openShown(window, studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"),
              qPrintable(window.lastError()));
     QWidget* panel = window.docks().runConfig;
     QVERIFY(studio_test::typeInto(panel, "chains", "2"));
