@@ -1,7 +1,7 @@
 // variate-bench-adaptation: effective samples per gradient of NUTS under each warmup
-// adaptation (Stan's windowed one, the Fisher one from draws and gradients), on every
-// reference posterior and project, against Stan 2.21 (rstan) at its defaults. See
-// bench/README.md.
+// adaptation (Stan's windowed one; the Fisher one from draws and gradients, with a diagonal
+// and with a low-rank metric), on every reference posterior and project, against Stan 2.21
+// (rstan) at its defaults. See bench/README.md.
 //
 // A run's figure is its min bulk-ESS over the unconstrained coordinates divided by all its
 // gradient evaluations, warmup and step-size searches included (Stan's: its leapfrog steps,
@@ -48,19 +48,29 @@ struct Side {
   double median_ess_per_gradient() const { return median_of(ess_per_gradient); }
 };
 
-Side run_variate(const UnconstrainedTarget& target, const std::vector<std::string>& names, Adaptation adaptation,
+// Each of Variate's sides: how it adapts, which metric.
+struct Way {
+  Adaptation adaptation;
+  MetricKind metric;
+};
+constexpr Way kStanAdaptation{Adaptation::stan, MetricKind::diagonal};
+constexpr Way kFisher{Adaptation::fisher, MetricKind::diagonal};
+constexpr Way kLowRank{Adaptation::fisher, MetricKind::low_rank};
+
+Side run_variate(const UnconstrainedTarget& target, const std::vector<std::string>& names, Way way,
                  const Options& options) {
   Side side;
   for (int seed = 1; seed <= options.seeds; ++seed) {
     const NutsFigures run = run_nuts(
         target, NutsOptions()
                     .chains(options.chains)
-                    .warmup(adaptation == Adaptation::fisher && options.fisher_warmup > 0 ? options.fisher_warmup
-                                                                                          : options.warmup)
+                    .warmup(way.adaptation == Adaptation::fisher && options.fisher_warmup > 0 ? options.fisher_warmup
+                                                                                              : options.warmup)
                     .draws(options.draws)
                     .seed(static_cast<uint64_t>(seed))
                     .threads(options.threads)
-                    .adaptation(adaptation));
+                    .adaptation(way.adaptation)
+                    .metric(way.metric));
     long gradients = 0;
     for (const ChainResult& chain : run.chains) gradients += chain.gradient_evaluations;
     const double ess = min_bulk_ess(sampling_draws(run.chains), names).ess;
@@ -95,6 +105,12 @@ Side run_stan(const BenchModel& model, const Options& options) {
 
 std::string ratio(double a, double b) { return b > 0 && a == a && b == b ? number(a / b) : "-"; }
 
+void print_spread(const char* what, const std::vector<double>& ratios) {
+  if (ratios.empty()) return;
+  std::printf("%-26s median %s, min %s\n", what, number(median_of(ratios)).c_str(),
+              number(*std::min_element(ratios.begin(), ratios.end())).c_str());
+}
+
 int run(const Options& options) {
   std::vector<BenchModel> models = find_bench_models();
   if (!options.models.empty()) {
@@ -107,42 +123,48 @@ int run(const Options& options) {
       "Effective samples per gradient: min bulk-ESS / gradient evaluations (warmup included),\n"
       "%d chains x (%d warmup + %d draws), median of %d seeds\n\n",
       options.chains, options.warmup, options.draws, options.seeds);
-  std::printf("%-44s %10s %10s %10s %8s %8s %10s %10s %7s %7s %7s\n", "model", "stan-ad.", "fisher", "Stan 2.21",
-              "fisher/", "fisher/", "grads", "grads", "div", "div", "warmup");
-  std::printf("%-44s %10s %10s %10s %8s %8s %10s %10s %7s %7s %7s\n", "", "ESS/grad", "ESS/grad", "ESS/grad",
-              "stan-ad.", "Stan", "stan-ad.", "fisher", "stan-ad.", "fisher", "fisher");
-  std::vector<double> against_stan, against_windowed;
+  std::printf("%-36s %9s %9s %9s %9s %8s %8s %8s %9s %9s %9s %6s %6s %6s %7s %7s\n", "model", "stan-ad.", "fisher",
+              "lowrank", "Stan 2.21", "fisher/", "lowrank/", "lowrank/", "grads", "grads", "grads", "div", "div", "div",
+              "warmup", "warmup");
+  std::printf("%-36s %9s %9s %9s %9s %8s %8s %8s %9s %9s %9s %6s %6s %6s %7s %7s\n", "", "ESS/grad", "ESS/grad",
+              "ESS/grad", "ESS/grad", "Stan", "Stan", "fisher", "stan-ad.", "fisher", "lowrank", "stan-ad.", "fisher",
+              "lowrank", "fisher", "lowrank");
+  std::vector<double> fisher_windowed, low_rank_windowed, fisher_stan, low_rank_stan;
   for (const BenchModel& model : models) {
     try {
       const model::CompiledModel compiled = compile_bench_model(model);
       const UnconstrainedTarget target = tape::select_target(compiled, tape::Backend::automatic).target;
       const std::vector<std::string> names = coordinate_names(compiled.layout());
-      const Side windowed = run_variate(target, names, Adaptation::stan, options);
-      const Side fisher = run_variate(target, names, Adaptation::fisher, options);
+      const Side windowed = run_variate(target, names, kStanAdaptation, options);
+      const Side fisher = run_variate(target, names, kFisher, options);
+      const Side low_rank = run_variate(target, names, kLowRank, options);
       Side stan;
       if (!options.skip_stan && !model.stan_path.empty()) stan = run_stan(model, options);
-      const double f = fisher.median_ess_per_gradient();
       const double w = windowed.median_ess_per_gradient();
+      const double f = fisher.median_ess_per_gradient();
+      const double l = low_rank.median_ess_per_gradient();
       const double s = stan.ess_per_gradient.empty() ? kNotAvailable : stan.median_ess_per_gradient();
-      against_windowed.push_back(f / w);
-      if (s == s) against_stan.push_back(f / s);
-      std::printf("%-44s %10.4f %10.4f %10s %8s %8s %10.0f %10.0f %7.0f %7.0f %7.0f\n", model.name.c_str(), w, f,
-                  s == s ? number(s, 4).c_str() : "-", ratio(f, w).c_str(), ratio(f, s).c_str(),
-                  median_of(windowed.gradients), median_of(fisher.gradients), median_of(windowed.divergent),
-                  median_of(fisher.divergent), median_of(fisher.warmup));
+      fisher_windowed.push_back(f / w);
+      low_rank_windowed.push_back(l / w);
+      if (s == s) {
+        fisher_stan.push_back(f / s);
+        low_rank_stan.push_back(l / s);
+      }
+      std::printf("%-36s %9.4f %9.4f %9.4f %9s %8s %8s %8s %9.0f %9.0f %9.0f %6.0f %6.0f %6.0f %7.0f %7.0f\n",
+                  model.name.c_str(), w, f, l, s == s ? number(s, 4).c_str() : "-", ratio(f, s).c_str(),
+                  ratio(l, s).c_str(), ratio(l, f).c_str(), median_of(windowed.gradients), median_of(fisher.gradients),
+                  median_of(low_rank.gradients), median_of(windowed.divergent), median_of(fisher.divergent),
+                  median_of(low_rank.divergent), median_of(fisher.warmup), median_of(low_rank.warmup));
     } catch (const std::exception& e) {
-      std::printf("%-44s %s\n", model.name.c_str(), e.what());
+      std::printf("%-36s %s\n", model.name.c_str(), e.what());
     }
     std::fflush(stdout);
   }
-  std::printf("\nfisher / stan-adaptation: median %s, min %s\n", number(median_of(against_windowed)).c_str(),
-              against_windowed.empty()
-                  ? "-"
-                  : number(*std::min_element(against_windowed.begin(), against_windowed.end())).c_str());
-  if (!against_stan.empty()) {
-    std::printf("fisher / Stan 2.21:       median %s, min %s\n", number(median_of(against_stan)).c_str(),
-                number(*std::min_element(against_stan.begin(), against_stan.end())).c_str());
-  }
+  std::printf("\n");
+  print_spread("fisher / stan-adaptation:", fisher_windowed);
+  print_spread("lowrank / stan-adaptation:", low_rank_windowed);
+  print_spread("fisher / Stan 2.21:", fisher_stan);
+  print_spread("lowrank / Stan 2.21:", low_rank_stan);
   return 0;
 }
 

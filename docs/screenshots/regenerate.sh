@@ -34,3 +34,9 @@ shot canvas_eight_schools --raise canvasDock
 # The centered eight schools, reparameterized: the Sampler panel says how it sampled.
 cp "$here/../../tests/data/reparam/eight_schools_centered.vmod" "$work/eight_schools/eight_schools.vmod"
 shot studio-reparam --run-on-open --seed 3 --raise samplerDock
+# kidiq's interaction regression with the low-rank metric: the Sampler panel gives its rank.
+mkdir "$work/kidscore"
+cp "$here/../../tests/data/reference/kidiq-kidscore_interaction/model.vmod" "$work/kidscore/kidscore.vmod"
+cp "$here/../../tests/data/reference/kidiq-kidscore_interaction/data.json" "$work/kidscore/data.json"
+xvfb-run -a -s "-screen 0 1600x1000x24" "$studio" "$work/kidscore/kidscore.vmod" --run-on-open --seed 3 \
+  --metric lowrank --raise samplerDock --screenshot "$here/studio-lowrank.png" --quit-when-done

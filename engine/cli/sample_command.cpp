@@ -76,7 +76,7 @@ ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec
   output.info.adaptation = adaptation_used(services::nuts_options(s, 0, 0)) == Adaptation::fisher ? "fisher" : "stan";
   output.info.step_size = s.get(setting::stepsize);
   output.info.max_depth = s.get(setting::max_depth);
-  output.info.metric = s.get(setting::metric) == "dense" ? "dense_e" : "diag_e";
+  output.info.metric = metric_name(services::metric_kind(s));
   output.info.num_chains = s.get(setting::chains);
   return output;
 }

@@ -28,6 +28,12 @@ struct CsvRunInfo {
   int sig_figs = -1;              ///< see format_number
 };
 
+/// How a lowrank_e adaptation block names its metric, around its number of eigenvalues r:
+/// a line of d variances follows, then r lines of an eigenvalue and its eigenvector.
+inline constexpr char kLowRankMetric[] =
+    "Low-rank inverse mass matrix S (I + U (L - I) U') S: the diagonal of S^2, then ";
+inline constexpr char kLowRankMetricEnd[] = " eigenvalues (L), each followed by its eigenvector (U's column):";
+
 /// Wall-clock time of one chain, written at the end of a sampling file.
 struct ChainTiming {
   double warmup_seconds = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <string_view>
 #include <utility>
@@ -192,7 +193,12 @@ class Parser {
       dense_row(line);
       return;
     }
+    if (expect_ == Expect::LowRankMetric) {
+      low_rank_row(line);
+      return;
+    }
     const auto [body, offset] = comment_body(line.text);
+    const std::string_view low_rank = kLowRankMetric;
     constexpr std::string_view kStepSize = "Step size =";
     if (body == "Adaptation terminated") {
       adaptation_row_ = rows_.size();
@@ -206,6 +212,17 @@ class Parser {
     } else if (body == "Elements of inverse mass matrix:") {
       adaptation().metric = "dense_e";
       expect_ = Expect::DenseMetric;
+      dense_size_ = dense_rows_ = 0;
+    } else if (body.substr(0, low_rank.size()) == low_rank) {
+      const std::string_view rest = body.substr(low_rank.size());
+      const size_t space = std::min(rest.find(' '), rest.size());
+      const auto rank = to_double(rest.substr(0, space));
+      if (!rank || *rank < 0 || *rank != std::floor(*rank) || rest.substr(space) != kLowRankMetricEnd) {
+        throw ArgumentError(where(line.number) + "expected the number of eigenvalues of a low-rank metric");
+      }
+      adaptation().metric = "lowrank_e";
+      adaptation().inverse_metric.assign(1, *rank);
+      expect_ = Expect::LowRankMetric;
       dense_size_ = dense_rows_ = 0;
     } else if (body == "No free parameters for unit metric") {
       adaptation().metric = "unit_e";
@@ -229,10 +246,28 @@ class Parser {
     if (++dense_rows_ >= dense_size_) expect_ = Expect::Nothing;
   }
 
+  // The variances' row, then one row per eigenvalue, each one value longer.
+  void low_rank_row(const Line& line) {
+    const auto values = comment_numbers(line);
+    auto& metric = adaptation().inverse_metric;
+    if (dense_rows_ == 0) dense_size_ = values.size();
+    if (values.size() != dense_size_ + (dense_rows_ > 0 ? 1 : 0)) {
+      throw ArgumentError(where(line.number) + "a row of the low-rank inverse metric has " +
+                          std::to_string(values.size()) + " values, expected " +
+                          std::to_string(dense_size_ + (dense_rows_ > 0 ? 1 : 0)));
+    }
+    metric.insert(metric.end(), values.begin(), values.end());
+    if (++dense_rows_ > static_cast<size_t>(metric.front())) expect_ = Expect::Nothing;
+  }
+
   void metric_must_be_complete(size_t line) const {
     if (expect_ == Expect::DiagonalMetric) {
       throw ArgumentError(where(line) + "expected a comment line with the diagonal of the "
                           "inverse metric");
+    }
+    if (expect_ == Expect::LowRankMetric) {
+      throw ArgumentError(where(line) + "the low-rank inverse metric ends after " + std::to_string(dense_rows_) +
+                          " of its rows");
     }
     if (expect_ == Expect::DenseMetric) {
       throw ArgumentError(where(line) + "the inverse metric ends after " +
@@ -315,7 +350,7 @@ class Parser {
     csv_.draws.assign(std::make_move_iterator(split), std::make_move_iterator(rows_.end()));
   }
 
-  enum class Expect { Nothing, DiagonalMetric, DenseMetric };
+  enum class Expect { Nothing, DiagonalMetric, DenseMetric, LowRankMetric };
 
   std::vector<Line> lines_;
   StanCsv csv_;

@@ -22,8 +22,10 @@ namespace variate::io {
 /// The step size and inverse metric a sampler adapted ("# Adaptation terminated" ...).
 struct StanCsvAdaptation {
   double step_size = 0;
-  std::string metric;                  ///< "diag_e", "dense_e" or "unit_e"
-  std::vector<double> inverse_metric;  ///< d values (diag_e) or d*d row-major (dense_e)
+  std::string metric;  ///< "diag_e", "dense_e", "lowrank_e" or "unit_e"
+  /// d values (diag_e), d*d row-major (dense_e), or r, d variances and r times an
+  /// eigenvalue and its eigenvector (lowrank_e)
+  std::vector<double> inverse_metric;
 };
 
 struct StanCsv {

@@ -28,10 +28,9 @@ std::string format_seconds(double seconds) {
 }
 
 const std::string& checked_path(const std::string& path, const SampleCsvInfo& info) {
-  if (info.metric != "diag_e" && info.metric != "dense_e" && info.metric != "unit_e") {
+  if (info.metric != "diag_e" && info.metric != "dense_e" && info.metric != "lowrank_e" && info.metric != "unit_e") {
     throw ArgumentError(std::string(kStanCsvWriter) +
-                        ": argument 'metric' must be diag_e, dense_e or unit_e, got " +
-                        info.metric);
+                        ": argument 'metric' must be diag_e, dense_e, lowrank_e or unit_e, got " + info.metric);
   }
   if (info.num_samples < 0 || info.num_warmup < 0 || info.max_depth < 1 ||
       info.num_chains < 1) {
@@ -103,6 +102,16 @@ void StanCsvWriter::write_adaptation(double step_size,
                         ": argument 'inverse_metric' must be empty for unit_e, got " +
                         std::to_string(n) + " values");
   }
+  // lowrank_e: r, then the d variances, then r times an eigenvalue and its eigenvector.
+  const double rank = n > 0 ? inverse_metric[0] : -1;
+  const double low_rank_d = (static_cast<double>(n) - 1 - rank) / (rank + 1);
+  if (info_.metric == "lowrank_e" &&
+      !(rank >= 0 && rank == std::floor(rank) && low_rank_d >= 0 && low_rank_d == std::floor(low_rank_d))) {
+    throw ArgumentError(std::string(kStanCsvWriter) +
+                        ": argument 'inverse_metric' must hold r, d variances and r times 1 + d values for "
+                        "lowrank_e, got " +
+                        std::to_string(n) + " values");
+  }
   const int sig_figs = info_.run.sig_figs;
   file_.comment("Adaptation terminated");
   file_.comment("Step size = " + format_number(step_size, sig_figs));
@@ -112,6 +121,14 @@ void StanCsvWriter::write_adaptation(double step_size,
   } else if (info_.metric == "dense_e") {
     file_.comment("Elements of inverse mass matrix:");
     for (size_t i = 0; i < d; ++i) file_.comment(join_numbers(&inverse_metric[i * d], d, sig_figs));
+  } else if (info_.metric == "lowrank_e") {
+    const auto r = static_cast<size_t>(rank);
+    const auto dimension = static_cast<size_t>(low_rank_d);
+    file_.comment(std::string(kLowRankMetric) + std::to_string(r) + kLowRankMetricEnd);
+    file_.comment(join_numbers(&inverse_metric[1], dimension, sig_figs));
+    for (size_t k = 0; k < r; ++k) {
+      file_.comment(join_numbers(&inverse_metric[1 + dimension + k * (dimension + 1)], dimension + 1, sig_figs));
+    }
   } else {
     file_.comment("No free parameters for unit metric");
   }

@@ -31,7 +31,7 @@ struct SampleCsvInfo {
   double adapt_delta = 0.8;
   std::string adaptation = "stan";  ///< how warmup adapted the metric: "stan" or "fisher"
   int64_t max_depth = 10;
-  std::string metric = "diag_e";  ///< "diag_e", "dense_e" or "unit_e"
+  std::string metric = "diag_e";  ///< "diag_e", "dense_e", "lowrank_e" or "unit_e"
   double step_size = 1;           ///< the initial step size
   /// The variables sampled partially non-centered: "none", or "theta=0.05,...;..."
   /// (the setting reparam's form).
@@ -48,7 +48,8 @@ class StanCsvWriter {
                 const std::vector<std::string>& parameter_columns);
 
   /// The adaptation block. `inverse_metric` holds d values for diag_e, d*d (row-major)
-  /// for dense_e, none for unit_e.
+  /// for dense_e, none for unit_e; for lowrank_e, EuclideanMetric's entries (r, d
+  /// variances, then r times an eigenvalue and its eigenvector).
   /// @throws ArgumentError if the metric has the wrong size or the block was written.
   void write_adaptation(double step_size, const std::vector<double>& inverse_metric);
 

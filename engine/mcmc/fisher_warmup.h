@@ -26,6 +26,12 @@
 /// The step size is dual averaging, searched for again when the first estimate replaces
 /// the initial metric; sampling uses the averaged step size, as Stan's does.
 ///
+/// A low-rank metric (MetricKind::low_rank) is estimated from the same windows, after the
+/// early ones (low_rank_estimate.h): the foreground window's draws and gradients are kept,
+/// and the estimate is made again whenever that window has grown by a quarter. Beyond
+/// kLargestLowRank parameters the window would not fit in memory (d = 10^5 takes 800 MB
+/// a chain): the metric stays diagonal (rank 0).
+///
 /// A chain that starts where the gradients are enormous (an explosive recurrence, far in a
 /// tail) gets a tiny metric and step there and crawls. When 10 transitions in a row all
 /// accept (mean acceptance above 0.999: the step is far too small), warmup begins again
@@ -37,6 +43,9 @@
 #include "engine/mcmc/warmup.h"
 
 namespace variate {
+
+/// The most parameters a low-rank metric estimates its eigenvectors for.
+constexpr size_t kLargestLowRank = 2000;
 
 class FisherWarmup : public Warmup {
  public:
@@ -55,6 +64,11 @@ class FisherWarmup : public Warmup {
   bool estimate(const RunningVariance& draws, const RunningVariance& gradients, std::vector<double>& out) const;
   void search_step_size(const PhasePoint& point, double& step_size);
   void metric_from_gradient(const PhasePoint& point);
+  /// The low-rank metric from the foreground window's draws, when it has grown enough since
+  /// the last estimate.
+  void estimate_low_rank_metric();
+  /// The metric from inverse_metric_ alone (a low-rank one of rank 0).
+  void set_diagonal();
   /// Warmup begins again at `point`: the chain was stuck, and what it learned there is
   /// dropped.
   void start_again(const PhasePoint& point, double& step_size);
@@ -80,6 +94,14 @@ class FisherWarmup : public Warmup {
   double window_accept_ = 0;
   int window_transitions_ = 0;
   double recent_accept_ = 0;  // over the last 10 transitions or fewer
+  // The low-rank metric: the foreground window's draws and gradients (the background
+  // window's from background_start_ on), and how many the last estimate used.
+  bool low_rank_;      // the metric is a low-rank one
+  bool keeps_window_;  // and estimates its eigenvectors (kLargestLowRank)
+  std::vector<std::vector<double>> window_draws_, window_gradients_;
+  size_t background_start_ = 0;
+  size_t low_rank_draws_ = 0;
+  std::vector<double> packed_;  // a low-rank metric's entries of rank 0 (euclidean_metric.h)
 };
 
 }  // namespace variate

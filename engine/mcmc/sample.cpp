@@ -193,6 +193,23 @@ ChainResult run_chain(DensityFunction density, size_t d, const NutsOptions& opti
   return result;
 }
 
+bool metric_fits(MetricKind kind, const std::vector<double>& entries, size_t d) {
+  switch (kind) {
+    case MetricKind::diagonal:
+      return entries.size() == d;
+    case MetricKind::dense:
+      return entries.size() == d * d;
+    case MetricKind::low_rank:
+      return low_rank_dimension(entries) == static_cast<long>(d);
+  }
+  return false;
+}
+
+std::string metric_size_text(MetricKind kind, size_t d) {
+  if (kind == MetricKind::low_rank) return "1 + " + std::to_string(d) + " + r * " + std::to_string(d + 1);
+  return std::to_string(kind == MetricKind::dense ? d * d : d);
+}
+
 void check_initial_positions(const NutsOptions& options, size_t d) {
   const auto& positions = options.initial_positions();
   const auto& inverse_metric = options.initial_inverse_metric();
@@ -210,10 +227,9 @@ void check_initial_positions(const NutsOptions& options, size_t d) {
            std::to_string(d));
     }
   }
-  const size_t metric_size = options.metric() == MetricKind::dense ? d * d : d;
-  if (!inverse_metric.empty() && inverse_metric.size() != metric_size) {
+  if (!inverse_metric.empty() && !metric_fits(options.metric(), inverse_metric, d)) {
     fail("initial_inverse_metric has " + std::to_string(inverse_metric.size()) + " values, expected " +
-         std::to_string(metric_size));
+         metric_size_text(options.metric(), d));
   }
 }
 
@@ -226,14 +242,13 @@ void check_resume(const NutsOptions& options, size_t d) {
          std::to_string(options.chains()) + " chains");
   }
   if (options.warmup() != 0) fail("continues adapted chains: warmup must be 0");
-  const size_t metric_size = options.metric() == MetricKind::dense ? d * d : d;
   for (const auto& start : starts) {
     if (start.position.size() != d) {
       fail("position has " + std::to_string(start.position.size()) + " values, expected " + std::to_string(d));
     }
-    if (start.inverse_metric.size() != metric_size) {
+    if (!metric_fits(options.metric(), start.inverse_metric, d)) {
       fail("inverse metric has " + std::to_string(start.inverse_metric.size()) + " values, expected " +
-           std::to_string(metric_size));
+           metric_size_text(options.metric(), d));
     }
   }
 }

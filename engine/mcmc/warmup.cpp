@@ -6,7 +6,15 @@
 namespace variate {
 
 Adaptation adaptation_used(const NutsOptions& options) {
-  return options.metric() == MetricKind::diagonal ? options.adaptation() : Adaptation::stan;
+  switch (options.metric()) {
+    case MetricKind::diagonal:
+      return options.adaptation();
+    case MetricKind::low_rank:
+      return Adaptation::fisher;
+    case MetricKind::dense:
+      break;
+  }
+  return Adaptation::stan;
 }
 
 std::unique_ptr<Warmup> make_warmup(const NutsOptions& options, EuclideanMetric& metric, const Hamiltonian& hamiltonian,

@@ -33,8 +33,8 @@ class Warmup {
   virtual WarmupStep learn(int iteration, const PhasePoint& point, const NutsResult& stats) = 0;
 };
 
-/// The adaptation a run with `options` uses: options.adaptation(), except that a dense
-/// metric always adapts as Stan's (the Fisher estimate is diagonal).
+/// The adaptation a run with `options` uses: for a diagonal metric options.adaptation();
+/// a dense metric adapts as Stan's, a low-rank one from draws and gradients (fisher).
 Adaptation adaptation_used(const NutsOptions& options);
 
 /// The warmup `options` ask for, over options.warmup() transitions. It changes `metric`

@@ -75,6 +75,7 @@ v1::ChainFinished encode_chain_end(const ChainResult& r) {
   m.set_warmup_iterations(r.warmup_iterations);
   m.set_step_size(r.step_size);
   m.set_dense_metric(r.metric == MetricKind::dense);
+  m.set_low_rank_metric(r.metric == MetricKind::low_rank);
   for (const double x : r.inverse_metric) m.add_inverse_metric(x);
   m.set_seconds_warmup(r.seconds_warmup);
   m.set_seconds_sampling(r.seconds_sampling);
@@ -88,7 +89,7 @@ ChainResult decode_chain_end(const v1::ChainFinished& m) {
   r.chain = m.chain();
   r.warmup_iterations = m.warmup_iterations();
   r.step_size = m.step_size();
-  r.metric = m.dense_metric() ? MetricKind::dense : MetricKind::diagonal;
+  r.metric = m.dense_metric() ? MetricKind::dense : m.low_rank_metric() ? MetricKind::low_rank : MetricKind::diagonal;
   r.inverse_metric.assign(m.inverse_metric().begin(), m.inverse_metric().end());
   r.seconds_warmup = m.seconds_warmup();
   r.seconds_sampling = m.seconds_sampling();

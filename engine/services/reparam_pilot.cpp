@@ -136,9 +136,12 @@ model::Centering decide(const ParameterLayout& layout, const model::Centering& n
 // Where the rest of warmup starts, in the decided space: a centred element's coordinate is
 // its value, which the draws' columns hold (parameters first, in the layout's order), and
 // its metric entry that value's variance over the second halves; the other entries are the
-// chains' adapted ones, averaged. The step size is the chains' median.
+// chains' adapted ones (a low-rank metric's diagonal part: its eigenvectors were the other
+// space's), averaged. The step size is the chains' median.
 void carry_over(const UnconstrainedTarget& target, const DrawColumns& columns, const std::vector<ChainResult>& chains,
-                bool diagonal, ReparamPilot& pilot) {
+                MetricKind metric, ReparamPilot& pilot) {
+  const bool diagonal = metric != MetricKind::dense;
+  const size_t first_variance = metric == MetricKind::low_rank ? 1 : 0;  // after the rank
   std::map<std::string, size_t> first_column;
   size_t column = 0;
   for (const ParameterInfo& p : target.layout().parameters()) {
@@ -152,7 +155,7 @@ void carry_over(const UnconstrainedTarget& target, const DrawColumns& columns, c
   for (const ChainResult& chain : chains) {
     step_sizes.push_back(chain.step_size);
     for (size_t i = 0; i < pilot.inverse_metric.size(); ++i)
-      pilot.inverse_metric[i] += share * chain.inverse_metric.at(i);
+      pilot.inverse_metric[i] += share * chain.inverse_metric.at(first_variance + i);
     const std::vector<std::vector<double>> rows = columns.rows(std::vector<std::vector<double>>(
         chain.positions.begin() + static_cast<std::ptrdiff_t>(chain.positions.size() / 2), chain.positions.end()));
     std::vector<double> end = chain.positions.back();
@@ -173,6 +176,7 @@ void carry_over(const UnconstrainedTarget& target, const DrawColumns& columns, c
   for (const auto& [coordinate, value] : centred_variance) {
     if (diagonal) pilot.inverse_metric[coordinate] = value;
   }
+  if (metric == MetricKind::low_rank) pilot.inverse_metric = low_rank_entries(pilot.inverse_metric, {}, {});
   std::sort(step_sizes.begin(), step_sizes.end());
   pilot.step_size = step_sizes[step_sizes.size() / 2];
 }
@@ -197,7 +201,7 @@ ReparamPilot run_reparam_pilot(const UnconstrainedTarget& target, const DrawColu
   }
   pilot.centering =
       decide(target.layout(), noncentered, second_half_gradients(target, chains, pilot.gradient_evaluations));
-  carry_over(target, columns, chains, options.metric() == MetricKind::diagonal, pilot);
+  carry_over(target, columns, chains, options.metric(), pilot);
   return pilot;
 }
 

@@ -37,8 +37,9 @@ struct ReparamPilot {
   /// then the non-centered ones it sampled).
   std::vector<std::vector<double>> ends;
   /// What the rest of warmup starts from: the chains' adapted diagonal inverse metric
-  /// averaged (a centred element's: its value's variance over the pilot's second half),
-  /// empty for a dense metric; and their median step size, where its search begins.
+  /// averaged (a centred element's: its value's variance over the pilot's second half;
+  /// for a low-rank metric, its entries of rank 0), empty for a dense metric; and their
+  /// median step size, where its search begins.
   std::vector<double> inverse_metric;
   double step_size = 1;
 };

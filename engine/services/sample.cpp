@@ -185,7 +185,11 @@ void reparameterize(Sampling& s) {
 void start_at_pathfinder(Sampling& s) {
   s.result.init = pathfinder_starts(*s.target, s.options.chains(), s.options.seed(), s.options.metric() == MetricKind::dense);
   s.options.initial_positions(s.result.init->positions);
-  if (!s.result.init->inverse_metric.empty()) s.options.initial_inverse_metric(s.result.init->inverse_metric);
+  if (!s.result.init->inverse_metric.empty()) {
+    const auto& covariance = s.result.init->inverse_metric;  // its diagonal, for all but a dense metric
+    s.options.initial_inverse_metric(s.options.metric() == MetricKind::low_rank ? low_rank_entries(covariance, {}, {})
+                                                                                : covariance);
+  }
   char k_hat[32];
   std::snprintf(k_hat, sizeof k_hat, "%.2f", s.result.init->pareto_k);
   s.observers.tell("Chains start at draws of Pathfinder, warmup from their covariance as the inverse metric (4 paths, " +
@@ -413,7 +417,7 @@ NutsOptions nuts_options(const Settings& settings, uint64_t seed, int threads) {
           .max_tree_depth(settings.get(setting::max_depth))
           .target_accept(settings.get(setting::adapt_delta))
           .step_size(settings.get(setting::stepsize))
-          .metric(settings.get(setting::metric) == "dense" ? MetricKind::dense : MetricKind::diagonal)
+          .metric(metric_kind(settings))
           .adaptation(settings.get(setting::adapt) == "fisher" ? Adaptation::fisher : Adaptation::stan)
           .batched_chains(settings.get(setting::batched_chains));
   const std::string init = settings.get(setting::init);

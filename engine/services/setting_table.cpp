@@ -104,6 +104,13 @@ bool uses_jacobian(const Settings& settings) {
   return settings.get(setting::laplace_draws) > 0 && !settings.get(setting::mle);
 }
 
+MetricKind metric_kind(const Settings& settings) {
+  const std::string metric = settings.get(setting::metric);
+  if (metric == "dense") return MetricKind::dense;
+  if (metric == "lowrank") return MetricKind::low_rank;
+  return MetricKind::diagonal;
+}
+
 // The handles below are defined in this file, in order: the registry is whole before main.
 const std::vector<const SettingDescriptor*>& all_settings() { return registry(); }
 
@@ -224,9 +231,16 @@ const Setting<double> adapt_delta{add(
         .methods(kSampling).scopes(kEverywhere))};
 
 const Setting<std::string> metric{add(
-    Describe("metric", K::choice).by_default(std::string("diag")).choices({"diag", "dense"}).label("Metric")
-        .help("The mass matrix warmup adapts: diag, or dense for strongly correlated posteriors")
-        .methods(kSampling).scopes(kEverywhere))};
+    Describe("metric", K::choice)
+        .by_default(std::string("diag"))
+        .choices({"diag", "dense", "lowrank"})
+        .label("Metric")
+        .help("The mass matrix warmup adapts: diag, as --adapt says; dense, as Stan's; or lowrank, a diagonal "
+              "with the directions where the posterior is much wider or narrower than it, from the draws' and the "
+              "gradients' covariances, renewed as warmup goes and ending it once settled (nutpie's; diagonal beyond "
+              "2000 parameters)")
+        .methods(kSampling)
+        .scopes(kEverywhere))};
 
 const Setting<std::string> adapt{
     add(Describe("adapt", K::choice)
@@ -235,7 +249,8 @@ const Setting<std::string> adapt{
             .label("Adaptation")
             .help("How warmup learns a diagonal metric: fisher, from the draws' and the gradients' variances, renewed "
                   "after every transition, ending warmup once two windows agree (nutpie's estimate); stan, the draws' "
-                  "variance over doubling windows, for all of --warmup (Stan's). A dense metric adapts as Stan's")
+                  "variance over doubling windows, for all of --warmup (Stan's). A dense metric adapts as Stan's, a "
+                  "low-rank one as fisher")
             .methods(kSampling)
             .scopes(kEverywhere))};
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/mcmc/euclidean_metric.h"
 #include "engine/services/setting.h"
 
 namespace variate::services {
@@ -17,6 +18,8 @@ class Settings;
 /// Whether an optimization's density includes the Jacobian: the setting jacobian, whose
 /// auto means on with Laplace draws and off without them or with mle.
 bool uses_jacobian(const Settings& settings);
+/// The metric the setting metric names (diag, dense, lowrank).
+MetricKind metric_kind(const Settings& settings);
 
 }  // namespace variate::services
 
@@ -49,7 +52,7 @@ extern const Setting<int> threads;
 extern const Setting<int> max_depth;
 extern const Setting<double> stepsize;
 extern const Setting<double> adapt_delta;
-extern const Setting<std::string> metric;  // "diag", "dense"
+extern const Setting<std::string> metric;  // "diag", "dense", "lowrank": see metric_kind
 extern const Setting<std::string> adapt;   // "fisher", "stan"
 extern const Setting<std::string> reparam;  // "auto", "none", "noncentered", "theta=0.1,...;..."
 extern const Setting<std::string> init;    // a radius, or "pathfinder"

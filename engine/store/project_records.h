@@ -110,8 +110,9 @@ struct ChainRecord {
   int chain = 0;
   int warmup_iterations = 0;   ///< rows below this iteration are warmup
   std::optional<double> step_size;  ///< set once adapted
-  std::string metric;          ///< "diag_e" or "dense_e" once adapted
-  std::vector<double> inverse_metric;  ///< d values (diag_e) or d*d row-major (dense_e)
+  std::string metric;               ///< "diag_e", "dense_e" or "lowrank_e" once adapted
+  /// d values (diag_e), d*d row-major (dense_e), or EuclideanMetric's low-rank entries
+  std::vector<double> inverse_metric;
   std::vector<double> last_position;   ///< unconstrained, after the last recorded draw
   double seconds_warmup = 0;
   double seconds_sampling = 0;

@@ -7,8 +7,6 @@
 namespace variate::store {
 namespace {
 
-const char* metric_name(MetricKind kind) { return kind == MetricKind::dense ? "dense_e" : "diag_e"; }
-
 std::string sampler_column_list() {
   std::string list;
   for (const auto& name : sampler_column_names()) list += (list.empty() ? "" : ", ") + name;

@@ -54,6 +54,26 @@ class TestVariateSample : public QObject {
     }
   }
 
+  // --metric lowrank: each chain's file records the metric it adapted (its rank, the
+  // diagonal, each eigenvalue with its eigenvector), which reads back whole.
+  void aLowRankMetricIsRecordedInTheFiles() {
+    QTemporaryDir directory;
+    const Outcome sampled = run(sample_arguments(directory.path(), "3", "0") << "--metric"
+                                                                             << "lowrank");
+    QVERIFY2(sampled.exit_code == 0, qPrintable(sampled.output));
+    for (int chain = 1; chain <= 4; ++chain) {
+      const auto csv = variate::io::read_stan_csv(directory.filePath(QString("chain_%1.csv").arg(chain)).toStdString());
+      QCOMPARE(csv.config.at("sample.hmc.metric"), std::string("lowrank_e"));
+      QCOMPARE(csv.config.at("sample.adapt.method"), std::string("fisher"));
+      QVERIFY(csv.adaptation.has_value());
+      QCOMPARE(csv.adaptation->metric, std::string("lowrank_e"));
+      const auto& entries = csv.adaptation->inverse_metric;
+      const size_t rank = size_t(entries.at(0));
+      QCOMPARE(entries.size(), 1 + 10 + rank * 11);  // eight schools: 10 unconstrained parameters
+      QCOMPARE(csv.draws.size(), size_t{100});
+    }
+  }
+
   void summaryOfTheFilesMatchesTheRun() {
     QTemporaryDir directory;
     const Outcome sampled = run(sample_arguments(directory.path(), "3", "0") << "--summary-json"

@@ -112,6 +112,7 @@ class TestSamplerStatsPanel : public QObject {
   void theSetupLineSaysHowTheRunSamples() {
     AnalysisFixture fixture;
     services::Settings settings;
+    settings.set(services::setting::metric, std::string("diag"));
     settings.set(services::setting::adapt, std::string("fisher"));
     settings.set(services::setting::warmup, 1000);
     settings.set(services::setting::reparam, std::string("a=0,1,1,0;b=0"));
@@ -131,10 +132,29 @@ class TestSamplerStatsPanel : public QObject {
 
     // Stan's adaptation for all of warmup, nothing reparameterized: nothing said of it.
     AnalysisFixture plain;
-    plain.addRun({"mu"}, kWarmup, {chainOfDepths({3})}, services::Method::nuts, {});
+    services::Settings diagonal;
+    diagonal.set(services::setting::metric, std::string("diag"));
+    plain.addRun({"mu"}, kWarmup, {chainOfDepths({3})}, services::Method::nuts, diagonal);
     panel.setDocument(plain.document());
     QCOMPARE(panel.setupText(),
              QString("Metric: diagonal, adapted as Stan does · Warmup: 2 iterations (at most 1000)"));
+
+    // The low-rank metric: its rank, from the chains' adapted metrics (r, d
+    // variances, then each eigenvalue with its eigenvector).
+    AnalysisFixture low_rank;
+    services::Settings low_rank_settings;
+    low_rank_settings.set(services::setting::metric, std::string("lowrank"));
+    const qint64 low_rank_id = low_rank.addRun({"mu"}, kWarmup, {chainOfDepths({3}), chainOfDepths({3})},
+                                               services::Method::nuts, low_rank_settings);
+    LiveUpdate adapted;
+    adapted.adaptations.push_back({0, 0.4, {1, 1.0, 2.0, 3.0, 9.0, 1.0, 0.0, 0.0}});
+    adapted.adaptations.push_back({1, 0.4, {2, 1.0, 2.0, 3.0, 9.0, 1.0, 0.0, 0.0, 0.1, 0.0, 1.0, 0.0}});
+    low_rank.document()->runs()->applyLiveUpdate(low_rank_id, adapted);
+    panel.setDocument(low_rank.document());
+    QCOMPARE(panel.setupText(),
+             QString("Metric: low rank + diagonal, 3 parameters, rank 1 to 2 over the chains, adapted "
+                     "from the draws' and the gradients' covariances · Warmup: 2 iterations (at "
+                     "most 1000)"));
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -151,15 +152,32 @@ QString SamplerStatsPanel::setupText() const {
   const RunPtr run = document_ ? document_->runs()->current() : nullptr;
   if (!run || run->config.method != services::Method::nuts) return {};
   const services::Settings& settings = run->config.settings;
-  const bool dense = settings.get(services::setting::metric) == "dense";
-  // The metric's size from an adapted chain's (d entries, or d x d).
+  const MetricKind kind = services::metric_kind(settings);
+  const bool dense = kind == MetricKind::dense;
+  const bool low_rank = kind == MetricKind::low_rank;
+  // The metric's size from an adapted chain's (d entries, d x d, or a low-rank metric's,
+  // which say their rank and dimension).
   qsizetype entries = 0;
-  for (const ChainState& state : run->chainStates) entries = std::max(entries, qsizetype(state.inverseMetric.size()));
-  const int dimension = dense ? int(std::lround(std::sqrt(double(entries)))) : int(entries);
-  QString metric = dense ? tr("dense") : tr("diagonal");
+  int dimension = 0, lowest_rank = std::numeric_limits<int>::max(), highest_rank = -1;
+  for (const ChainState& state : run->chainStates) {
+    entries = std::max(entries, qsizetype(state.inverseMetric.size()));
+    const long d = low_rank ? low_rank_dimension(state.inverseMetric) : -1;
+    if (d < 0) continue;
+    dimension = int(d);
+    lowest_rank = std::min(lowest_rank, int(state.inverseMetric[0]));
+    highest_rank = std::max(highest_rank, int(state.inverseMetric[0]));
+  }
+  if (!low_rank) dimension = dense ? int(std::lround(std::sqrt(double(entries)))) : int(entries);
+  QString metric = dense ? tr("dense") : low_rank ? tr("low rank + diagonal") : tr("diagonal");
   if (dimension > 0) metric += dense ? tr(", %1 × %1").arg(dimension) : tr(", %1 parameters").arg(dimension);
-  const bool fisher = !dense && settings.get(services::setting::adapt) == "fisher";
-  metric += fisher ? tr(", adapted from the draws' and the gradients' variances") : tr(", adapted as Stan does");
+  if (highest_rank >= 0) {
+    metric += lowest_rank == highest_rank ? tr(", rank %1").arg(highest_rank)
+                                          : tr(", rank %1 to %2 over the chains").arg(lowest_rank).arg(highest_rank);
+  }
+  const bool fisher = low_rank || (!dense && settings.get(services::setting::adapt) == "fisher");
+  metric += low_rank ? tr(", adapted from the draws' and the gradients' covariances")
+            : fisher ? tr(", adapted from the draws' and the gradients' variances")
+                     : tr(", adapted as Stan does");
 
   // The pilot's iterations were warmup's first part, before the chains' rows.
   const int pilot = run->config.reparamPilot;

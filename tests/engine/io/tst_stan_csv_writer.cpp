@@ -256,6 +256,45 @@ class TestStanCsvWriter : public QObject {
     QVERIFY(unit.adaptation->inverse_metric.empty());
   }
 
+  // lowrank_e: its rank, the diagonal's variances, then each eigenvalue with its
+  // eigenvector, on lines of their own; read back as the same entries.
+  void lowRankMetric() {
+    auto info = eight_schools_info();
+    info.metric = "lowrank_e";
+    info.save_warmup = false;
+    const std::string path = file("lowrank.csv");
+    const std::vector<double> entries{2, 1.5, 0.25, 40, 0.6, 0.8, 0.02, -0.8, 0.6};
+    {
+      vio::StanCsvWriter out(path, info, {"a", "b"});
+      out.write_adaptation(0.5, entries);
+      out.write_draw({-1, 1, 0.5, 1, 1, 0, 2, 0.5, 0.75});
+    }
+    const auto text = vio::read_text_file(path);
+    QVERIFY2(text.find("# Low-rank inverse mass matrix S (I + U (L - I) U') S: the diagonal of S^2, then 2 "
+                       "eigenvalues (L), each followed by its eigenvector (U's column):\n# 1.5, 0.25\n# 40, 0.6, "
+                       "0.8\n# 0.02, -0.8, 0.6\n") != std::string::npos,
+             text.c_str());
+    const auto csv = vio::parse_stan_csv(text, "lowrank.csv");
+    QCOMPARE(csv.adaptation->metric, std::string("lowrank_e"));
+    QCOMPARE(csv.adaptation->inverse_metric, entries);
+    QCOMPARE(csv.draws.size(), size_t{1});
+
+    // Rank 0: the variances alone.
+    {
+      vio::StanCsvWriter out(file("rank0.csv"), info, {"a", "b"});
+      out.write_adaptation(0.5, {0, 1.5, 0.25});
+    }
+    QCOMPARE(vio::read_stan_csv(file("rank0.csv")).adaptation->inverse_metric, (std::vector<double>{0, 1.5, 0.25}));
+
+    vio::StanCsvWriter wrong(file("wrong.csv"), info, {"a", "b"});
+    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, wrong.write_adaptation(0.5, {1, 1.5, 0.25, 40, 0.6}));
+
+    // A row of the wrong length, or too few rows, is a clear error.
+    std::string short_row = text;
+    short_row.replace(short_row.find("# 0.02, -0.8, 0.6"), 17, "# 0.02, -0.8");
+    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vio::parse_stan_csv(short_row, "lowrank.csv"));
+  }
+
   void rowsAreOnDiskBeforeTheWriterCloses() {
     const std::string path = file("streaming.csv");
     auto info = eight_schools_info();
@@ -318,7 +357,7 @@ class TestStanCsvWriter : public QObject {
                  "got 3");
     info.metric = "euclid";
     expect_error([&] { vio::StanCsvWriter(file("bad_metric.csv"), info, {"a"}); },
-                 "StanCsvWriter: argument 'metric' must be diag_e, dense_e or unit_e, got euclid");
+                 "StanCsvWriter: argument 'metric' must be diag_e, dense_e, lowrank_e or unit_e, got euclid");
     expect_error([&] { vio::StanCsvWriter(dir_.path().toStdString() + "/no/such/dir/c.csv",
                                           eight_schools_info(), {"a"}); },
                  "StanCsvWriter: cannot open '" + dir_.path().toStdString() +
