@@ -217,7 +217,9 @@ class Parser {
       const std::string_view rest = body.substr(low_rank.size());
       const size_t space = std::min(rest.find(' '), rest.size());
       const auto rank = to_double(rest.substr(0, space));
-      if (!rank || *rank < 0 || *rank != std::floor(*rank) || rest.substr(space) != kLowRankMetricEnd) {
+      // At most one eigenvalue a coordinate: a rank beyond any file's (1e9) is refused before
+      // it is counted with.
+      if (!rank || *rank < 0 || *rank > 1e9 || *rank != std::floor(*rank) || rest.substr(space) != kLowRankMetricEnd) {
         throw ArgumentError(where(line.number) + "expected the number of eigenvalues of a low-rank metric");
       }
       adaptation().metric = "lowrank_e";

@@ -293,6 +293,9 @@ class TestStanCsvWriter : public QObject {
     std::string short_row = text;
     short_row.replace(short_row.find("# 0.02, -0.8, 0.6"), 17, "# 0.02, -0.8");
     QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vio::parse_stan_csv(short_row, "lowrank.csv"));
+    std::string huge_rank = text;
+    huge_rank.replace(huge_rank.find("then 2 eigenvalues"), 18, "then 1e300 eigenvalues");
+    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, vio::parse_stan_csv(huge_rank, "lowrank.csv"));
   }
 
   void rowsAreOnDiskBeforeTheWriterCloses() {
