@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "engine/core/checks.h"
+#include "engine/mcmc/euclidean_metric.h"
 #include "engine/mcmc/sampler_columns.h"
 
 namespace variate::io {
@@ -103,10 +104,8 @@ void StanCsvWriter::write_adaptation(double step_size,
                         std::to_string(n) + " values");
   }
   // lowrank_e: r, then the d variances, then r times an eigenvalue and its eigenvector.
-  const double rank = n > 0 ? inverse_metric[0] : -1;
-  const double low_rank_d = (static_cast<double>(n) - 1 - rank) / (rank + 1);
-  if (info_.metric == "lowrank_e" &&
-      !(rank >= 0 && rank == std::floor(rank) && low_rank_d >= 0 && low_rank_d == std::floor(low_rank_d))) {
+  const long low_rank_d = info_.metric == "lowrank_e" ? low_rank_dimension(inverse_metric) : -1;
+  if (info_.metric == "lowrank_e" && low_rank_d < 0) {
     throw ArgumentError(std::string(kStanCsvWriter) +
                         ": argument 'inverse_metric' must hold r, d variances and r times 1 + d values for "
                         "lowrank_e, got " +
@@ -122,7 +121,7 @@ void StanCsvWriter::write_adaptation(double step_size,
     file_.comment("Elements of inverse mass matrix:");
     for (size_t i = 0; i < d; ++i) file_.comment(join_numbers(&inverse_metric[i * d], d, sig_figs));
   } else if (info_.metric == "lowrank_e") {
-    const auto r = static_cast<size_t>(rank);
+    const auto r = static_cast<size_t>(inverse_metric[0]);
     const auto dimension = static_cast<size_t>(low_rank_d);
     file_.comment(std::string(kLowRankMetric) + std::to_string(r) + kLowRankMetricEnd);
     file_.comment(join_numbers(&inverse_metric[1], dimension, sig_figs));

@@ -14,9 +14,6 @@ constexpr int kLongestEarlyPhase = 100;
 constexpr long kFirstWindow = 80;
 constexpr double kWindowGrowth = 1.5;
 constexpr int kStepSizeOnly = 50;
-// Bounds on an estimated variance; an estimate outside them is clamped.
-constexpr double kSmallest = kSmallestVariance;
-constexpr double kLargest = kLargestVariance;
 // The low-rank metric: eigenvalues kept beyond this factor of 1, and estimated again
 // whenever the foreground window has grown by a quarter, from 20 draws on. The sample
 // covariance of ~100 draws in ~25 dimensions has eigenvalues within ~1/4 to ~2.5 of the
@@ -106,8 +103,9 @@ void FisherWarmup::metric_from_gradient(const PhasePoint& point) {
   // The variance of a standard normal scaled to have this gradient here.
   for (size_t i = 0; i < inverse_metric_.size(); ++i) {
     const double magnitude = std::abs(point.gradient[i]);
-    inverse_metric_[i] =
-        magnitude > 0 && std::isfinite(magnitude) ? std::clamp(1 / magnitude, kSmallest, kLargest) : 1.0;
+    inverse_metric_[i] = magnitude > 0 && std::isfinite(magnitude)
+                             ? std::clamp(1 / magnitude, kSmallestVariance, kLargestVariance)
+                             : 1.0;
   }
   set_diagonal();
 }
@@ -156,7 +154,7 @@ bool FisherWarmup::estimate(const RunningVariance& draws, const RunningVariance&
   const auto& gradient_squares = gradients.sum_of_squares();
   for (size_t i = 0; i < out.size(); ++i) {
     const double variance = std::sqrt(draw_squares[i] / gradient_squares[i]);
-    if (std::isfinite(variance) && variance > 0) out[i] = std::clamp(variance, kSmallest, kLargest);
+    if (std::isfinite(variance) && variance > 0) out[i] = std::clamp(variance, kSmallestVariance, kLargestVariance);
   }
   return true;
 }
