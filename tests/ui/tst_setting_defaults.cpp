@@ -11,6 +11,7 @@
 #include <QtTest/QtTest>
 
 #include "engine/remote/request_checks.h"
+#include "engine/services/setting_table.h"
 #include "engine/services/settings.h"
 #include "tests/app/run_program.h"
 #include "tests/ui/studio_test_support.h"
@@ -96,6 +97,22 @@ class TestSettingDefaults : public QObject {
         QCOMPARE(shown(field), expected(*s));
         QVERIFY(field->toolTip().contains(QString::fromStdString(s->help).left(30)));
       }
+    }
+  }
+
+  // The Adaptation row applies to a diagonal metric: a dense or low-rank one greys it out.
+  void theAdaptationRowFollowsTheMetric() {
+    QTemporaryDir dir;
+    MainWindow window;
+    window.show();
+    QVERIFY2(window.openPath(studio_test::copyProject("eight_schools", dir) + "/eight_schools.vmod"),
+             qPrintable(window.lastError()));
+    RunConfigPanel* panel = window.docks().runConfig;
+    QWidget* adapt = panel->fieldOf(services::setting::adapt.descriptor());
+    QVERIFY(adapt && adapt->isEnabled());
+    for (const auto& [metric, enabled] : {std::pair{"lowrank", false}, {"dense", false}, {"diag", true}}) {
+      QVERIFY(studio_test::choose(panel, "metric", metric));
+      QCOMPARE(adapt->isEnabled(), enabled);
     }
   }
 

@@ -272,6 +272,11 @@ void RunConfigPanel::show(const RunConfig& config) {
     showValue(*row.setting, row.field, config.settings.value_of(*row.setting));
     form_->setRowVisible(row.field, isShown(*row.setting, config));
   }
+  // A dense metric adapts as Stan's and a low-rank one as fisher: the Adaptation row is the
+  // diagonal metric's alone.
+  if (QWidget* adapt = fieldOf(services::setting::adapt.descriptor())) {
+    adapt->setEnabled(config.settings.get(services::setting::metric) == "diag");
+  }
   showWorker(runOn_, config.worker());
   form_->setRowVisible(method_, !deep_);
   form_->setRowVisible(trained_, deep_);
