@@ -31,6 +31,12 @@ for dock in rank autocorrelation energy forest predictive loo; do
   shot "studio-$name" --run-on-open --seed 3 --raise "${dock}Dock"
 done
 shot canvas_eight_schools --raise canvasDock
+# arma11 on the canvas: the predictions read the data of the series observed through them.
+mkdir "$work/arma11"
+cp "$here/../../tests/data/reference/arma-arma11/model.vmod" "$work/arma11/arma11.vmod"
+cp "$here/../../tests/data/reference/arma-arma11/data.json" "$work/arma11/data.json"
+xvfb-run -a -s "-screen 0 1600x1000x24" "$studio" "$work/arma11/arma11.vmod" --raise canvasDock \
+  --screenshot "$here/canvas_arma11.png" --quit-when-done
 # The centered eight schools, reparameterized: the Sampler panel says how it sampled.
 cp "$here/../../tests/data/reparam/eight_schools_centered.vmod" "$work/eight_schools/eight_schools.vmod"
 shot studio-reparam --run-on-open --seed 3 --raise samplerDock

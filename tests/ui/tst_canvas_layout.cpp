@@ -99,9 +99,10 @@ class TestCanvasLayout : public QObject {
     const QStringList problems = overlaps(scene, graph);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
     // Top-down: every drawn edge goes from a higher layer to a lower one, but a guide's
-    // read, which goes back up the model (x -> encoder -> z), the other way.
+    // read, which goes back up the model (x -> encoder -> z), and an observed variable's
+    // data read by what it is observed through (arma11's y -> nu -> y), the other way.
     for (auto* edge : scene->edgeItems()) {
-      if (edge->edge().guide) {
+      if (edge->edge().guide || edge->edge().feedback) {
         QVERIFY2(edge->fromItem()->pos().y() > edge->toItem()->pos().y(),
                  qPrintable(edge->edge().from + " -> " + edge->edge().to));
         continue;

@@ -119,8 +119,9 @@ NodePositions CanvasModel::computedLayout() const {
   QList<LayoutEdge> edges;
   for (const auto& edge : shown_.edges()) {
     const CanvasNode* target = shown_.node(edge.to);
-    // A guide reads back up the model (x → encoder → z): the layers follow the generative side.
-    if (!edge.drawn() || !target || edge.guide) continue;
+    // A guide reads back up the model (x → encoder → z), and so does a node reading the data
+    // of what is observed through it: the layers follow the generative side.
+    if (!edge.drawn() || !target || edge.guide || edge.feedback) continue;
     edges << LayoutEdge{edge.from, edge.to, NodeItem::slotOffset(*target, EdgeItem::slotFor(edge, *target))};
   }
   QList<PlateNesting> plates;

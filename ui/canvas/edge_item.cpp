@@ -28,20 +28,28 @@ EdgeItem::EdgeItem(const CanvasEdge& edge, NodeItem* from, NodeItem* to)
               indexOnly || edge.guide ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
   setFlags(ItemIsSelectable);
   setZValue(5);
-  setToolTip(edge.guide ? QObject::tr("%1 → %2 (the guide's %3)").arg(edge.from, edge.to, edge.roles.join(", "))
-                        : QObject::tr("%1 → %2 (%3)").arg(edge.from, edge.to, edge.roles.join(", ")));
+  if (edge.feedback) {
+    setToolTip(QObject::tr("%1 → %2 (%3): the data of %1, read back by what it is observed through")
+                   .arg(edge.from, edge.to, edge.roles.join(", ")));
+  } else if (edge.guide) {
+    setToolTip(QObject::tr("%1 → %2 (the guide's %3)").arg(edge.from, edge.to, edge.roles.join(", ")));
+  } else {
+    setToolTip(QObject::tr("%1 → %2 (%3)").arg(edge.from, edge.to, edge.roles.join(", ")));
+  }
   updatePath();
 }
 
 namespace {
 
 // A vertical S-curve reads as top-down flow even when the child sits beside its parent.
-// An edge back up the graph (a guide reading what the model generates) swings out to the
-// right, clear of the edges running down between the same nodes.
-QPainterPath curve(const QPointF& start, const QPointF& end) {
+// An edge back up the graph (a guide reading what the model generates, a node reading the
+// data observed through it) swings out to the right, clear of the edges running down
+// between the same nodes.
+// `clearance` is how far out it must swing to pass beside both nodes.
+QPainterPath curve(const QPointF& start, const QPointF& end, double clearance) {
   const double rise = start.y() - end.y();
   const double bend = std::max(30.0, std::abs(end.y() - start.y()) / 2);
-  const double out = rise > 0 ? std::clamp(rise * 0.35, 80.0, 260.0) : 0;
+  const double out = rise > 0 ? std::max(std::clamp(rise * 0.35, 80.0, 260.0), clearance) : 0;
   QPainterPath path(start);
   path.cubicTo(start + QPointF(out, bend), end + QPointF(out, -bend), end);
   return path;
@@ -52,7 +60,7 @@ QPainterPath curve(const QPointF& start, const QPointF& end) {
 void EdgeItem::updatePath() {
   const QPointF start = from_->mapToScene(from_->outputAnchor());
   const QPointF end = to_->mapToScene(slot_.isEmpty() ? to_->topAnchor(endOffset_) : to_->slotAnchor(slot_));
-  QPainterPath path = curve(start, end);
+  QPainterPath path = curve(start, end, clearance());
   const QPointF direction = end - path.pointAtPercent(0.95);
   const double length = std::hypot(direction.x(), direction.y());
   const QPointF unit = length > 0 ? direction / length : QPointF(0, 1);
@@ -60,6 +68,10 @@ void EdgeItem::updatePath() {
   arrow_ = QPolygonF({end, end - unit * 9 + normal * 4.5, end - unit * 9 - normal * 4.5});
   path.addPolygon(arrow_);
   setPath(path);
+}
+
+double EdgeItem::clearance() const {
+  return std::max(from_->boundingRect().width(), to_->boundingRect().width()) / 2 + 30;
 }
 
 void EdgeItem::setEndOffset(double dx) {
@@ -79,7 +91,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   painter->setBrush(Qt::NoBrush);
   const QPointF start = from_->mapToScene(from_->outputAnchor());
   const QPointF end = arrow_.isEmpty() ? start : arrow_.front();
-  painter->drawPath(curve(start, end));
+  painter->drawPath(curve(start, end, clearance()));
   painter->setPen(Qt::NoPen);
   painter->setBrush(line.color());
   painter->drawPolygon(arrow_);

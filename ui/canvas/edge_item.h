@@ -1,7 +1,9 @@
 #pragma once
 /// An edge of the model graph: from a node's output handle to the slot of the parameter it
 /// feeds (or the top of a node that reads it in an expression), with an arrowhead. Index
-/// uses are dashed, and so are a guide's reads (in violet, ending at the node's top).
+/// uses are dashed, and so are a guide's reads (in violet, ending at the node's top). A
+/// read of observed data by what it is observed through (CanvasEdge::feedback) runs back
+/// up, swung out to the right.
 
 #include <QGraphicsPathItem>
 
@@ -34,6 +36,9 @@ class EdgeItem : public QGraphicsPathItem {
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
  private:
+  /// How far an edge running back up swings out to pass beside both of its nodes.
+  double clearance() const;
+
   CanvasEdge edge_;
   NodeItem* from_;
   NodeItem* to_;

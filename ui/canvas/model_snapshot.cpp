@@ -1,5 +1,6 @@
 #include "ui/canvas/model_snapshot.h"
 
+#include <QHash>
 #include <QObject>
 #include <QSet>
 
@@ -43,6 +44,35 @@ void namesIn(const model::Expr& e, QSet<QString>& out) {
   if (e.kind == model::ExprKind::name) out.insert(fromStd(e.name));
   for (const auto& operand : e.operands) namesIn(operand, out);
   for (const auto& argument : e.arguments) namesIn(argument.value, out);
+}
+
+// Marks the edges out of an observed variable into a node from which the variable's own
+// distribution is reached on the generative side (its data read by what it is observed
+// through); a guide's reads are the variational side.
+void markFeedback(const model::CheckedModel& checked, QList<CanvasEdge>& edges) {
+  QHash<QString, QStringList> children;
+  for (const auto& edge : edges) {
+    if (!edge.guide) children[edge.from] << edge.to;
+  }
+  const auto reaches = [&](const QString& start, const QString& goal) {
+    QSet<QString> seen{start};
+    QStringList stack{start};
+    while (!stack.isEmpty()) {
+      const QString next = stack.takeLast();
+      if (next == goal) return true;
+      for (const auto& child : children.value(next)) {
+        if (!seen.contains(child)) {
+          seen.insert(child);
+          stack << child;
+        }
+      }
+    }
+    return false;
+  };
+  for (auto& edge : edges) {
+    const model::Node* source = checked.find(edge.from.toStdString());
+    edge.feedback = source && source->kind == model::NodeKind::observed && reaches(edge.to, edge.from);
+  }
 }
 
 QSet<QString> namesRead(const model::Statement& statement) {
@@ -152,6 +182,7 @@ ModelSnapshot ModelSnapshot::fromText(const QString& text) {
     }
     snapshot.edges_ << edge;
   }
+  markFeedback(checked, snapshot.edges_);
   for (const auto& p : graph.plates) {
     snapshot.plates_ << CanvasPlate{fromStd(p.id), fromStd(p.size), fromStd(p.parent)};
   }

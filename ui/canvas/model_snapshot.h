@@ -53,6 +53,10 @@ struct CanvasEdge {
   /// Read only by the target's guide (`guide z ~ Normal(encoder[...], ...)`): the
   /// variational side of the model, not the generative one.
   bool guide = false;
+  /// An observed variable's data read by a node that its own distribution reads (arma11's
+  /// `y -> nu -> y`, where nu[t] reads y[t - 1]): the read of known values closes no cycle
+  /// of evaluation, and is drawn back up the graph.
+  bool feedback = false;
   /// Drawn: size-only edges are shown by the plates instead.
   bool drawn() const { return roles != QStringList{"size"}; }
 };
