@@ -2,6 +2,7 @@
 
 #include <climits>
 
+#include "engine/model/distribution_table.h"
 #include "engine/model/model_error.h"
 #include "engine/model/printer.h"
 
@@ -49,7 +50,8 @@ CppValue ExpressionWriter::write(const Expr& expr) const {
     case ExprKind::name: return name(expr);
     case ExprKind::negate: return negate(expr);
     case ExprKind::binary: return binary(expr);
-    case ExprKind::call: return call(expr);
+    case ExprKind::call:
+      return expr.operands.empty() ? call(expr) : write(expr.operands[0]);  // a user function, inlined
     case ExprKind::index: return index(expr);
     case ExprKind::full_slice:
     case ExprKind::range: break;
@@ -59,6 +61,8 @@ CppValue ExpressionWriter::write(const Expr& expr) const {
       return conditional(expr);
     case ExprKind::logical_not:
       return logical_not(expr);
+    case ExprKind::density:
+      return density(expr);
   }
   throw ModelError(expr.span, "':' is only allowed inside an index, as in X[:, 2]");
 }
@@ -327,6 +331,35 @@ CppValue ExpressionWriter::index(const Expr& expr) const {
     dim += v.rank;
   }
   return {text, Form::tensor, base.integer, rank, kPostfix};
+}
+
+// `Normal(mu, sigma).log_prob(x)` as the engine's family, built where it is evaluated:
+// `vt::distributions::Normal(mu, sigma).log_prob(x)`.
+CppValue ExpressionWriter::density(const Expr& expr) const {
+  const Expr& call = expr.operands[0];
+  const model::DistributionSignature& signature = *model::find_distribution(call.name);
+  const auto bound = model::bind_arguments(signature, call);
+  if (!bound) throw ModelError(call.span, "no parameterization of " + call.name + " fits");
+  const auto& parameters = signature.parameterizations[bound->parameterization];
+  const CppValue x = as_real(write(expr.operands[1]));
+  int64_t rank = x.rank - signature.event_rank;
+  std::string text = "vt::distributions::" + call.name + "(";
+  for (size_t p = 0; p < parameters.size(); ++p) {
+    const Expr& argument = call.arguments[bound->argument_of_parameter[p]].value;
+    if (parameters[p].is_distribution) throw ModelError(call.span, "a Mixture's " + expr.name + " cannot be exported");
+    const CppValue v = as_real(write(argument));
+    text += (p ? ", " : "") + tagged_argument(parameters[p].name, tensor_text(v));
+    rank = std::max(rank, v.rank - parameters[p].event_rank);
+  }
+  text += ")." + expr.name + "(" + typed_tensor_text(x) + ")";
+  return {text, Form::tensor, false, std::max<int64_t>(rank, 0), kPostfix};
+}
+
+std::string tagged_argument(const std::string& parameter, const std::string& text) {
+  if (parameter == "logits" || parameter == "log_rate" || parameter == "scale_tril") {
+    return "vt::" + parameter + "(" + text + ")";
+  }
+  return text;
 }
 
 std::string ExpressionWriter::tensor_text(const CppValue& value) {

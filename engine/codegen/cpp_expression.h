@@ -62,12 +62,17 @@ class ExpressionWriter {
   CppValue vector(const model::Expr& expr) const;
   CppValue conditional(const model::Expr& expr) const;
   CppValue call(const model::Expr& expr) const;
+  CppValue density(const model::Expr& expr) const;
   CppValue index(const model::Expr& expr) const;
   /// `index - 1` for a 1-based integer index, simplified where it is a literal or ends in "+ 1".
   std::string zero_based(const model::Expr& expr) const;
 
   const Scope& scope_;
 };
+
+/// A distribution's argument as its constructor takes it: a named alternative
+/// parameterization's in its tag (`vt::logits(p)`), the others as they are.
+std::string tagged_argument(const std::string& parameter, const std::string& text);
 
 /// Wraps `text` in parentheses if its precedence is below `needed`.
 std::string operand(const CppValue& value, int needed);

@@ -45,14 +45,6 @@ const char* support_of(Constraint constraint) {
   return "";
 }
 
-// The tag a named alternative parameterization passes its argument in.
-std::string tagged(const std::string& parameter, const std::string& text) {
-  if (parameter == "logits" || parameter == "log_rate" || parameter == "scale_tril") {
-    return "vt::" + parameter + "(" + text + ")";
-  }
-  return text;
-}
-
 // Whether generated lines read the data argument `d` (as d["y"] or d.dim("N")).
 bool reads_data(const std::vector<std::string>& lines) {
   for (const auto& line : lines) {
@@ -437,7 +429,7 @@ class HeaderWriter {
       }
       const CppValue v = w.write(argument);
       const std::string text = component ? ExpressionWriter::tensor_text(v) : v.text;
-      result.arguments.push_back(tagged(parameters[p].name, text));
+      result.arguments.push_back(tagged_argument(parameters[p].name, text));
       result.batch_rank = std::max(result.batch_rank, v.rank - parameters[p].event_rank);
     }
     return result;

@@ -66,6 +66,7 @@ class Analysis {
       case ExprKind::binary:
         return binary(e);
       case ExprKind::call: {
+        if (!e.operands.empty()) return rows(e.operands[0]);  // a user function, inlined
         bool any = false;
         for (const auto& argument : e.arguments) any = rows(argument.value) == Rows::split || any;
         if (!any) return Rows::none;
@@ -74,6 +75,11 @@ class Analysis {
       }
       case ExprKind::index:
         return index(e);
+      case ExprKind::density: {  // elementwise in the point and the arguments
+        bool any = rows(e.operands[1]) == Rows::split;
+        for (const auto& argument : e.operands[0].arguments) any = rows(argument.value) == Rows::split || any;
+        return any ? Rows::split : Rows::none;
+      }
       case ExprKind::range:
         for (const auto& operand : e.operands) {
           if (rows(operand) == Rows::split) throw ModelError(e.span, quoted(e) + ": a range cannot come from rows");
@@ -243,7 +249,10 @@ std::vector<ShardedStatement> find_shardable_rows(const model::CompiledModel& mo
   for (const auto& statement : result) split.insert(statement.statement);
   for (size_t s = 0; s < checked.program.statements.size(); ++s) {
     const model::Statement& statement = checked.program.statements[s];
-    if (split.count(s) || statement.kind() == model::StatementKind::data) continue;
+    if (split.count(s) || statement.kind() == model::StatementKind::data ||
+        statement.kind() == model::StatementKind::function) {
+      continue;
+    }
     if (checked.find(statement.name())->is_data_valued()) continue;  // computed from the whole data
     if (feeding.count(statement.name())) continue;
     std::vector<std::pair<std::string, model::Span>> names;

@@ -121,6 +121,35 @@ Expr Expr::logical_not(Expr operand, Span span) {
   return e;
 }
 
+Expr Expr::density(std::string method, Expr distribution, Expr point, Span span) {
+  Expr e;
+  e.kind = ExprKind::density;
+  e.name = std::move(method);
+  e.operands.reserve(2);
+  e.operands.push_back(std::move(distribution));
+  e.operands.push_back(std::move(point));
+  e.span = span;
+  return e;
+}
+
+bool is_density_method(std::string_view name) { return name == "log_prob" || name == "log_cdf" || name == "log_ccdf"; }
+
+const char* value_type_name(ValueType type) {
+  switch (type) {
+    case ValueType::real:
+      return "real";
+    case ValueType::integer:
+      return "int";
+    case ValueType::vector:
+      return "vector";
+    case ValueType::matrix:
+      return "matrix";
+  }
+  return "";
+}
+
+int64_t value_type_rank(ValueType type) { return type == ValueType::vector ? 1 : type == ValueType::matrix ? 2 : 0; }
+
 const char* base_type_name(BaseType type) { return type == BaseType::real ? "real" : "int"; }
 
 const char* constraint_name(Constraint constraint) {
@@ -200,6 +229,17 @@ bool equal_nodes(const ElementDefinition& a, const ElementDefinition& b) {
 
 bool equal_nodes(const TargetIncrement& a, const TargetIncrement& b) {
   return a.name == b.name && structurally_equal(a.value, b.value);
+}
+
+bool equal_nodes(const FunctionDecl& a, const FunctionDecl& b) {
+  if (a.name != b.name || a.result != b.result || a.parameters.size() != b.parameters.size() ||
+      !structurally_equal(a.body, b.body)) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.parameters.size(); ++i) {
+    if (a.parameters[i].name != b.parameters[i].name || a.parameters[i].type != b.parameters[i].type) return false;
+  }
+  return true;
 }
 
 bool equal_nodes(const Deterministic& a, const Deterministic& b) {

@@ -3,6 +3,7 @@
 /// over expressions. Every node keeps the Span of its text. Nodes are plain values
 /// (copyable, comparable with structurally_equal) so the canvas can hold and edit them.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,17 +15,18 @@
 namespace variate::model {
 
 enum class ExprKind {
-  number,      // 2, 2.5
-  name,        // theta
-  negate,      // -x
-  binary,      // x + y
-  call,        // f(x, logits = y)
-  index,       // X[:, 2:K]
-  full_slice,  // ':' (only as an index item)
-  range,       // lo:hi, inclusive (only as an index item)
-  vector,      // [a, b, 1 - a]: a vector of scalars, or a matrix by rows of vectors
-  conditional, // c ? a : b, elementwise
-  logical_not, // !x
+  number,       // 2, 2.5
+  name,         // theta
+  negate,       // -x
+  binary,       // x + y
+  call,         // f(x, logits = y)
+  index,        // X[:, 2:K]
+  full_slice,   // ':' (only as an index item)
+  range,        // lo:hi, inclusive (only as an index item)
+  vector,       // [a, b, 1 - a]: a vector of scalars, or a matrix by rows of vectors
+  conditional,  // c ? a : b, elementwise
+  logical_not,  // !x
+  density,      // Normal(mu, sigma).log_prob(x): a family's log density (log_cdf, log_ccdf) at x
 };
 
 enum class BinaryOp {
@@ -38,21 +40,31 @@ const char* binary_op_text(BinaryOp op);
 
 struct Argument;
 
+/// The type of a function's argument or result: its rank (0, 0, 1, 2) and whether it holds
+/// integers.
+enum class ValueType { real, integer, vector, matrix };
+
 struct Expr {
   ExprKind kind = ExprKind::number;
   Span span;
   /// number: its value, and whether it was written as an integer ("2" rather than "2.0").
   double value = 0;
   bool is_integer = false;
-  /// name: the name; call: the function or distribution called (it starts the span).
+  /// name: the name; call: the function or distribution called (it starts the span);
+  /// density: the method, "log_prob", "log_cdf" or "log_ccdf".
   std::string name;
   /// binary: the operator.
   BinaryOp op = BinaryOp::add;
   /// negate, logical_not: {operand}; binary: {lhs, rhs}; index: {base, item...};
-  /// range: {lo, hi}; vector: {item...}; conditional: {condition, if_true, if_false}.
+  /// range: {lo, hi}; vector: {item...}; conditional: {condition, if_true, if_false};
+  /// density: {the distribution's call, the point}.
   std::vector<Expr> operands;
   /// call: the arguments in order, positional ones first.
   std::vector<Argument> arguments;
+  /// A call of a user function, once checked: the declared types of its arguments, then of
+  /// its result; its body with the arguments in place of the parameters is operands[0]
+  /// (the function is inlined: every backend evaluates that).
+  std::vector<ValueType> types;
 
   static Expr number(double value, bool is_integer, Span span);
   static Expr identifier(std::string name, Span span);
@@ -65,7 +77,11 @@ struct Expr {
   static Expr vector(std::vector<Expr> items, Span span);
   static Expr conditional(Expr condition, Expr if_true, Expr if_false, Span span);
   static Expr logical_not(Expr operand, Span span);
+  static Expr density(std::string method, Expr distribution, Expr point, Span span);
 };
+
+/// The methods a distribution takes in an expression: "log_prob", "log_cdf", "log_ccdf".
+bool is_density_method(std::string_view name);
 
 struct Argument {
   /// Empty for a positional argument; "log_rate" in Poisson(log_rate = f).
@@ -178,10 +194,32 @@ struct Comment {
   Span span;
 };
 
-enum class StatementKind { data, random, deterministic, element, target };
+/// "real", "int", "vector", "matrix".
+const char* value_type_name(ValueType type);
+/// 0 for real and int, 1 for vector, 2 for matrix.
+int64_t value_type_rank(ValueType type);
+
+struct FunctionParameter {
+  std::string name;
+  Span span;
+  ValueType type = ValueType::real;
+};
+
+/// `function NAME(a: real, v: vector): vector = EXPR`: a pure function of its arguments
+/// (EXPR reads them and calls functions, no names of the model), called in any expression.
+struct FunctionDecl {
+  std::string name;
+  Span name_span;
+  std::vector<FunctionParameter> parameters;
+  ValueType result = ValueType::real;
+  Span result_span;
+  Expr body;
+};
+
+enum class StatementKind { data, random, deterministic, element, target, function };
 
 struct Statement {
-  std::variant<DataDecl, RandomStmt, Deterministic, ElementDefinition, TargetIncrement> node;
+  std::variant<DataDecl, RandomStmt, Deterministic, ElementDefinition, TargetIncrement, FunctionDecl> node;
   Span span;
   /// Whole-line comments just above the statement (and those on its earlier lines when
   /// it spans several).

@@ -8,11 +8,12 @@
 #include <queue>
 #include <set>
 
+#include "engine/model/distribution_support.h"
 #include "engine/model/distribution_table.h"
 #include "engine/model/functions.h"
 #include "engine/model/network_call.h"
 #include "engine/model/printer.h"
-#include "engine/model/distribution_support.h"
+#include "engine/model/user_functions.h"
 
 namespace variate::model {
 namespace {
@@ -47,6 +48,7 @@ class Checker {
       if (!n.elements.empty()) check_recurrence(n);
     }
     for (size_t s = 0; s < statements().size(); ++s) collect_references(s);
+    check_recursion();
     if (diagnostics_.stopped()) return;
     check_undefined_names();
     order_statements();
@@ -75,6 +77,10 @@ class Checker {
     for (size_t s = 0; s < statements().size(); ++s) {
       const Statement& statement = statements()[s];
       statement_lines_[s] = line_of(statement.name_span());
+      if (const auto* function = statement.as<FunctionDecl>()) {
+        declare_function(s, *function);
+        continue;
+      }
       const bool first_use = !model_.node_positions.count(statement.name());
       Node& n = node(statement.name());
       if (first_use && is_output_column_name(n.name)) {
@@ -89,7 +95,9 @@ class Checker {
       std::optional<size_t>* slot = nullptr;
       const char* what = "";
       switch (statement.kind()) {
-        case StatementKind::element: break;
+        case StatementKind::element:
+        case StatementKind::function:
+          break;
         case StatementKind::target: slot = &n.increment; what = "a log-density term"; break;
         case StatementKind::data: slot = &n.declaration; what = "declared as data"; break;
         case StatementKind::deterministic: slot = &n.assignment; what = "defined with '='"; break;
@@ -115,6 +123,13 @@ class Checker {
                                ") and also defined with '='; rename one of them");
       }
     }
+    for (const auto& [name, s] : functions_) {
+      if (const auto it = model_.node_positions.find(name); it != model_.node_positions.end()) {
+        diagnostics_.error(statements()[s].name_span(), "'" + name +
+                                                            "' names both a function and a node of the model; "
+                                                            "rename one of them");
+      }
+    }
     for (const Node& n : model_.nodes) {
       if (n.elements.empty()) continue;
       const auto other = n.declaration ? n.declaration : n.assignment;
@@ -123,6 +138,73 @@ class Checker {
                          "'" + n.name + "' is " + (n.declaration ? "declared as data" : "defined with '='") +
                              " (" + where(*other) + ") and also defined element by element; rename one of them");
     }
+  }
+
+  void declare_function(size_t s, const FunctionDecl& function) {
+    if (const auto it = functions_.find(function.name); it != functions_.end()) {
+      diagnostics_.error(function.name_span,
+                         "the function '" + function.name + "' is already declared (" + where(it->second) + ")");
+      return;
+    }
+    if (is_function(function.name) || find_distribution(function.name) || function.name == "mlp") {
+      diagnostics_.error(function.name_span, "'" + function.name +
+                                                 "' is a function or distribution of the language; "
+                                                 "name yours otherwise");
+      return;
+    }
+    functions_[function.name] = s;
+  }
+
+  // A function may call others, never itself through them: inlining would not end.
+  void check_recursion() {
+    for (const auto& [name, s] : functions_) {
+      std::vector<std::string> path{name};
+      if (calls_back(name, name, path)) {
+        std::string cycle;
+        for (const auto& step : path) cycle += step + " -> ";
+        diagnostics_.error(statements()[s].name_span(), "the function '" + name + "' calls itself (" + cycle + name +
+                                                            "); a function cannot recurse");
+        return;
+      }
+    }
+  }
+
+  bool calls_back(const std::string& from, const std::string& goal, std::vector<std::string>& path) const {
+    const auto it = calls_.find(from);
+    if (it == calls_.end()) return false;
+    for (const auto& next : it->second) {
+      if (next == goal) return true;
+      if (std::find(path.begin(), path.end(), next) != path.end()) continue;
+      path.push_back(next);
+      if (calls_back(next, goal, path)) return true;
+      path.pop_back();
+    }
+    return false;
+  }
+
+  // A user function's call: its arguments by position, as many as it declares.
+  void check_user_call(size_t statement, const Expr& call, Use use, const FunctionDecl& function) {
+    std::string signature;
+    for (const auto& p : function.parameters) {
+      signature += (signature.empty() ? "" : ", ") + p.name + ": " + value_type_name(p.type);
+    }
+    for (const auto& argument : call.arguments) {
+      if (argument.is_named()) {
+        diagnostics_.error(argument.name_span, "'" + call.name + "' takes its arguments by position (" + signature +
+                                                   "); write '" + to_string(argument.value) + "' without '" +
+                                                   argument.name + " ='");
+        return;
+      }
+    }
+    const size_t expected = function.parameters.size();
+    if (call.arguments.size() != expected) {
+      diagnostics_.error(call.span, "'" + call.name + "' takes " + std::to_string(expected) + " argument" +
+                                        (expected == 1 ? "" : "s") + " (" + signature + "), got " +
+                                        std::to_string(call.arguments.size()));
+      return;
+    }
+    if (current_function_) calls_[current_function_->name].insert(call.name);
+    for (const auto& argument : call.arguments) walk(statement, argument.value, use);
   }
 
   // A recurrence is its initial elements NAME[1], NAME[2], ... in order, then one step
@@ -228,6 +310,10 @@ class Checker {
       case ExprKind::full_slice:
         return;
       case ExprKind::name:
+        if (current_function_) {
+          check_function_read(e);
+          return;
+        }
         if (current_element_ && current_element_->loop && e.name == current_element_->loop->variable) return;
         if (current_element_ && e.name == current_element_->name) {
           diagnostics_.error(e.span, "'" + e.name + "' is read whole inside its own definition; read an earlier "
@@ -261,7 +347,48 @@ class Checker {
         }
         check_function_call(statement, e, use);
         return;
+      case ExprKind::density:
+        check_density_call(statement, e, use);
+        return;
     }
+  }
+
+  // `Normal(mu, sigma).log_prob(x)`: the parser has reported a method that is none, or a
+  // receiver that is no call.
+  void check_density_call(size_t statement, const Expr& e, Use use) {
+    const Expr& call = e.operands[0];
+    if (call.kind == ExprKind::call && find_distribution(call.name) && e.name != "log_prob" &&
+        !can_truncate(call.name)) {
+      diagnostics_.error(e.span, call.name + " has no " + e.name +
+                                     ": it has no cumulative distribution function here (" + e.name + " is there for " +
+                                     truncatable_families() + ")");
+    }
+    if (call.kind == ExprKind::call && !find_distribution(call.name) && is_function(call.name)) {
+      diagnostics_.error(call.span, "'" + call.name + "' is a function; '." + e.name +
+                                        "' follows a distribution, as in Normal(mu, sigma)." + e.name + "(x)");
+      return;
+    }
+    if (call.kind == ExprKind::call && call.name == "Mixture") {
+      diagnostics_.error(e.span, "a Mixture's " + e.name +
+                                     " cannot be taken in an expression; write the log_sum_exp "
+                                     "of each component's log weight plus its log_prob");
+      return;
+    }
+    if (call.kind == ExprKind::call) {
+      check_distribution_call(statement, call, false);
+    } else {
+      walk(statement, call, use);
+    }
+    walk(statement, e.operands[1], use);
+  }
+
+  // A name in a function's body is one of its arguments.
+  void check_function_read(const Expr& e) {
+    for (const auto& p : current_function_->parameters) {
+      if (p.name == e.name) return;
+    }
+    diagnostics_.error(e.span, "'" + e.name + "' is not an argument of '" + current_function_->name +
+                                   "': a function reads only its arguments; pass '" + e.name + "' as one");
   }
 
   void check_network(size_t statement, const Expr& call) {
@@ -269,6 +396,10 @@ class Checker {
   }
 
   void check_function_call(size_t statement, const Expr& call, Use use) {
+    if (const auto it = functions_.find(call.name); it != functions_.end()) {
+      check_user_call(statement, call, use, *statements()[it->second].as<FunctionDecl>());
+      return;
+    }
     if (find_distribution(call.name)) {
       diagnostics_.error(call.span, "'" + call.name +
                                         "' is a distribution; distributions follow '~' (or are "
@@ -361,6 +492,12 @@ class Checker {
 
   void collect_references(size_t s) {
     const Statement& statement = statements()[s];
+    if (const auto* function = statement.as<FunctionDecl>()) {
+      current_function_ = function;
+      walk(s, function->body, Use::value);
+      current_function_ = nullptr;
+      return;
+    }
     if (const auto* element = statement.as<ElementDefinition>()) {
       current_element_ = element;
       current_initials_ = step_initials_.count(s) ? step_initials_.at(s) : 0;
@@ -477,7 +614,8 @@ class Checker {
       const size_t s = ready.top();
       ready.pop();
       done[s] = true;
-      if (statements()[s].kind() != StatementKind::data) model_.evaluation_order.push_back(s);
+      const StatementKind kind = statements()[s].kind();
+      if (kind != StatementKind::data && kind != StatementKind::function) model_.evaluation_order.push_back(s);
       for (size_t next : needed_by[s]) {
         if (--missing[next] == 0) ready.push(next);
       }
@@ -626,6 +764,11 @@ class Checker {
   // While a recurrence's statement is walked: it, and the initial elements of its step.
   const ElementDefinition* current_element_ = nullptr;
   size_t current_initials_ = 0;
+  // User functions by name (their statements), the body being walked, and which functions
+  // each body calls.
+  std::map<std::string, size_t> functions_;
+  const FunctionDecl* current_function_ = nullptr;
+  std::map<std::string, std::set<std::string>> calls_;
 };
 
 }  // namespace
@@ -702,6 +845,7 @@ CheckedModel check(Program program, const Source& source, Diagnostics& diagnosti
   model.program = std::move(program);
   Checker checker(model, source, diagnostics);
   checker.run();
+  if (!diagnostics.has_errors()) inline_user_functions(model.program);
   return model;
 }
 

@@ -50,22 +50,6 @@ struct CompiledModel::State {
 
 namespace {
 
-// A distribution's domain error as the model text words it: its arguments by the language's
-// names (Gamma's `rate`, the engine's beta) and indices counted from 1.
-std::string model_message(const DomainError& e, const std::vector<ParameterSpec>& parameters) {
-  std::string argument = e.argument();
-  std::string requirement = e.requirement();
-  for (const ParameterSpec& p : parameters) {
-    if (!p.engine_name) continue;
-    if (argument == p.engine_name) argument = p.name;
-    const std::string quoted = std::string("'") + p.engine_name + "'";  // Uniform's "less than 'beta'"
-    if (const auto at = requirement.find(quoted); at != std::string::npos) {
-      requirement.replace(at, quoted.size(), std::string("'") + p.name + "'");
-    }
-  }
-  return e.message(1, argument, requirement);
-}
-
 Support constraint_support(Constraint constraint) {
   switch (constraint) {
     case Constraint::ordered: return Support::ordered();

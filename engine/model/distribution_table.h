@@ -10,6 +10,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include "engine/core/domain_error.h"
 #include "engine/core/random_variable.h"
 #include "engine/core/shape.h"
 #include "engine/model/ast.h"
@@ -59,6 +60,10 @@ const DistributionSignature* find_distribution(const std::string& name);
 
 /// All names, for messages and the canvas palette.
 std::vector<std::string> distribution_names();
+
+/// A distribution's domain error as the model text words it: its arguments by the
+/// language's names (Gamma's `rate`, the engine's beta) and indices counted from 1.
+std::string model_message(const DomainError& e, const std::vector<ParameterSpec>& parameters);
 
 /// "Normal(mu, sigma)", "Bernoulli(p | logits)".
 std::string describe(const DistributionSignature& signature);

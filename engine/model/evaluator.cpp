@@ -2,6 +2,9 @@
 
 #include <ATen/ATen.h>
 
+#include "engine/core/checks.h"
+#include "engine/distributions/cumulative.h"
+#include "engine/model/distribution_table.h"
 #include "engine/model/functions.h"
 #include "engine/model/model_error.h"
 #include "engine/model/printer.h"
@@ -64,6 +67,7 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
       return {binary(expr, lhs.value, rhs.value), lhs.constant && rhs.constant};
     }
     case ExprKind::call: {
+      if (!expr.operands.empty()) return user_call(expr);
       std::vector<Value> arguments;
       bool constant = true;
       for (const auto& argument : expr.arguments) {
@@ -80,6 +84,8 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
     }
     case ExprKind::vector: return vector(expr);
     case ExprKind::conditional: return conditional(expr);
+    case ExprKind::density:
+      return density(expr);
     case ExprKind::index: {
       if (recurrence_ && expr.operands[0].kind == ExprKind::name && expr.operands[0].name == *recurrence_->name) {
         return element_read(expr);
@@ -94,6 +100,102 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
       throw ModelError(expr.span, "':' is only allowed inside an index, as in X[:, 2]");
   }
   throw ModelError(expr.span, "unsupported expression");
+}
+
+namespace {
+
+// A user function's argument or result against its declared type.
+void check_type(const Expr& at, const Value& value, ValueType type, const std::string& what) {
+  const int64_t rank = value_type_rank(type);
+  if (value.rank() != rank) {
+    throw ModelError(at.span, what + " is declared " + value_type_name(type) + " but has shape " +
+                                  variate::to_string(value.point_shape()));
+  }
+  if (type == ValueType::integer && !value.integer) {
+    throw ModelError(at.span, what + " is declared int but holds reals");
+  }
+}
+
+}  // namespace
+
+// A user function's call, inlined by the checker (user_functions.h): its body with the
+// arguments in place; while checking, the arguments' and the value's types too.
+Evaluator::Result Evaluator::user_call(const Expr& expr) {
+  if (checking_) {
+    for (size_t i = 0; i < expr.arguments.size(); ++i) {
+      const Expr& argument = expr.arguments[i].value;
+      check_type(argument, visit(argument).value, expr.types[i],
+                 "argument " + std::to_string(i + 1) + " of '" + expr.name + "' (" + quoted(argument) + ")");
+    }
+  }
+  Result result = visit(expr.operands[0]);
+  if (checking_) check_type(expr, result.value, expr.types.back(), "the value of " + quoted(expr));
+  return result;
+}
+
+// `Normal(mu, sigma).log_prob(x)`: the family built from its arguments, each lifted to the
+// rank they and x broadcast to (plus its own event rank), evaluated at x elementwise.
+Evaluator::Result Evaluator::density(const Expr& expr) {
+  const Expr& call = expr.operands[0];
+  const DistributionSignature& signature = *find_distribution(call.name);
+  const BoundArguments bound = *bind_arguments(signature, call);
+  const auto& parameters = signature.parameterizations[bound.parameterization];
+  const Result point = visit(expr.operands[1]);
+  bool constant = point.constant;
+  bool batched = point.value.batched;
+  int64_t rank = point.value.rank() - signature.event_rank;
+  std::vector<Value> values;
+  for (size_t p = 0; p < parameters.size(); ++p) {
+    Result r = visit(call.arguments[bound.argument_of_parameter[p]].value);
+    constant = constant && r.constant;
+    batched = batched || r.value.batched;
+    rank = std::max(rank, r.value.rank() - parameters[p].event_rank);
+    values.push_back(std::move(r.value));
+  }
+  rank = std::max<int64_t>(rank, 0);
+  if (checking_) {  // the point and the arguments, less their event dimensions, broadcast
+    const auto batch_shape = [](const Value& v, int64_t event_rank) {
+      const Shape shape = v.point_shape();
+      return Shape(shape.begin(), shape.end() - std::min<int64_t>(event_rank, static_cast<int64_t>(shape.size())));
+    };
+    Shape shape;
+    const auto join = [&](const Shape& next) {
+      try {
+        shape = broadcast_shapes(shape, next);
+      } catch (const ArgumentError&) {
+        throw ModelError(expr.span, "shapes " + variate::to_string(shape) + " and " + variate::to_string(next) +
+                                        " do not broadcast in " + quoted(expr));
+      }
+    };
+    for (size_t p = 0; p < parameters.size(); ++p) join(batch_shape(values[p], parameters[p].event_rank));
+    join(batch_shape(point.value, signature.event_rank));
+  }
+  DistributionArguments arguments;
+  arguments.declared_shape = point.value.point_shape();
+  for (size_t p = 0; p < parameters.size(); ++p) {
+    arguments.tensors.push_back(
+        lift({floating(values[p].tensor), values[p].batched, false}, rank + parameters[p].event_rank));
+  }
+  const at::Tensor x = lift({floating(point.value.tensor), point.value.batched, false}, rank + signature.event_rank);
+  // As a `~` statement's: data-only arguments are validated while checking, the others at
+  // a sampler's point when argument checks are on.
+  ValidationGuard validation(checking_ ? constant : validation_enabled() || (argument_checks_enabled() && !constant));
+  try {
+    const DistributionPtr d = signature.build(bound.parameterization, arguments);
+    if (expr.name == "log_prob") return {{d->log_prob(x), batched, false}, constant};
+    const auto* cumulative = dynamic_cast<const distributions::Cumulative*>(d.get());
+    if (!cumulative) throw ModelError(expr.span, call.name + " has no " + expr.name);
+    const at::Tensor cdf = expr.name == "log_cdf" ? cumulative->log_cdf(x) : cumulative->log_ccdf(x);
+    return {{cdf.expand(at::infer_size(cdf.sizes(), x.sizes())), batched, false}, constant};
+  } catch (const ModelError&) {
+    throw;
+  } catch (const DomainError& e) {
+    throw ModelError(call.span, model_message(e, parameters));
+  } catch (const ArgumentError& e) {
+    throw ModelError(expr.span, e.what());
+  } catch (const c10::Error& e) {
+    throw ModelError(expr.span, call.name + "." + expr.name + ": " + e.what_without_backtrace());
+  }
 }
 
 std::vector<Value> Evaluator::index_items(const Expr& expr, size_t first, bool& constant) {

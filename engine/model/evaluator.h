@@ -52,6 +52,8 @@ class Evaluator {
   Result vector(const Expr& expr);
   Value compare(const Expr& expr, const Value& lhs, const Value& rhs);
   Result conditional(const Expr& expr);
+  Result density(const Expr& expr);
+  Result user_call(const Expr& expr);
   Result element_read(const Expr& expr);
 
   // The recurrence being evaluated: its name, elements so far and the step's variable.

@@ -128,6 +128,7 @@ Token Lexer::next() {
     if (is_digit(c) || (c == '.' && pos_ + 1 < text_.size() && is_digit(text_[pos_ + 1]))) {
       return lex_number();
     }
+    if (c == '.') return single(TokenKind::dot);
     if (is_name_start(c)) {
       const std::size_t begin = pos_;
       while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;

@@ -82,6 +82,8 @@ class Parser {
 
   ElementDefinition parse_element(const Token& name, std::vector<Expr> dims);
   TargetIncrement parse_target(const Token& target);
+  FunctionDecl parse_function();
+  ValueType parse_value_type(const std::string& what);
   std::optional<Truncation> parse_truncation();
 
   Expr parse_expression();
@@ -95,6 +97,7 @@ class Parser {
   Expr parse_postfix();
   Expr parse_primary();
   Expr parse_call(const Token& name);
+  Expr parse_method(Expr distribution);
   Expr parse_index(Expr base);
   Expr parse_index_item();
 
@@ -176,6 +179,10 @@ Statement Parser::parse_statement() {
     fail(peek(), "expected 'data' or a name at the start of a statement" + got());
   }
   const Token name = advance();
+  if (name.text == "function" && at(TokenKind::identifier)) {
+    statement.node = parse_function();
+    return statement;
+  }
   if (name.text == "target" && at(TokenKind::plus_equals)) {
     statement.node = parse_target(name);
     return statement;
@@ -222,6 +229,50 @@ Statement Parser::parse_statement() {
     default:
       fail(peek(), "expected '~' or '=' after " + quoted + got());
   }
+}
+
+// `function NAME(a: real, v: vector): vector = EXPR`, after the word 'function'.
+FunctionDecl Parser::parse_function() {
+  const Token name = advance();
+  FunctionDecl function;
+  function.name = std::string(name.text);
+  function.name_span = name.span;
+  const Token open = expect(TokenKind::left_paren, "expected '(' after 'function " + function.name + "'");
+  const Nest nest(*this, open);
+  std::unordered_set<std::string_view> names;
+  while (!at(TokenKind::right_paren)) {
+    const Token parameter = expect(TokenKind::identifier, "expected the name of an argument of " + quote(name.text));
+    if (!names.insert(parameter.text).second) {
+      diagnostics_.error(parameter.span,
+                         "the argument " + quote(parameter.text) + " of " + quote(name.text) + " is named twice");
+    }
+    expect(TokenKind::colon, "expected ':' and a type after " + quote(parameter.text));
+    function.parameters.push_back(
+        {std::string(parameter.text), parameter.span, parse_value_type("the argument " + quote(parameter.text))});
+    if (at(TokenKind::comma)) {
+      advance();
+      continue;
+    }
+    if (!at(TokenKind::right_paren))
+      fail(peek(), "expected ',' or ')' in the arguments of " + quote(name.text) + got());
+  }
+  advance();  // ')'
+  expect(TokenKind::colon, "expected ':' and the type of the result of " + quote(name.text));
+  function.result_span = peek().span;
+  function.result = parse_value_type("the result of " + quote(name.text));
+  expect(TokenKind::equals, "expected '=' and the value of " + quote(name.text));
+  function.body = parse_expression();
+  return function;
+}
+
+// real, int, vector or matrix.
+ValueType Parser::parse_value_type(const std::string& what) {
+  const Token type = advance();
+  if (type.kind == TokenKind::keyword_real) return ValueType::real;
+  if (type.kind == TokenKind::keyword_int) return ValueType::integer;
+  if (type.kind == TokenKind::identifier && type.text == "vector") return ValueType::vector;
+  if (type.kind == TokenKind::identifier && type.text == "matrix") return ValueType::matrix;
+  fail(type, "expected a type for " + what + " (real, int, vector or matrix), got " + describe(type));
 }
 
 DataDecl Parser::parse_data() {
@@ -522,8 +573,38 @@ Expr Parser::parse_power() {
 
 Expr Parser::parse_postfix() {
   Expr expr = parse_primary();
-  while (at(TokenKind::left_bracket)) expr = parse_index(std::move(expr));
-  return expr;
+  while (true) {
+    if (at(TokenKind::left_bracket)) {
+      expr = parse_index(std::move(expr));
+    } else if (at(TokenKind::dot)) {
+      expr = parse_method(std::move(expr));
+    } else {
+      return expr;
+    }
+  }
+}
+
+// `.log_prob(x)` after a distribution's call: its log density at x (log_cdf, log_ccdf).
+Expr Parser::parse_method(Expr distribution) {
+  advance();  // '.'
+  const Token method = expect(TokenKind::identifier, "expected log_prob, log_cdf or log_ccdf after '.'");
+  if (distribution.kind != ExprKind::call) {
+    diagnostics_.error(distribution.span,
+                       "'." + std::string(method.text) + "' follows a distribution, as in Normal(mu, sigma)." +
+                           std::string(method.text) + "(x); got " + quote(source_.text(distribution.span)));
+  } else if (!is_density_method(method.text)) {
+    diagnostics_.error(method.span, "a distribution has no method " + quote(method.text) +
+                                        "; it has log_prob(x), log_cdf(x) and log_ccdf(x)");
+  }
+  expect(TokenKind::left_paren, "expected '(' after " + quote(method.text));
+  const Nest nest(*this, previous_);
+  Expr point = parse_expression();
+  if (at(TokenKind::comma)) {
+    fail(peek(), quote(method.text) + " takes one argument, the point at which the density is evaluated");
+  }
+  const Token close = expect(TokenKind::right_paren, "expected ')' after the argument of " + quote(method.text));
+  const Span span{distribution.span.begin, close.span.end};
+  return Expr::density(std::string(method.text), std::move(distribution), std::move(point), span);
 }
 
 Expr Parser::parse_primary() {

@@ -133,6 +133,14 @@ void print(const Expr& e, std::string& out) {
       out += ':';
       print_operand(e.operands[1], precedence(e.operands[1]) < kPostfix, out);
       return;
+    case ExprKind::density:
+      print(e.operands[0], out);
+      out += '.';
+      out += e.name;
+      out += '(';
+      print(e.operands[1], out);
+      out += ')';
+      return;
   }
 }
 
@@ -200,6 +208,14 @@ std::string to_string(const Statement& statement) {
     return out;
   }
   if (const auto* target = statement.as<TargetIncrement>()) return "target += " + to_string(target->value);
+  if (const auto* function = statement.as<FunctionDecl>()) {
+    std::string out = "function " + function->name + "(";
+    for (size_t i = 0; i < function->parameters.size(); ++i) {
+      const FunctionParameter& p = function->parameters[i];
+      out += (i ? ", " : "") + p.name + ": " + value_type_name(p.type);
+    }
+    return out + "): " + value_type_name(function->result) + " = " + to_string(function->body);
+  }
   const auto& deterministic = std::get<Deterministic>(statement.node);
   return deterministic.name + " = " + to_string(deterministic.value);
 }

@@ -39,6 +39,8 @@ std::string describe(TokenKind kind) {
     case TokenKind::tilde: return "'~'";
     case TokenKind::colon: return "':'";
     case TokenKind::comma: return "','";
+    case TokenKind::dot:
+      return "'.'";
     case TokenKind::left_paren: return "'('";
     case TokenKind::right_paren: return "')'";
     case TokenKind::left_bracket: return "'['";

@@ -10,29 +10,30 @@ namespace variate::model {
 
 enum class TokenKind {
   identifier,
-  integer,        // 12
-  real,           // 2.5, .5, 3., 1e-10
+  integer,  // 12
+  real,     // 2.5, .5, 3., 1e-10
   plus,
   minus,
   star,
   slash,
-  caret,          // ^
-  at,             // @ (matrix product)
+  caret,  // ^
+  at,     // @ (matrix product)
   equals,
-  plus_equals,    // +=
-  equal_equal,    // ==
-  not_equal,      // !=
+  plus_equals,  // +=
+  equal_equal,  // ==
+  not_equal,    // !=
   less,
   less_equal,
   greater,
   greater_equal,
-  and_and,        // &&
-  or_or,          // ||
-  bang,           // !
-  question,       // ?
+  and_and,   // &&
+  or_or,     // ||
+  bang,      // !
+  question,  // ?
   tilde,
   colon,
   comma,
+  dot,  // '.' before a method: Normal(0, 1).log_prob(x)
   left_paren,
   right_paren,
   left_bracket,
@@ -40,9 +41,9 @@ enum class TokenKind {
   keyword_data,
   keyword_real,
   keyword_int,
-  comment,        // '#' to the end of the line
-  newline,        // ends a statement; never emitted inside ( ) or [ ]
-  error,          // an unexpected character or invalid byte, already reported
+  comment,  // '#' to the end of the line
+  newline,  // ends a statement; never emitted inside ( ) or [ ]
+  error,    // an unexpected character or invalid byte, already reported
   end_of_file,
 };
 

@@ -149,7 +149,21 @@ std::string vector_parameter(FuzzedDataProvider& bytes, const std::string& name,
 std::string derived(FuzzedDataProvider& bytes, const std::string& name, Pool& pool) {
   const std::string a = pick(bytes, pool.scalars);
   const std::string b = pick(bytes, pool.scalars);
-  switch (bytes.ConsumeIntegralInRange(0, 8)) {
+  switch (bytes.ConsumeIntegralInRange(0, 12)) {
+    case 12:  // a user function, inlined where it is called
+      pool.vectors.push_back(name);
+      return "function f_" + name + "(u: real, v: vector): vector = u * v + softplus(v)\n" + name + " = f_" + name +
+             "(" + a + ", x * " + b + ")";
+    // Densities in expressions, of the parameters at the data and at the parameters.
+    case 9:
+      pool.vectors.push_back(name);
+      return name + " = Normal(" + a + ", exp(" + b + ")).log_prob(x)";
+    case 10:
+      pool.scalars.push_back(name);
+      return name + " = Gamma(exp(" + a + "), 1.5).log_prob(exp(" + b + "))";
+    case 11:
+      pool.vectors.push_back(name);
+      return name + " = Logistic(" + a + ", 1).log_cdf(x * " + b + ")";
     case 0: pool.scalars.push_back(name); return name + " = log_sum_exp([" + a + ", " + b + ", 0.5])";
     case 1: pool.scalars.push_back(name); return name + " = softmax([" + a + ", 0.2, " + b + "])[2]";
     case 2: pool.scalars.push_back(name); return name + " = " + a + " > 0.3 ? " + a + " : square(" + b + ")";

@@ -18,7 +18,8 @@ QStringList distributionNames() { return toList(model::distribution_names()); }
 QStringList functionNames() { return toList(model::function_names()); }
 
 QStringList languageKeywords() {
-  return {"data", "real", "int", "ordered", "positive_ordered", "simplex", "cholesky_corr"};
+  return {"data",    "real",          "int",      "ordered", "positive_ordered",
+          "simplex", "cholesky_corr", "function", "vector",  "matrix"};
 }
 
 }  // namespace variate::ui

@@ -13,6 +13,7 @@
 #include "engine/tape/constrain/constrain_ops.h"
 #include "engine/tape/densities/argument_checks.h"
 #include "engine/tape/densities/density_arguments.h"
+#include "engine/tape/densities/density_expression.h"
 #include "engine/tape/densities/glm_log_density.h"
 #include "engine/tape/densities/log_density_ops.h"
 #include "engine/tape/densities/pointwise_log_densities.h"
@@ -325,12 +326,15 @@ class Compiler {
         return emit_arithmetic(builder_, expr.op, a, b);
       }
       case ExprKind::call: {
+        if (!expr.operands.empty()) return expression(expr.operands[0]);  // a user function, inlined
         std::vector<Slot> arguments;
         for (const auto& argument : expr.arguments) arguments.push_back(expression(argument.value));
         return emit_call(builder_, expr.name, arguments);
       }
       case ExprKind::index:
         return index(expr);
+      case ExprKind::density:
+        return density(expr);
       case ExprKind::logical_not:
         return emit_arithmetic(builder_, model::BinaryOp::equal, expression(expr.operands[0]), builder_.scalar(0));
       case ExprKind::conditional:
@@ -344,6 +348,35 @@ class Compiler {
       default:
         throw Unsupported("the tape has no kernel for '" + model::to_string(expr) + "'");
     }
+  }
+
+  // `Normal(mu, sigma).log_prob(x)` (log_cdf, log_ccdf): the point and the arguments
+  // broadcast to one shape, checked at each point as a `~` statement's are.
+  Slot density(const Expr& expr) {
+    const Expr& call = expr.operands[0];
+    const model::DistributionSignature& signature = *model::find_distribution(call.name);
+    const model::BoundArguments bound = *model::bind_arguments(signature, call);
+    const auto& parameters = signature.parameterizations[bound.parameterization];
+    if (signature.event_rank != 0) throw Unsupported("the tape has no " + call.name + "." + expr.name);
+    DensityTerm term;
+    term.family = call.name;
+    term.parameterization = bound.parameterization;
+    const Slot x = expression(expr.operands[1]);
+    Shape shape = x.shape;
+    for (size_t p = 0; p < parameters.size(); ++p) {
+      if (parameters[p].is_distribution || parameters[p].event_rank != 0) {
+        throw Unsupported("the tape has no " + call.name + "." + expr.name);
+      }
+      term.arguments.push_back(expression(call.arguments[bound.argument_of_parameter[p]].value));
+      shape = broadcast_shapes(shape, term.arguments.back().shape);
+    }
+    for (Slot& argument : term.arguments) {
+      if (argument.size != 1 && argument.shape != shape) argument = broadcast_to(builder_, argument, shape);
+    }
+    term.value = x.shape == shape ? x : broadcast_to(builder_, x, shape);
+    check_arguments(call, term);
+    if (expr.name == "log_prob") return emit_log_prob(builder_, term);
+    return emit_log_cdf(builder_, term, expr.name == "log_ccdf");
   }
 
   // An indexed value as a gather: the same indexing applied to the positions of the base's

@@ -4,18 +4,13 @@
 
 namespace variate::tape {
 
-Instruction density_sink(const DensityTerm& term, size_t arity, const char* name) {
-  if (term.parameterization != 0) {
-    throw Unsupported("the tape has no kernel for " + term.family + " parameterization " +
-                      std::to_string(term.parameterization));
-  }
+Instruction elementwise_operands(const DensityTerm& term, size_t arity, const char* name) {
   if (term.arguments.size() != arity) {
     throw Unsupported("the tape's " + term.family + " takes " + std::to_string(arity) +
                       " arguments, got " + std::to_string(term.arguments.size()));
   }
   const int64_t n = term.value.size;
   Instruction op;
-  op.sink = true;
   op.name = name;
   op.n = n;
   op.in[0] = term.value.offset;
@@ -32,6 +27,16 @@ Instruction density_sink(const DensityTerm& term, size_t arity, const char* name
     op.stride[1 + k] = argument.size == 1 ? 0 : 1;
     op.varying[1 + k] = argument.varying;
   }
+  return op;
+}
+
+Instruction density_sink(const DensityTerm& term, size_t arity, const char* name) {
+  if (term.parameterization != 0) {
+    throw Unsupported("the tape has no kernel for " + term.family + " parameterization " +
+                      std::to_string(term.parameterization));
+  }
+  Instruction op = elementwise_operands(term, arity, name);
+  op.sink = true;
   return op;
 }
 

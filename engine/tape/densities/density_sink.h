@@ -20,6 +20,12 @@
 
 namespace variate::tape {
 
+/// An instruction of `term`'s operands (0 the value, 1 + k argument k with stride 0 or 1),
+/// varying flags, n and name, of any parameterization; the caller sets the rest.
+/// @throws Unsupported for another number of arguments than `arity`, or an argument of a
+/// size other than 1 and n.
+Instruction elementwise_operands(const DensityTerm& term, size_t arity, const char* name);
+
 /// The sink of `term` with its operands, strides, varying flags, n and name set; the
 /// caller sets `forward`.
 /// @throws Unsupported when the term has another parameterization than the first, another

@@ -46,6 +46,11 @@ void emit_target_increment(ProgramBuilder& builder, const Slot& x);
 void emit_truncation(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
                      const std::optional<Slot>& hi);
 
+/// log P(X <= x) (`upper` false) or log P(X > x) at each element of `term.value`, from the
+/// expression ops a truncation's normalizer uses: `Normal(mu, s).log_cdf(x)` in an
+/// expression. @throws Unsupported as emit_truncation.
+Slot emit_log_cdf(ProgramBuilder& builder, const DensityTerm& term, bool upper);
+
 /// The truncated family's log density element by element (`log_lik`), from the family's
 /// (`pointwise`, of the value's shape): minus the log mass on [lo, hi], -inf outside, as
 /// distributions::Truncated::log_prob. @throws Unsupported as emit_truncation.

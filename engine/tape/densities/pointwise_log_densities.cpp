@@ -12,13 +12,9 @@
 #include "engine/tape/densities/categorical_family.h"
 #include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/densities/density_sink.h"
-#include "engine/tape/densities/interval_families.h"
-#include "engine/tape/densities/location_scale_families.h"
 #include "engine/tape/densities/multivariate_sinks.h"
 #include "engine/tape/densities/neg_binomial_family.h"
-#include "engine/tape/densities/normal_family.h"
-#include "engine/tape/densities/poisson_family.h"
-#include "engine/tape/densities/positive_families.h"
+#include "engine/tape/densities/pointwise_families.h"
 #include "engine/tape/program/unsupported.h"
 
 namespace variate::tape {
@@ -73,15 +69,6 @@ Instruction pointwise_instruction(const DensityTerm& term, size_t arity, Kernel 
     op.stride[1 + k] = elementwise_stride(term.arguments[k], n, term.family + "'s argument " + std::to_string(k));
   }
   return op;
-}
-
-template <class Family>
-bool emit_pointwise_family(ProgramBuilder& builder, const DensityTerm& term, const char* family,
-                           size_t parameterization, const Slot& out) {
-  if (term.family != family || term.parameterization != parameterization) return false;
-  builder.append(
-      pointwise_instruction(term, std::tuple_size_v<typename Family::Arguments>, pointwise_kernel<Family>, out));
-  return true;
 }
 
 // Operands: 0 the parameter, 1 the counts k, 2 the counts f, 3 each element's data term
@@ -247,24 +234,11 @@ void emit_pointwise_categorical(ProgramBuilder& builder, const DensityTerm& term
 }  // namespace
 
 void emit_pointwise_log_density(ProgramBuilder& builder, const DensityTerm& term, const Slot& out) {
-  namespace f = families;
-  const bool emitted = emit_pointwise_family<f::Normal>(builder, term, "Normal", 0, out) ||
-                       emit_pointwise_family<f::HalfNormal>(builder, term, "HalfNormal", 0, out) ||
-                       emit_pointwise_family<f::Cauchy>(builder, term, "Cauchy", 0, out) ||
-                       emit_pointwise_family<f::HalfCauchy>(builder, term, "HalfCauchy", 0, out) ||
-                       emit_pointwise_family<f::StudentT>(builder, term, "StudentT", 0, out) ||
-                       emit_pointwise_family<f::HalfStudentT>(builder, term, "HalfStudentT", 0, out) ||
-                       emit_pointwise_family<f::Laplace>(builder, term, "Laplace", 0, out) ||
-                       emit_pointwise_family<f::Logistic>(builder, term, "Logistic", 0, out) ||
-                       emit_pointwise_family<f::Exponential>(builder, term, "Exponential", 0, out) ||
-                       emit_pointwise_family<f::Gamma>(builder, term, "Gamma", 0, out) ||
-                       emit_pointwise_family<f::InvGamma>(builder, term, "InvGamma", 0, out) ||
-                       emit_pointwise_family<f::LogNormal>(builder, term, "LogNormal", 0, out) ||
-                       emit_pointwise_family<f::Weibull>(builder, term, "Weibull", 0, out) ||
-                       emit_pointwise_family<f::Beta>(builder, term, "Beta", 0, out) ||
-                       emit_pointwise_family<f::Uniform>(builder, term, "Uniform", 0, out) ||
-                       emit_pointwise_family<f::PoissonRate>(builder, term, "Poisson", 0, out) ||
-                       emit_pointwise_family<f::PoissonLogRate>(builder, term, "Poisson", 1, out);
+  const bool emitted = with_pointwise_family(term.family, term.parameterization, [&](auto tag) {
+    using Family = typename decltype(tag)::type;
+    builder.append(
+        pointwise_instruction(term, std::tuple_size_v<typename Family::Arguments>, pointwise_kernel<Family>, out));
+  });
   if (emitted) return;
   if (term.family == "Bernoulli") return emit_pointwise_bernoulli(builder, term, out);
   if (term.family == "Binomial") return emit_pointwise_binomial(builder, term, out);

@@ -101,6 +101,11 @@ std::optional<Slot> inside(ProgramBuilder& builder, const DensityTerm& term, con
 
 }  // namespace
 
+Slot emit_log_cdf(ProgramBuilder& builder, const DensityTerm& term, bool upper) {
+  Normalizer normalizer(builder, term);
+  return upper ? normalizer.log_ccdf(term.value) : normalizer.log_cdf(term.value);
+}
+
 void emit_truncation(ProgramBuilder& builder, const DensityTerm& term, const std::optional<Slot>& lo,
                      const std::optional<Slot>& hi) {
   const Shape& shape = term.value.shape;

@@ -63,6 +63,8 @@ QString grouped(const Expr& e) {
     case ExprKind::index: return grouped(e.operands[0]) + "[" + list(e.operands, 1) + "]";
     case ExprKind::full_slice: return ":";
     case ExprKind::range: return "{" + grouped(e.operands[0]) + ":" + grouped(e.operands[1]) + "}";
+    case ExprKind::density:
+      return grouped(e.operands[0]) + "." + QString::fromStdString(e.name) + "(" + grouped(e.operands[1]) + ")";
   }
   return "?";
 }

@@ -83,6 +83,32 @@ class TestTapeLanguage : public QObject {
     QTest::newRow("latent truncated at parameters") << "l ~ Normal(0, 1)\nz ~ Normal(0, 1) T[l, ]\n"
                                                        "w ~ Exponential(2) T[, exp(l)]\n"
                                                        "q[N] ~ Normal(x, 1) T[-exp(l), x + exp(z)]\nr ~ Logistic(0, 1) T[, l]";
+    // Densities in expressions (Normal(mu, s).log_prob(x)), each family the tape has.
+    QTest::newRow("log_prob of location-scale families")
+        << mu_s +
+               "target += sum(Normal(mu, s).log_prob(y)) + sum(StudentT(3 + s, mu, s).log_prob(x)) + "
+               "Cauchy(mu, s).log_prob(mu + 1) + sum(Laplace(mu, s).log_prob(y)) + sum(Logistic(mu, s).log_prob(x))";
+    QTest::newRow("log_prob of positive families")
+        << mu_s +
+               "t ~ Gamma(2, 2)\ntarget += sum(Gamma(s, t).log_prob(y)) + sum(InvGamma(s, t).log_prob(y)) + "
+               "sum(LogNormal(mu, t).log_prob(y)) + sum(Weibull(s, t).log_prob(y)) + sum(Exponential(s).log_prob(y)) + "
+               "HalfNormal(s).log_prob(t) + HalfCauchy(s).log_prob(t) + HalfStudentT(3, s).log_prob(t)";
+    QTest::newRow("log_prob of Beta, Uniform and Poisson")
+        << "p ~ Beta(2, 2)\nq ~ Uniform(0, 1)\nl ~ Normal(0, 1)\n"
+           "target += sum(Beta(p + 1, 2).log_prob(u)) + Uniform(0, 1 + p).log_prob(q) + "
+           "sum(Poisson(exp(l) * x).log_prob(k)) + sum(Poisson(log_rate = l + x).log_prob(k))";
+    QTest::newRow("log_prob at a parameter")
+        << v + "target += sum(Normal(x, 2).log_prob(v)) + sum(Normal(0, 1).log_prob(v * 2))";
+    QTest::newRow("log_prob broadcast to a matrix") << v + "target += sum(Normal(v, 1).log_prob(X))";
+    QTest::newRow("log_prob in a recurrence")
+        << v + "g[1] = Normal(v, 1).log_prob(y[1])\n"
+               "g[t] = log_sum_exp(g[t - 1]) + Normal(v, 1).log_prob(y[t]) for t in 2:N\n"
+               "target += log_sum_exp(g[N])";
+    QTest::newRow("log_cdf and log_ccdf")
+        << mu_s +
+               "target += sum(Normal(mu, s).log_cdf(y)) + sum(Logistic(mu, s).log_ccdf(x)) + "
+               "Cauchy(mu, s).log_cdf(mu + 1) + sum(Exponential(s).log_ccdf(y)) + Normal(0, 1).log_ccdf(mu)";
+    QTest::newRow("a derived log_prob") << mu_s + "ll = Normal(mu, s).log_prob(y)\ny ~ Normal(mu, s)";
     QTest::newRow("declared bounds") << "a ~ Normal(0, 1)\nb: real<lower=a, upper=a + 2>\n"
                                         "c: real<lower=0, upper=exp(a) * x>[N]\nd: real<lower=b>\ne: real<upper=-b>[2]\n"
                                         "f: real<lower=0, upper=1>\ng: real<lower=c>[N]\ny ~ Normal(b + d + sum(c), 1)";
