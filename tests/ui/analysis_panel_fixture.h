@@ -56,8 +56,8 @@ class AnalysisFixture {
   ProjectDocument* document() { return document_.get(); }
 
   /// Adds a running NUTS run (id 1 upward) whose chain c holds chains[c], the first
-  /// `warmup` iterations of each being warmup, made with `settings`; it becomes the
-  /// current run.
+  /// `warmup` iterations of each being warmup, made with `settings` (of as many chains as
+  /// given unless they say otherwise); it becomes the current run.
   qint64 addRun(const QStringList& columns, int warmup, const std::vector<Iterations>& chains,
                 services::Method method = services::Method::nuts, services::Settings settings = {}) {
     RunData run;
@@ -65,7 +65,10 @@ class AnalysisFixture {
     run.name = QString("run %1").arg(run.id);
     run.config.method = method;
     run.config.settings = std::move(settings);
-    run.config.settings.set(services::setting::chains, static_cast<int>(chains.size()));
+    // As many chains as given, unless the settings say how many the run will have.
+    if (!run.config.settings.given(services::setting::chains.descriptor())) {
+      run.config.settings.set(services::setting::chains, static_cast<int>(chains.size()));
+    }
     run.columnNames = columns;
     run.parameterColumns = static_cast<int>(columns.size());
     run.drawsLoaded = true;

@@ -36,6 +36,28 @@ class TestSummaryService : public QObject {
     QCOMPARE(liveIntervalMs(5000), 30000);
   }
 
+  // A live NUTS run is summarized once each of its chains has sent draws: a summary of the
+  // first chains alone would name an iteration a late chain has not reached.
+  void aLiveRunWaitsForItsLastChain() {
+    AnalysisFixture fixture;
+    services::Settings three;
+    three.set(services::setting::chains, 3);
+    const qint64 id =
+        fixture.addRun({"mu"}, 0, {independentDraws(400, 1), independentDraws(400, 2)}, services::Method::nuts, three);
+    RunList* runs = fixture.document()->runs();
+    SummaryService service(runs);
+    QSignalSpy summarized(&service, &SummaryService::summarized);
+    service.request(id);
+    QVERIFY(!summarized.wait(1500));
+    LiveUpdate update;
+    update.blocks.push_back(block(2, 0, 0, independentDraws(300, 3)));
+    runs->applyLiveUpdate(id, update);
+    service.request(id);
+    QVERIFY(summarized.wait(20000));
+    QCOMPARE(runs->run(id)->summary.chains, 3);
+    QCOMPARE(runs->run(id)->summary.iterations, 300);
+  }
+
   void aLongLiveRunIsSummarizedFromThinnedDrawsThenFromAll() {
     constexpr int kDraws = 10000;
     AnalysisFixture fixture;

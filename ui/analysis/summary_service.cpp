@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 
+#include "engine/services/setting_table.h"
 #include "ui/runs/background_priority.h"
 #include "ui/threading/thread_handoff.h"
 
@@ -137,9 +138,16 @@ void SummaryService::request(qint64 runId) {
   const RunPtr run = runs_->run(runId);
   if (!run || run->chains.empty()) return;
   // A live run is summarized once every chain has a draw: before, the summary would be of
-  // none (its draws per chain are the shortest chain's). Its next batch asks again.
+  // none (its draws per chain are the shortest chain's), or, for a NUTS run whose last
+  // chains have not sent their first batch, of the others only, naming an iteration those
+  // later chains have not reached. Its next batch asks again.
   const auto empty = [](const auto& chain) { return chain.iterations() == 0; };
-  if (run->isActive() && std::any_of(run->chains.begin(), run->chains.end(), empty)) return;
+  const size_t planned = run->config.method == services::Method::nuts
+                             ? static_cast<size_t>(std::max(0, run->config.settings.get(services::setting::chains)))
+                             : 0;
+  if (run->isActive() && (run->chains.size() < planned || std::any_of(run->chains.begin(), run->chains.end(), empty))) {
+    return;
+  }
   pending_.insert(runId);
   if (!busy_ && !wait_.isActive()) startNext();
 }
