@@ -1,5 +1,6 @@
 #include "engine/tape/densities/density_sink.h"
 
+#include "engine/tape/densities/density_arguments.h"
 #include "engine/tape/program/unsupported.h"
 
 namespace variate::tape {
@@ -18,13 +19,8 @@ Instruction elementwise_operands(const DensityTerm& term, size_t arity, const ch
   op.varying[0] = term.value.varying;
   for (size_t k = 0; k < arity; ++k) {
     const Slot& argument = term.arguments[k];
-    if (argument.size != 1 && argument.size != n) {
-      throw Unsupported("the tape's " + term.family + " needs argument " + std::to_string(k) +
-                        " of size 1 or " + std::to_string(n) + ", got " +
-                        std::to_string(argument.size));
-    }
     op.in[1 + k] = argument.offset;
-    op.stride[1 + k] = argument.size == 1 ? 0 : 1;
+    op.stride[1 + k] = elementwise_stride(argument, n, term.family + "'s argument " + std::to_string(k));
     op.varying[1 + k] = argument.varying;
   }
   return op;

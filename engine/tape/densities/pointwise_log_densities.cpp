@@ -53,21 +53,9 @@ void pointwise_kernel(const Instruction& op, Sweep& s) {
 
 // The sink's operands, with the output and kernel of the pointwise op.
 Instruction pointwise_instruction(const DensityTerm& term, size_t arity, Kernel kernel, const Slot& out) {
-  const int64_t n = term.value.size;
-  if (term.arguments.size() != arity) {
-    throw Unsupported("the tape's pointwise " + term.family + " takes " + std::to_string(arity) + " arguments");
-  }
-  Instruction op;
-  op.name = "pointwise_lpdf";
+  Instruction op = elementwise_operands(term, arity, "pointwise_lpdf");
   op.forward = kernel;
   op.out = out.offset;
-  op.n = n;
-  op.in[0] = term.value.offset;
-  op.stride[0] = 1;
-  for (size_t k = 0; k < arity; ++k) {
-    op.in[1 + k] = term.arguments[k].offset;
-    op.stride[1 + k] = elementwise_stride(term.arguments[k], n, term.family + "'s argument " + std::to_string(k));
-  }
   return op;
 }
 
