@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <sstream>
+
+#include "engine/ode/step_control.h"
 
 namespace variate::ode {
 namespace {
@@ -70,37 +71,6 @@ class Coupled {
   std::vector<double> jacobian_y_, jacobian_theta_;
 };
 
-// The root mean square of each component over its tolerance.
-double scaled_norm(const std::vector<double>& v, const std::vector<double>& y, const OdeTolerances& tolerances) {
-  double sum = 0;
-  for (size_t i = 0; i < v.size(); ++i) {
-    const double scale = tolerances.absolute + tolerances.relative * std::abs(y[i]);
-    sum += (v[i] / scale) * (v[i] / scale);
-  }
-  return std::sqrt(sum / static_cast<double>(v.size()));
-}
-
-void check_arguments(const OdeSystem& system, double t0, const std::vector<double>& y0,
-                     const std::vector<double>& times, const OdeTolerances& tolerances) {
-  if (static_cast<int64_t>(y0.size()) != system.states) {
-    throw std::invalid_argument("the initial state has " + std::to_string(y0.size()) + " elements, the system " +
-                                std::to_string(system.states));
-  }
-  double last = t0;
-  for (size_t k = 0; k < times.size(); ++k) {
-    if (!(times[k] > last)) {
-      std::ostringstream message;
-      message << "the output times must be increasing and after the initial time " << t0 << "; time " << k + 1 << " is "
-              << times[k];
-      throw std::invalid_argument(message.str());
-    }
-    last = times[k];
-  }
-  if (!(tolerances.relative > 0) || !(tolerances.absolute > 0) || tolerances.max_steps < 1) {
-    throw std::invalid_argument("the relative and absolute tolerances and the step limit must be positive");
-  }
-}
-
 }  // namespace
 
 OdeSolution solve_rk45(const OdeSystem& system, double t0, const std::vector<double>& y0,
@@ -137,14 +107,12 @@ OdeSolution solve_rk45(const OdeSystem& system, double t0, const std::vector<dou
     int64_t steps = 0;
     while (t < end) {
       if (++steps > tolerances.max_steps) {
-        std::ostringstream message;
-        message << "the ODE solver rk45 took more than " << tolerances.max_steps << " steps between t = " << t
-                << " and t = " << end
-                << " (max_num_steps); the system may be stiff: use the stiff solver, or allow more steps";
-        throw StepLimitError(message.str());
+        throw step_limit_reached("rk45", tolerances.max_steps, t, end,
+                                 "the system may be stiff: use the stiff solver, ode_bdf, or allow more steps");
       }
       const bool last = h >= end - t;
       const double step = last ? end - t : h;
+      if (!last) check_step_size("rk45", step, t);
       for (int stage = 1; stage < 7; ++stage) {
         for (size_t i = 0; i < size; ++i) {
           double sum = 0;

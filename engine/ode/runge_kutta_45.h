@@ -1,8 +1,8 @@
 #pragma once
 /// An adaptive explicit Runge-Kutta method of order 5(4), Dormand & Prince (1980), as
 /// Stan's ode_rk45 (Boost odeint's runge_kutta_dopri5): steps accepted when the embedded
-/// 4th-order solution agrees with the 5th to the tolerances (a root mean square of each
-/// component's error over absolute + relative * |y|), the next step from the error's
+/// 4th-order solution agrees with the 5th to the tolerances (step_control.h: every
+/// component's error within absolute + relative * |y|), the next step from the error's
 /// fifth root; steps end exactly at the output times.
 
 #include "engine/ode/ode_system.h"

@@ -8,23 +8,14 @@
 #include <QtTest/QtTest>
 
 #include "engine/ode/runge_kutta_45.h"
+#include "tests/support/ode_systems.h"
 
 namespace vo = variate::ode;
+using ode_systems::decay;
+using ode_systems::linspace;
+using ode_systems::lotka_volterra;
 
 namespace {
-
-// y' = -k y, theta = {k}.
-vo::OdeSystem decay(double k) {
-  vo::OdeSystem s;
-  s.states = 1;
-  s.parameters = 1;
-  s.rhs = [k](double, const double* y, double* dydt) { dydt[0] = -k * y[0]; };
-  s.jacobians = [k](double, const double* y, double* jy, double* jtheta) {
-    jy[0] = -k;
-    jtheta[0] = -y[0];
-  };
-  return s;
-}
 
 // y1' = y2, y2' = -w^2 y1, theta = {w}.
 vo::OdeSystem oscillator(double w) {
@@ -40,30 +31,6 @@ vo::OdeSystem oscillator(double w) {
     jtheta[0] = 0, jtheta[1] = -2 * w * y[0];
   };
   return s;
-}
-
-// Lotka-Volterra: u' = (a - b v) u, v' = (-c + d u) v, theta = {a, b, c, d}.
-vo::OdeSystem lotka_volterra(const std::vector<double>& theta) {
-  vo::OdeSystem s;
-  s.states = 2;
-  s.parameters = 4;
-  s.rhs = [theta](double, const double* y, double* dydt) {
-    dydt[0] = (theta[0] - theta[1] * y[1]) * y[0];
-    dydt[1] = (-theta[2] + theta[3] * y[0]) * y[1];
-  };
-  s.jacobians = [theta](double, const double* y, double* jy, double* jtheta) {
-    jy[0] = theta[0] - theta[1] * y[1], jy[1] = -theta[1] * y[0];
-    jy[2] = theta[3] * y[1], jy[3] = -theta[2] + theta[3] * y[0];
-    jtheta[0] = y[0], jtheta[1] = -y[0] * y[1], jtheta[2] = 0, jtheta[3] = 0;
-    jtheta[4] = 0, jtheta[5] = 0, jtheta[6] = -y[1], jtheta[7] = y[0] * y[1];
-  };
-  return s;
-}
-
-std::vector<double> linspace(double a, double b, int n) {
-  std::vector<double> t;
-  for (int i = 1; i <= n; ++i) t.push_back(a + (b - a) * i / n);
-  return t;
 }
 
 }  // namespace
@@ -116,34 +83,8 @@ class TestRungeKutta45 : public QObject {
 
   // Lotka-Volterra's sensitivities against central differences of the solution.
   void sensitivitiesEqualFiniteDifferences() {
-    const std::vector<double> theta = {0.55, 0.028, 0.84, 0.024}, y0 = {33, 6.2};
-    const std::vector<double> times = linspace(0, 20, 20);
-    const vo::OdeTolerances tight{1e-10, 1e-10, 1000000};
-    const vo::OdeSolution s = vo::solve_rk45(lotka_volterra(theta), 0, y0, times, tight, true);
-    for (int q = 0; q < 6; ++q) {  // y0[0], y0[1], then theta's four
-      std::vector<double> up_theta = theta, down_theta = theta, up_y = y0, down_y = y0;
-      const double h = 1e-6 * (q < 2 ? y0[q] : theta[q - 2]);
-      if (q < 2) {
-        up_y[q] += h, down_y[q] -= h;
-      } else {
-        up_theta[q - 2] += h, down_theta[q - 2] -= h;
-      }
-      const auto up = vo::solve_rk45(lotka_volterra(up_theta), 0, up_y, times, tight, false);
-      const auto down = vo::solve_rk45(lotka_volterra(down_theta), 0, down_y, times, tight, false);
-      for (size_t k = 0; k < times.size(); ++k) {
-        for (int i = 0; i < 2; ++i) {
-          const double difference = (up.values[2 * k + i] - down.values[2 * k + i]) / (2 * h);
-          const double sensitivity = s.sensitivities[(2 * k + i) * 6 + q];
-          QVERIFY2(std::abs(difference - sensitivity) <= 1e-4 * (1 + std::abs(difference)),
-                   qPrintable(QString("d y%1(t=%2) / d q%3: %4 by differences, %5")
-                                  .arg(i)
-                                  .arg(times[k])
-                                  .arg(q)
-                                  .arg(difference)
-                                  .arg(sensitivity)));
-        }
-      }
-    }
+    const std::string problem = ode_systems::sensitivity_problem(vo::solve_rk45, {1e-10, 1e-10, 1000000}, 1e-4);
+    QVERIFY2(problem.empty(), problem.c_str());
   }
 
   // y' = -1000 (y - cos t): stiff; rk45's steps stay ~2.8 / 1000 long however smooth y is.
@@ -156,10 +97,11 @@ class TestRungeKutta45 : public QObject {
       vo::solve_rk45(stiff, 0, {0}, {10}, {1e-6, 1e-6, 500}, false);
     } catch (const vo::StepLimitError& e) {
       thrown = true;
-      QCOMPARE(QString(e.what()), QString("the ODE solver rk45 took more than 500 steps between t = ") +
-                                      QString(e.what()).section("between t = ", 1).section(' ', 0, 0) +
-                                      " and t = 10 (max_num_steps); the system may be stiff: use the stiff solver, "
-                                      "or allow more steps");
+      QCOMPARE(QString(e.what()),
+               QString("the ODE solver rk45 took more than 500 steps between t = ") +
+                   QString(e.what()).section("between t = ", 1).section(' ', 0, 0) +
+                   " and t = 10 (max_num_steps); the system may be stiff: use the stiff solver, ode_bdf, "
+                   "or allow more steps");
     }
     QVERIFY(thrown);
     // With the default limit it gets there, near cos t.
