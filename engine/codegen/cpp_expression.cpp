@@ -4,6 +4,7 @@
 
 #include "engine/model/distribution_table.h"
 #include "engine/model/model_error.h"
+#include "engine/model/ode_call.h"
 #include "engine/model/printer.h"
 
 namespace variate::codegen {
@@ -51,6 +52,11 @@ CppValue ExpressionWriter::write(const Expr& expr) const {
     case ExprKind::negate: return negate(expr);
     case ExprKind::binary: return binary(expr);
     case ExprKind::call:
+      if (model::is_ode_call(expr)) {
+        throw ModelError(expr.span, "'" + expr.name +
+                                        "': exported programs have no ODE solvers yet; sample the "
+                                        "model with `variate sample`");
+      }
       return expr.operands.empty() ? call(expr) : write(expr.operands[0]);  // a user function, inlined
     case ExprKind::index: return index(expr);
     case ExprKind::full_slice:

@@ -14,6 +14,11 @@ std::string format_number(double value, bool is_integer) {
   }
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   std::string text(buffer, result.ptr);
+  // 1e-08 as written, 1e-8.
+  if (const auto e = text.find('e'); e != std::string::npos) {
+    const size_t digits = e + 2;
+    while (digits + 1 < text.size() && text[digits] == '0') text.erase(digits, 1);
+  }
   if (text.find_first_of(".en") == std::string::npos) text += ".0";
   return text;
 }

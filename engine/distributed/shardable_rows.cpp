@@ -9,6 +9,7 @@
 #include "engine/model/distribution_table.h"
 #include "engine/model/functions.h"
 #include "engine/model/model_error.h"
+#include "engine/model/ode_call.h"
 #include "engine/model/printer.h"
 
 namespace variate::distributed {
@@ -66,9 +67,11 @@ class Analysis {
       case ExprKind::binary:
         return binary(e);
       case ExprKind::call: {
-        if (!e.operands.empty()) return rows(e.operands[0]);  // a user function, inlined
+        const bool ode = model::is_ode_call(e);                       // its first argument names a function
+        if (!ode && !e.operands.empty()) return rows(e.operands[0]);  // a user function, inlined
         bool any = false;
-        for (const auto& argument : e.arguments) any = rows(argument.value) == Rows::split || any;
+        for (size_t i = ode ? 1 : 0; i < e.arguments.size(); ++i)
+          any = rows(e.arguments[i].value) == Rows::split || any;
         if (!any) return Rows::none;
         if (model::is_elementwise_function(e.name)) return Rows::split;
         throw ModelError(e.span, quoted(e) + " combines the rows of '" + owner_ + "'");

@@ -12,6 +12,7 @@
 #include "engine/model/distribution_table.h"
 #include "engine/model/functions.h"
 #include "engine/model/network_call.h"
+#include "engine/model/ode_call.h"
 #include "engine/model/printer.h"
 #include "engine/model/user_functions.h"
 
@@ -207,6 +208,51 @@ class Checker {
     for (const auto& argument : call.arguments) walk(statement, argument.value, use);
   }
 
+  // `ode_rk45(f, y0, t0, ts, ...)`: f a user function of (t: real, y: vector, ...) whose
+  // value is a vector, taking as many arguments as follow ts (or max_num_steps).
+  void check_ode_call(size_t statement, const Expr& call, Use use, const OdeForm& form) {
+    const std::string shape =
+        form.tolerances ? "(f, y0, t0, ts, rel_tol, abs_tol, max_num_steps, ...)" : "(f, y0, t0, ts, ...)";
+    for (const auto& argument : call.arguments) {
+      if (argument.is_named()) {
+        diagnostics_.error(argument.name_span, "'" + call.name + "' takes its arguments by position " + shape);
+        return;
+      }
+    }
+    if (call.arguments.size() < form.first_passed()) {
+      diagnostics_.error(call.span, "'" + call.name + "' takes " + shape + ", got " +
+                                        std::to_string(call.arguments.size()) + " argument" +
+                                        (call.arguments.size() == 1 ? "" : "s"));
+      return;
+    }
+    const Expr& f = call.arguments[0].value;
+    const auto it = f.kind == ExprKind::name ? functions_.find(f.name) : functions_.end();
+    if (it == functions_.end()) {
+      diagnostics_.error(f.span, "the first argument of '" + call.name +
+                                     "' is the right-hand side dy/dt: the name of a function declared as "
+                                     "`function f(t: real, y: vector, ...): vector`");
+      return;
+    }
+    const FunctionDecl& function = *statements()[it->second].as<FunctionDecl>();
+    const auto& parameters = function.parameters;
+    if (parameters.size() < 2 || parameters[0].type != ValueType::real || parameters[1].type != ValueType::vector ||
+        function.result != ValueType::vector) {
+      diagnostics_.error(f.span, "'" + f.name + "' is not a right-hand side dy/dt: declare it as `function " + f.name +
+                                     "(t: real, y: vector, ...): vector`");
+      return;
+    }
+    const size_t passed = call.arguments.size() - form.first_passed();
+    if (parameters.size() != 2 + passed) {
+      diagnostics_.error(call.span, "'" + f.name + "' takes " + std::to_string(parameters.size()) +
+                                        " arguments, but '" + call.name + "' passes it t, y and the " +
+                                        std::to_string(passed) + " argument" + (passed == 1 ? "" : "s") + " after " +
+                                        (form.tolerances ? "max_num_steps" : "ts"));
+      return;
+    }
+    if (current_function_) calls_[current_function_->name].insert(f.name);
+    for (size_t i = 1; i < call.arguments.size(); ++i) walk(statement, call.arguments[i].value, use);
+  }
+
   // A recurrence is its initial elements NAME[1], NAME[2], ... in order, then one step
   // `NAME[t] = ... for t in (m + 1):HI` over the rest.
   void check_recurrence(const Node& n) {
@@ -396,6 +442,10 @@ class Checker {
   }
 
   void check_function_call(size_t statement, const Expr& call, Use use) {
+    if (const auto form = ode_form(call.name)) {
+      check_ode_call(statement, call, use, *form);
+      return;
+    }
     if (const auto it = functions_.find(call.name); it != functions_.end()) {
       check_user_call(statement, call, use, *statements()[it->second].as<FunctionDecl>());
       return;

@@ -1,5 +1,7 @@
 #include "engine/model/evaluator.h"
 
+#include <cmath>
+
 #include <ATen/ATen.h>
 
 #include "engine/core/checks.h"
@@ -7,6 +9,7 @@
 #include "engine/model/distribution_table.h"
 #include "engine/model/functions.h"
 #include "engine/model/model_error.h"
+#include "engine/model/ode_evaluation.h"
 #include "engine/model/printer.h"
 
 namespace variate::model {
@@ -67,6 +70,7 @@ Evaluator::Result Evaluator::visit_uncached(const Expr& expr) {
       return {binary(expr, lhs.value, rhs.value), lhs.constant && rhs.constant};
     }
     case ExprKind::call: {
+      if (is_ode_call(expr)) return ode_call(expr);
       if (!expr.operands.empty()) return user_call(expr);
       std::vector<Value> arguments;
       bool constant = true;
@@ -131,6 +135,86 @@ Evaluator::Result Evaluator::user_call(const Expr& expr) {
   Result result = visit(expr.operands[0]);
   if (checking_) check_type(expr, result.value, expr.types.back(), "the value of " + quoted(expr));
   return result;
+}
+
+// `ode_rk45(f, y0, t0, ts, ...)` (ode_call.h): the times and tolerances from the data, then
+// one solve per point of a batch.
+Evaluator::Result Evaluator::ode_call(const Expr& expr) {
+  OdeProblem problem;
+  problem.call = &expr;
+  problem.form = *ode_form(expr.name);
+  problem.checking = checking_;
+  const auto data_argument = [&](size_t i, const char* what, int64_t rank) {
+    const Expr& argument = expr.arguments[i].value;
+    const Result r = visit(argument);
+    if (!r.constant) {
+      throw ModelError(argument.span, std::string(what) + " of '" + expr.name + "' (" + quoted(argument) +
+                                          ") must be data: it cannot depend on parameters");
+    }
+    if (r.value.rank() != rank) {
+      throw ModelError(argument.span, std::string(what) + " of '" + expr.name + "' must be " +
+                                          (rank == 0 ? "a scalar" : "a vector") + ", got shape " +
+                                          variate::to_string(r.value.point_shape()));
+    }
+    const at::Tensor t = r.value.tensor.to(at::kDouble).contiguous();
+    return std::vector<double>(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+  };
+  problem.t0 = data_argument(2, "the initial time t0", 0)[0];
+  problem.times = data_argument(3, "the output times ts", 1);
+  if (problem.form.tolerances) {
+    problem.tolerances.relative = data_argument(4, "rel_tol", 0)[0];
+    problem.tolerances.absolute = data_argument(5, "abs_tol", 0)[0];
+    problem.tolerances.max_steps = static_cast<int64_t>(data_argument(6, "max_num_steps", 0)[0]);
+  }
+  const Expr& y0_expr = expr.arguments[1].value;
+  const Result y0 = visit(y0_expr);
+  if (checking_ && y0.value.rank() != 1) {
+    throw ModelError(y0_expr.span, "the initial state y0 of '" + expr.name + "' must be a vector, got shape " +
+                                       variate::to_string(y0.value.point_shape()));
+  }
+  bool constant = y0.constant, batched = y0.value.batched;
+  int64_t batch = y0.value.batch_size();
+  std::vector<Value> passed;
+  for (size_t i = problem.form.first_passed(); i < expr.arguments.size(); ++i) {
+    const Expr& argument = expr.arguments[i].value;
+    const Result r = visit(argument);
+    const size_t k = 2 + i - problem.form.first_passed();  // f's argument
+    if (checking_) {
+      check_type(argument, r.value, expr.types[k],
+                 "argument " + std::to_string(k + 1) + " of '" + expr.arguments[0].value.name + "' (" +
+                     quoted(argument) + ")");
+    }
+    if (r.value.integer && !r.constant) {
+      throw ModelError(argument.span, quoted(argument) + " is an int passed to '" + expr.arguments[0].value.name +
+                                          "': it must be data");
+    }
+    constant = constant && r.constant;
+    if (r.value.batched) batch = r.value.batch_size();
+    batched = batched || r.value.batched;
+    passed.push_back(r.value);
+  }
+  problem.sensitivities = !constant;
+  const auto point = [](const Value& v, int64_t b) { return v.batched ? Value{v.tensor[b], false, v.integer} : v; };
+  std::vector<at::Tensor> solutions;
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<Value> passed_here;
+    for (const Value& v : passed) passed_here.push_back(point(v, b));
+    const at::Tensor start = point(y0.value, b).tensor;
+    if (!batched) {
+      solutions.push_back(solve_ode_on_torch(problem, start, passed_here));
+      continue;
+    }
+    try {
+      solutions.push_back(solve_ode_on_torch(problem, start, passed_here));
+    } catch (const ModelError&) {
+      // A batch is evaluated without argument checks: this point's density becomes NaN,
+      // which samplers treat as a divergence, and the other points go on.
+      const auto times = static_cast<int64_t>(problem.times.size());
+      const auto dtype = at::isFloatingType(start.scalar_type()) ? start.scalar_type() : at::kDouble;
+      solutions.push_back(at::full({times, start.numel()}, NAN, start.options().dtype(dtype)));
+    }
+  }
+  return {{batched ? at::stack(solutions) : solutions[0], batched, false}, constant};
 }
 
 // `Normal(mu, sigma).log_prob(x)`: the family built from its arguments, each lifted to the

@@ -54,6 +54,7 @@ class Evaluator {
   Result conditional(const Expr& expr);
   Result density(const Expr& expr);
   Result user_call(const Expr& expr);
+  Result ode_call(const Expr& expr);
   Result element_read(const Expr& expr);
 
   // The recurrence being evaluated: its name, elements so far and the step's variable.

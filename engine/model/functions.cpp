@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 
 #include "engine/model/model_error.h"
+#include "engine/model/ode_call.h"
 
 namespace variate::model {
 namespace {
@@ -167,7 +168,7 @@ Value log_sum_exp(const Expr& call, const std::vector<Value>& args, bool rows, b
 }  // namespace
 
 bool is_function(const std::string& name) {
-  return elementwise().count(name) > 0 || structural().count(name) > 0;
+  return elementwise().count(name) > 0 || structural().count(name) > 0 || ode_form(name).has_value();
 }
 
 bool is_elementwise_function(const std::string& name) { return elementwise().count(name) > 0; }
@@ -176,6 +177,7 @@ std::vector<std::string> function_names() {
   std::vector<std::string> names;
   for (const auto& entry : elementwise()) names.push_back(entry.first);
   for (const auto& entry : structural()) names.push_back(entry.first);
+  for (const auto& name : ode_function_names()) names.push_back(name);
   return names;
 }
 

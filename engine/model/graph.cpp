@@ -6,6 +6,7 @@
 
 #include "engine/model/compiled_model.h"
 #include "engine/model/distribution_table.h"
+#include "engine/model/ode_call.h"
 #include "engine/model/printer.h"
 
 namespace variate::model {
@@ -26,8 +27,8 @@ void collect(const Expr& e, const std::string& role, std::vector<Use>& out) {
       collect(e.operands[0], role, out);
       for (size_t i = 1; i < e.operands.size(); ++i) collect(e.operands[i], "index", out);
       return;
-    case ExprKind::call:
-      for (const auto& argument : e.arguments) collect(argument.value, role, out);
+    case ExprKind::call:  // an ODE solver's first argument names its right-hand side, a function
+      for (size_t i = is_ode_call(e) ? 1 : 0; i < e.arguments.size(); ++i) collect(e.arguments[i].value, role, out);
       return;
     default:
       for (const auto& operand : e.operands) collect(operand, role, out);

@@ -3,6 +3,8 @@
 #include <map>
 #include <string>
 
+#include "engine/model/ode_call.h"
+
 namespace variate::model {
 namespace {
 
@@ -21,6 +23,7 @@ class Inliner {
     for (Expr& operand : e.operands) expand(operand);
     for (Argument& argument : e.arguments) expand(argument.value);
     if (e.kind != ExprKind::call) return;
+    if (is_ode_call(e)) return attach_right_hand_side(e);
     const auto found = functions_.find(e.name);
     if (found == functions_.end()) return;
     const FunctionDecl& function = *found->second;
@@ -32,6 +35,23 @@ class Inliner {
     e.types.push_back(function.result);
     Expr body = substitute(function.body, arguments);
     expand(body);  // the calls in the body
+    e.operands = {std::move(body)};
+  }
+
+  // An ODE call gets its right-hand side's body, the arguments renamed as ode_call.h says.
+  void attach_right_hand_side(Expr& e) const {
+    const FunctionDecl& function = *functions_.at(e.arguments[0].value.name);
+    std::vector<Expr> renamed;
+    std::map<std::string, const Expr*> arguments;
+    renamed.reserve(function.parameters.size());
+    for (size_t k = 0; k < function.parameters.size(); ++k) {
+      renamed.push_back(Expr::identifier(ode_argument_name(k), function.parameters[k].span));
+      e.types.push_back(function.parameters[k].type);
+    }
+    for (size_t k = 0; k < function.parameters.size(); ++k) arguments[function.parameters[k].name] = &renamed[k];
+    e.types.push_back(function.result);
+    Expr body = substitute(function.body, arguments);
+    expand(body);
     e.operands = {std::move(body)};
   }
 

@@ -59,8 +59,9 @@ std::string rejection_warning(const BoundModel& model, const UnconstrainedTarget
   std::string first = model.explain_rejection(rejections.first);
   if (first.empty()) first = "an argument computed from the parameters was outside its domain";
   return "Rejected " + with_thousands(rejections.count) + (rejections.count == 1 ? " point" : " points") +
-         " where an argument of a distribution was outside its domain (their density is taken as 0, as Stan rejects "
-         "such proposals); the first: " + first;
+         " where the density could not be evaluated: an argument of a distribution outside its domain, or an ODE "
+         "solver at its step limit (their density is taken as 0, as Stan rejects such proposals); the first: " +
+         first;
 }
 
 BoundModel bind_for_worker(const RunSpec& spec) {

@@ -149,7 +149,13 @@ std::string vector_parameter(FuzzedDataProvider& bytes, const std::string& name,
 std::string derived(FuzzedDataProvider& bytes, const std::string& name, Pool& pool) {
   const std::string a = pick(bytes, pool.scalars);
   const std::string b = pick(bytes, pool.scalars);
-  switch (bytes.ConsumeIntegralInRange(0, 12)) {
+  switch (bytes.ConsumeIntegralInRange(0, 13)) {
+    case 13: {  // an ODE from the data, with parameters passed to its right-hand side
+      pool.vectors.push_back(name);
+      const std::string solver = bytes.ConsumeBool() ? "ode_rk45" : "ode_bdf";
+      return "function g_" + name + "(t: real, y: vector, k: real, r: real): vector = -k * y + r * tanh(t)\n" + name +
+             " = " + solver + "(g_" + name + ", x, 0, [0.5, 1, 2], 0.5 + softplus(" + a + "), tanh(" + b + "))[3]";
+    }
     case 12:  // a user function, inlined where it is called
       pool.vectors.push_back(name);
       return "function f_" + name + "(u: real, v: vector): vector = u * v + softplus(v)\n" + name + " = f_" + name +

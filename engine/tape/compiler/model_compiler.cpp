@@ -1,5 +1,6 @@
 #include "engine/tape/compiler/model_compiler.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -8,6 +9,7 @@
 #include "engine/model/distribution_table.h"
 #include "engine/model/functions.h"
 #include "engine/model/model_error.h"
+#include "engine/model/ode_call.h"
 #include "engine/model/printer.h"
 #include "engine/model/variable_bounds.h"
 #include "engine/tape/constrain/constrain_ops.h"
@@ -20,6 +22,7 @@
 #include "engine/tape/densities/random_draws.h"
 #include "engine/tape/ops/expression_ops.h"
 #include "engine/tape/ops/gather.h"
+#include "engine/tape/ops/ode_op.h"
 #include "engine/tape/ops/stack.h"
 #include "engine/tape/program/builder.h"
 #include "engine/tape/program/unsupported.h"
@@ -54,6 +57,10 @@ class Compiler {
         checked_(model.checked()),
         builder_(purpose == Purpose::predictive ? constrained_size(model.layout()) : model.layout().dimension()),
         purpose_(purpose) {}
+
+  // Compiles a function's body: `inputs` doubles in, its arguments bound by the caller.
+  Compiler(const model::CompiledModel& model, int64_t inputs)
+      : model_(model), checked_(model.checked()), builder_(inputs), purpose_(Purpose::density) {}
 
   Program run() && {
     statements();
@@ -326,6 +333,7 @@ class Compiler {
         return emit_arithmetic(builder_, expr.op, a, b);
       }
       case ExprKind::call: {
+        if (model::is_ode_call(expr)) return ode(expr);
         if (!expr.operands.empty()) return expression(expr.operands[0]);  // a user function, inlined
         std::vector<Slot> arguments;
         for (const auto& argument : expr.arguments) arguments.push_back(expression(argument.value));
@@ -348,6 +356,60 @@ class Compiler {
       default:
         throw Unsupported("the tape has no kernel for '" + model::to_string(expr) + "'");
     }
+  }
+
+  // `ode_rk45(f, y0, t0, ts, ...)`: its times and tolerances from the data, its right-hand
+  // side compiled as a program of inputs (t, y, the passed reals).
+  Slot ode(const Expr& expr) {
+    const model::OdeForm form = *model::ode_form(expr.name);
+    const auto data = [&](size_t i) { return doubles(model_.evaluate(expr.arguments[i].value).tensor); };
+    OdeSettings settings;
+    settings.solver = form.solver;
+    settings.t0 = data(2)[0];
+    settings.times = data(3);
+    if (form.tolerances) {
+      settings.tolerances.relative = data(4)[0];
+      settings.tolerances.absolute = data(5)[0];
+      settings.tolerances.max_steps = static_cast<int64_t>(data(6)[0]);
+    }
+    const Slot y0 = expression(expr.arguments[1].value);
+    std::vector<Slot> passed_reals;
+    std::vector<std::pair<size_t, at::Tensor>> passed_integers;  // by f's argument
+    for (size_t i = form.first_passed(); i < expr.arguments.size(); ++i) {
+      const size_t k = 2 + i - form.first_passed();
+      const Expr& argument = expr.arguments[i].value;
+      if (expr.types[k] == model::ValueType::integer) {
+        passed_integers.emplace_back(k, model_.evaluate(argument).tensor);
+      } else {
+        passed_reals.push_back(expression(argument));
+      }
+    }
+    auto rhs = std::make_shared<RightHandSide>();
+    rhs->states = y0.size;
+    for (const Slot& slot : passed_reals) rhs->parameters += slot.size;
+    Compiler body(model_, 1 + rhs->states + rhs->parameters);
+    body.environment_[model::ode_argument_name(0)] = body.builder_.parameters(0, {});
+    body.environment_[model::ode_argument_name(1)] = body.builder_.parameters(1, {rhs->states});
+    int64_t offset = 1 + rhs->states;
+    size_t real = 0;
+    for (size_t k = 2; k < expr.types.size() - 1; ++k) {
+      const std::string name = model::ode_argument_name(k);
+      const auto integer = std::find_if(passed_integers.begin(), passed_integers.end(),
+                                        [k](const auto& entry) { return entry.first == k; });
+      if (integer != passed_integers.end()) {
+        body.environment_[name] = body.builder_.constant(shape_of(integer->second), doubles(integer->second));
+        continue;
+      }
+      const Slot& slot = passed_reals[real++];
+      body.environment_[name] = body.builder_.parameters(offset, slot.shape);
+      offset += slot.size;
+    }
+    const Slot dydt = body.expression(expr.operands[0]);
+    if (dydt.size != rhs->states)
+      throw Unsupported("'" + expr.arguments[0].value.name + "' returns a value of another size");
+    rhs->program = std::move(body.builder_).finish();
+    rhs->output = rhs->program.resolve(dydt.offset);
+    return emit_ode(builder_, std::move(rhs), std::move(settings), y0, passed_reals);
   }
 
   // `Normal(mu, sigma).log_prob(x)` (log_cdf, log_ccdf): the point and the arguments
@@ -413,6 +475,12 @@ class Compiler {
   }
 
   bool data_only(const Expr& expr) const {
+    if (model::is_ode_call(expr)) {  // its first argument names a function; its body reads f's arguments
+      for (size_t i = 1; i < expr.arguments.size(); ++i) {
+        if (!data_only(expr.arguments[i].value)) return false;
+      }
+      return true;
+    }
     if (expr.kind == ExprKind::name) {
       if (is_step_variable(expr.name)) return true;
       const model::Node* node = checked_.find(expr.name);

@@ -55,4 +55,24 @@ double Program::log_density(const double* q, double* gradient, Work& work, bool 
   return sweep.lp;
 }
 
+bool Program::evaluate(const double* q, Work& work) const {
+  std::copy(q, q + dimension_, work.values.data());
+  Sweep sweep{work.values.data(), work.adjoints.data(), indices_.data(), 0.0, false, false, work.random};
+  for (const Instruction& instruction : instructions_) instruction.forward(instruction, sweep);
+  work.rejected = sweep.rejected;
+  return !sweep.failed;
+}
+
+void Program::gradient_of(int64_t output, Work& work, double* gradient) const {
+  double* adjoints = work.adjoints.data();
+  std::fill(adjoints, adjoints + varying_end_, 0.0);
+  adjoints[output] = 1.0;
+  Sweep sweep{work.values.data(), adjoints, indices_.data(), 0.0, false, false, work.random};
+  for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
+    const Instruction& instruction = instructions_[static_cast<size_t>(*it)];
+    instruction.backward(instruction, sweep);
+  }
+  std::copy(adjoints, adjoints + dimension_, gradient);
+}
+
 }  // namespace variate::tape

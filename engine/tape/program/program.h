@@ -109,6 +109,13 @@ class Program {
   /// argument outside its domain); the gradient is then unspecified.
   double log_density(const double* q, double* gradient, Work& work, bool jacobian = true) const;
 
+  /// A function's program (its dimension() inputs in q, no sinks): the forward sweep only.
+  /// False where a kernel could not evaluate.
+  bool evaluate(const double* q, Work& work) const;
+  /// After evaluate(): d value / d q of the value at arena offset `output` (resolved),
+  /// written into gradient[dimension()], by one reverse sweep from it.
+  void gradient_of(int64_t output, Work& work, double* gradient) const;
+
   /// The same program without its argument checks (densities/argument_checks.h): what
   /// bench/argument_check_cost.cpp times them against.
   Program without_argument_checks() const;
