@@ -44,6 +44,11 @@ Conjugate write_conjugate(const QTemporaryDir& folder) {
   return c;
 }
 
+// Posteriors with local modes away from the posterior's: two starts may stop in different
+// ones (Lotka-Volterra from seed 2: lp -171 where the posterior's mode has -127, its
+// parameters 5 to 10 posterior sds away).
+const QStringList kLocalModes = {"hudson_lynx_hare-lotka_volterra"};
+
 double mode_of(const QString& summary, const QString& name) {
   return read_json(summary)["optimize"].toObject()["mode"].toObject()[name].toDouble();
 }
@@ -76,9 +81,19 @@ class TestVariateOptimize : public QObject {
     const QJsonObject a = read_json(out.filePath("fast.json"))["optimize"].toObject();
     const QJsonObject b = read_json(out.filePath("slow.json"))["optimize"].toObject();
     const double lp_a = a["log_density"].toDouble(), lp_b = b["log_density"].toDouble();
+    const QJsonObject reference = read_json(folder + "reference.json")["parameters"].toObject();
+    if (kLocalModes.contains(name)) {  // the higher of the two modes is the posterior's
+      const QJsonObject mode = (lp_a >= lp_b ? a : b)["mode"].toObject();
+      for (auto it = reference.begin(); it != reference.end(); ++it) {
+        const double mean = it.value().toObject()["mean"].toDouble(), sd = it.value().toObject()["sd"].toDouble();
+        const double x = mode[it.key()].toDouble();
+        QVERIFY2(std::abs(x - mean) < 3 * sd,
+                 qPrintable(QString("%1: %2, posterior %3 +- %4").arg(it.key()).arg(x).arg(mean).arg(sd)));
+      }
+      return;
+    }
     QVERIFY2(std::abs(lp_a - lp_b) < 1e-6 * std::max(1.0, std::abs(lp_b)), qPrintable(QString("%1 vs %2").arg(lp_a).arg(lp_b)));
     // Each value within 1% of its posterior sd of the long run's.
-    const QJsonObject reference = read_json(folder + "reference.json")["parameters"].toObject();
     for (auto it = reference.begin(); it != reference.end(); ++it) {
       const double sd = it.value().toObject()["sd"].toDouble();
       const double x = a["mode"].toObject()[it.key()].toDouble(), y = b["mode"].toObject()[it.key()].toDouble();

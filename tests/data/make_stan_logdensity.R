@@ -2,7 +2,9 @@
 # points drawn uniformly on (-2, 2) in the unconstrained space (Stan's default inits),
 # without and with the Jacobian, its gradient with the Jacobian, and the constrained values.
 # Usage (from the repository root; needs r-cran-rstan and r-cran-jsonlite):
-#   Rscript tests/data/make_stan_logdensity.R NAME SEED > tests/data/reference/NAME/stan_logdensity.json
+#   Rscript tests/data/make_stan_logdensity.R NAME SEED [POINTS.json] > tests/data/reference/NAME/stan_logdensity.json
+# POINTS.json, a list of 4 constrained parameter sets (draws of the reference posterior),
+# replaces the random points where those make the model fail (an ODE that blows up).
 # NAME's Stan program is bench/stan/NAME.stan; its data tests/data/reference/NAME/data.json.
 args <- commandArgs(trailingOnly = TRUE)
 name <- args[1]; seed <- as.integer(args[2])
@@ -18,8 +20,9 @@ fit <- sampling(model, data = data, chains = 1, iter = 1, warmup = 0, seed = see
 
 set.seed(seed)
 d <- get_num_upars(fit)
+given <- if (length(args) >= 3) jsonlite::read_json(args[3]) else NULL
 points <- lapply(1:4, function(i) {
-  u <- runif(d, -2, 2)
+  u <- if (is.null(given)) runif(d, -2, 2) else unconstrain_pars(fit, lapply(given[[i]], unlist))
   list(unconstrained = u,
        stan_lp = log_prob(fit, u, adjust_transform = FALSE),
        stan_lp_jacobian = log_prob(fit, u, adjust_transform = TRUE),

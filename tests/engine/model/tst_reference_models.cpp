@@ -84,15 +84,20 @@ class TestReferenceModels : public QObject {
       theirs.push_back(point["stan_lp"].get<double>());
       theirs_jacobian.push_back(point["stan_lp_jacobian"].get<double>());
     }
+    // Rounding alone parts the two; where the model solves an ODE, each solver's error at
+    // the model's tolerances too, which the file states.
+    const double tolerance = stan.value("tolerance", 1e-6);
     for (size_t i = 1; i < ours.size(); ++i) {
       const double a = ours[i] - ours[0];
       const double b = theirs[i] - theirs[0];
-      QVERIFY2(std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)),
+      QVERIFY2(std::abs(a - b) <= tolerance * std::max(1.0, std::abs(b)),
                qPrintable(QString("point %1: difference %2, Stan %3").arg(i).arg(a, 0, 'g', 12).arg(b, 0, 'g', 12)));
       const double aj = ours_jacobian[i] - ours_jacobian[0];
       const double bj = theirs_jacobian[i] - theirs_jacobian[0];
-      QVERIFY2(std::abs(aj - bj) <= 1e-6 * std::max(1.0, std::abs(bj)),
-               qPrintable(QString("point %1 (Jacobian): difference %2, Stan %3").arg(i).arg(aj, 0, 'g', 12).arg(bj, 0, 'g', 12)));
+      QVERIFY2(
+          std::abs(aj - bj) <= tolerance * std::max(1.0, std::abs(bj)),
+          qPrintable(
+              QString("point %1 (Jacobian): difference %2, Stan %3").arg(i).arg(aj, 0, 'g', 12).arg(bj, 0, 'g', 12)));
     }
   }
 
