@@ -34,8 +34,10 @@ namespace {
 // is tested as an elementwise function.
 // Functions of whole vectors and matrices (tst_tape_language checks the five last ones).
 const std::set<std::string> kStructural = {
-    "sum", "mean", "dot", "colmeans", "cholesky", "gp_exp_quad_cov", "lags", "eye",
-    "log_sum_exp", "log_sum_exp_rows", "softmax", "cumulative_sum", "transpose"};
+    "sum", "mean", "dot", "colmeans", "cholesky", "gp_exp_quad_cov", "lags", "eye", "log_sum_exp", "log_sum_exp_rows",
+    "softmax", "cumulative_sum", "transpose",
+    // The ODE solvers take a function: tst_ode_language compares their tape and LibTorch.
+    "ode_rk45", "ode_rk45_tol", "ode_bdf", "ode_bdf_tol"};
 
 // An operand of the op under test: a slice of theta (varying) or a constant (data).
 struct Operand {
