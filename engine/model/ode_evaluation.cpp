@@ -1,5 +1,6 @@
 #include "engine/model/ode_evaluation.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -19,6 +20,16 @@ using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
 const auto kF64 = at::TensorOptions().dtype(at::kDouble);
+
+// A gradient's elements into a Jacobian's row; zeros where autograd found no path.
+void copy_row(const at::Tensor& gradient, int64_t size, double* row) {
+  if (!gradient.defined()) {
+    std::fill(row, row + size, 0.0);
+    return;
+  }
+  const at::Tensor values = gradient.to(at::kDouble).contiguous();
+  std::copy(values.data_ptr<double>(), values.data_ptr<double>() + size, row);
+}
 
 // f(t, y, passed...) on LibTorch. The real arguments passed to f are read from one flat
 // vector of parameters (the sensitivities' theta); integer ones are data, kept as given.
@@ -86,11 +97,8 @@ class TorchRightHandSide {
       const at::Tensor value = (*this)(at::scalar_tensor(t, kF64), y_leaf, theta_leaf);
       for (int64_t i = 0; i < states_; ++i) {
         const variable_list rows = torch::autograd::grad({value[i]}, {y_leaf, theta_leaf}, {}, true, false, true);
-        for (int64_t j = 0; j < states_; ++j)
-          jacobian_y[i * states_ + j] = rows[0].defined() ? rows[0][j].item<double>() : 0.0;
-        for (int64_t q = 0; q < parameters_; ++q) {
-          jacobian_theta[i * parameters_ + q] = rows[1].defined() ? rows[1][q].item<double>() : 0.0;
-        }
+        copy_row(rows[0], states_, jacobian_y + i * states_);
+        copy_row(rows[1], parameters_, jacobian_theta + i * parameters_);
       }
     };
     return s;

@@ -373,16 +373,14 @@ class Compiler {
       settings.tolerances.max_steps = static_cast<int64_t>(data(6)[0]);
     }
     const Slot y0 = expression(expr.arguments[1].value);
+    // f's arguments after t and y: an int is data, a real a slot (and part of theta).
+    std::vector<std::optional<at::Tensor>> integers;
     std::vector<Slot> passed_reals;
-    std::vector<std::pair<size_t, at::Tensor>> passed_integers;  // by f's argument
     for (size_t i = form.first_passed(); i < expr.arguments.size(); ++i) {
-      const size_t k = 2 + i - form.first_passed();
       const Expr& argument = expr.arguments[i].value;
-      if (expr.types[k] == model::ValueType::integer) {
-        passed_integers.emplace_back(k, model_.evaluate(argument).tensor);
-      } else {
-        passed_reals.push_back(expression(argument));
-      }
+      const bool integer = expr.types[2 + i - form.first_passed()] == model::ValueType::integer;
+      integers.push_back(integer ? std::optional<at::Tensor>(model_.evaluate(argument).tensor) : std::nullopt);
+      if (!integer) passed_reals.push_back(expression(argument));
     }
     auto rhs = std::make_shared<RightHandSide>();
     rhs->states = y0.size;
@@ -391,18 +389,15 @@ class Compiler {
     body.environment_[model::ode_argument_name(0)] = body.builder_.parameters(0, {});
     body.environment_[model::ode_argument_name(1)] = body.builder_.parameters(1, {rhs->states});
     int64_t offset = 1 + rhs->states;
-    size_t real = 0;
-    for (size_t k = 2; k < expr.types.size() - 1; ++k) {
-      const std::string name = model::ode_argument_name(k);
-      const auto integer = std::find_if(passed_integers.begin(), passed_integers.end(),
-                                        [k](const auto& entry) { return entry.first == k; });
-      if (integer != passed_integers.end()) {
-        body.environment_[name] = body.builder_.constant(shape_of(integer->second), doubles(integer->second));
-        continue;
+    auto real = passed_reals.begin();
+    for (size_t j = 0; j < integers.size(); ++j) {
+      Slot& bound = body.environment_[model::ode_argument_name(2 + j)];
+      if (integers[j]) {
+        bound = body.builder_.constant(shape_of(*integers[j]), doubles(*integers[j]));
+      } else {
+        bound = body.builder_.parameters(offset, real->shape);
+        offset += (real++)->size;
       }
-      const Slot& slot = passed_reals[real++];
-      body.environment_[name] = body.builder_.parameters(offset, slot.shape);
-      offset += slot.size;
     }
     const Slot dydt = body.expression(expr.operands[0]);
     if (dydt.size != rhs->states)
