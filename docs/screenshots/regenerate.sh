@@ -37,6 +37,12 @@ cp "$here/../../tests/data/reference/arma-arma11/model.vmod" "$work/arma11/arma1
 cp "$here/../../tests/data/reference/arma-arma11/data.json" "$work/arma11/data.json"
 xvfb-run -a -s "-screen 0 1600x1000x24" "$studio" "$work/arma11/arma11.vmod" --raise canvasDock \
   --screenshot "$here/canvas_arma11.png" --quit-when-done
+# lotka_volterra's canvas alone, fitted (too wide for the studio's dock): the ODE's
+# right-hand side, a user function, feeds z. Drawn by the canvas layout test.
+mkdir "$work/canvas"
+VARIATE_SCREENSHOT_DIR="$work/canvas" QT_QPA_PLATFORM=offscreen "$(cd "$build" && pwd)/tests/tst_canvas_layout" \
+  modelsFromTextDoNotOverlap:hudson_lynx_hare-lotka_volterra > /dev/null
+cp "$work/canvas/canvas_lotka_volterra.png" "$here/"
 # The centered eight schools, reparameterized: the Sampler panel says how it sampled.
 cp "$here/../../tests/data/reparam/eight_schools_centered.vmod" "$work/eight_schools/eight_schools.vmod"
 shot studio-reparam --run-on-open --seed 3 --raise samplerDock

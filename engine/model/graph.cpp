@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "engine/model/compiled_model.h"
@@ -27,7 +28,15 @@ void collect(const Expr& e, const std::string& role, std::vector<Use>& out) {
       collect(e.operands[0], role, out);
       for (size_t i = 1; i < e.operands.size(); ++i) collect(e.operands[i], "index", out);
       return;
-    case ExprKind::call:  // an ODE solver's first argument names its right-hand side, a function
+    case ExprKind::call:  // builders keep the uses of names that are user functions
+      if (is_ode_call(e)) {
+        // Its first argument names the right-hand side, a function.
+        if (!e.arguments.empty() && e.arguments[0].value.kind == ExprKind::name) {
+          out.push_back({e.arguments[0].value.name, "dy/dt"});
+        }
+      } else {
+        out.push_back({e.name, "call"});
+      }
       for (size_t i = is_ode_call(e) ? 1 : 0; i < e.arguments.size(); ++i) collect(e.arguments[i].value, role, out);
       return;
     default:
@@ -91,8 +100,21 @@ std::vector<Use> statement_uses(const Statement& statement) {
     if (element->loop) collect(element->loop->hi, "size", uses);
   } else if (const auto* increment = statement.as<TargetIncrement>()) {
     collect(increment->value, "value", uses);
+  } else if (const auto* function = statement.as<FunctionDecl>()) {
+    // Its names are its arguments, whatever nodes share them: only its calls count.
+    collect(function->body, "value", uses);
+    uses.erase(std::remove_if(uses.begin(), uses.end(), [](const Use& use) { return use.role == "value"; }),
+               uses.end());
   }
   return uses;
+}
+
+std::string signature_text(const FunctionDecl& function) {
+  std::string text = "(";
+  for (size_t i = 0; i < function.parameters.size(); ++i) {
+    text += (i ? ", " : "") + function.parameters[i].name + ": " + value_type_name(function.parameters[i].type);
+  }
+  return text + "): " + value_type_name(function.result);
 }
 
 std::string join_sizes(const std::vector<Expr>& dims) {
@@ -108,6 +130,9 @@ class GraphBuilder {
       : model_(model), compiled_(compiled) {}
 
   ModelGraph run() {
+    for (const Statement& statement : statements()) {
+      if (const auto* function = statement.as<FunctionDecl>()) add_function(*function, statement.span);
+    }
     for (const Node& node : model_.nodes) add_node(node);
     for (size_t s = 0; s < statements().size(); ++s) add_edges(s);
     declared_plates();
@@ -167,11 +192,23 @@ class GraphBuilder {
     graph_.nodes.push_back(std::move(g));
   }
 
+  void add_function(const FunctionDecl& function, Span span) {
+    functions_.insert(function.name);
+    graph_.functions.push_back({function.name, signature_text(function), to_string(function.body), span});
+  }
+
+  static bool is_call(const Use& use) { return use.role == "call" || use.role == "dy/dt"; }
+
+  // A use that is an edge: of a node by its name, of a function by a call.
+  bool is_edge(const Use& use) const {
+    return is_call(use) ? functions_.count(use.name) > 0 : index_.count(use.name) > 0;
+  }
+
   void add_edges(size_t s) {
     const std::string& child = statements()[s].name();
     for (const Use& use : statement_uses(statements()[s])) {
       // A name never feeds itself: an observed node's data declaration is the node.
-      if (use.name == child || !index_.count(use.name)) continue;
+      if (use.name == child || !is_edge(use)) continue;
       const auto key = std::make_pair(use.name, child);
       auto it = edge_index_.find(key);
       if (it == edge_index_.end()) {
@@ -236,7 +273,7 @@ class GraphBuilder {
   std::vector<std::string> shared_plates(const std::vector<Use>& uses) {
     std::optional<std::vector<std::string>> shared;
     for (const Use& use : uses) {
-      if (!index_.count(use.name)) continue;
+      if (is_call(use) || !index_.count(use.name)) continue;
       const auto& plates = graph_node(use.name).plates;
       if (plates.empty()) continue;
       if (!shared) {
@@ -269,6 +306,7 @@ class GraphBuilder {
   const CompiledModel* compiled_;
   ModelGraph graph_;
   std::map<std::string, size_t> index_;
+  std::set<std::string> functions_;
   std::map<std::pair<std::string, std::string>, size_t> edge_index_;
   // The sizes each node declares, for nodes that declare any (or a constraint).
   std::map<std::string, const std::vector<Expr>*> declared_dims_;
@@ -292,6 +330,13 @@ NodeGlyph node_glyph(NodeKind kind) {
 const GraphNode* ModelGraph::find_node(const std::string& id) const {
   for (const auto& n : nodes) {
     if (n.id == id) return &n;
+  }
+  return nullptr;
+}
+
+const GraphFunction* ModelGraph::find_function(const std::string& id) const {
+  for (const auto& f : functions) {
+    if (f.id == id) return &f;
   }
   return nullptr;
 }

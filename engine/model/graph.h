@@ -1,7 +1,8 @@
 #pragma once
 /// The graph view of a model that the canvas draws: one node per name, edges from each name
 /// to the names that read it (labelled by the role it plays there), and plates — boxes
-/// labelled by a dimension — nested as the sizes are. Everything is in program order and
+/// labelled by a dimension — nested as the sizes are. A user function is drawn once, with an
+/// edge to every node (and function) whose expressions call it. Everything is in program order and
 /// identified by stable ids, so the canvas can keep its layout across edits.
 ///
 ///   const ModelGraph graph = build_graph(*result.checked, result.model ? &*result.model : nullptr);
@@ -69,6 +70,15 @@ struct GraphNode {
   std::vector<std::string> plates;
 };
 
+/// A user function, `function NAME(a: real, v: vector): vector = EXPR`: no value of the
+/// model, so in no plate; its edges go to what calls it.
+struct GraphFunction {
+  std::string id;         // the name
+  std::string signature;  // "(t: real, z: vector, theta: vector): vector"
+  std::string body;       // the expression's canonical text
+  Span span;              // the declaration
+};
+
 /// parent -> child: `from` is read by `to`'s statements.
 struct GraphEdge {
   std::string from;
@@ -76,7 +86,9 @@ struct GraphEdge {
   /// What `from` is in `to`, distinct, in order of first use (most edges have one): the
   /// distribution parameter it feeds ("mu", "Sigma", "log_rate", "component.sigma" inside a
   /// Mixture's component), "value" inside an `=` expression, "size" in a declared size,
-  /// "index" inside an index (a[county_idx]: county_idx is an index of log_radon).
+  /// "index" inside an index (a[county_idx]: county_idx is an index of log_radon); from a
+  /// function, "call" where `to` calls it and "dy/dt" where an ODE solver's call in `to`
+  /// takes it as the right-hand side.
   std::vector<std::string> roles;
 };
 
@@ -91,12 +103,14 @@ struct Plate {
 };
 
 struct ModelGraph {
-  std::vector<GraphNode> nodes;  // program order
-  std::vector<GraphEdge> edges;  // by first reference in program order
-  std::vector<Plate> plates;     // by first use; a parent comes before its children
+  std::vector<GraphNode> nodes;          // program order
+  std::vector<GraphFunction> functions;  // program order
+  std::vector<GraphEdge> edges;          // by first reference in program order
+  std::vector<Plate> plates;             // by first use; a parent comes before its children
 
   /// nullptr when absent.
   const GraphNode* find_node(const std::string& id) const;
+  const GraphFunction* find_function(const std::string& id) const;
   const GraphEdge* find_edge(const std::string& from, const std::string& to) const;
   const Plate* find_plate(const std::string& id) const;
 };

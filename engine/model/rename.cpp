@@ -1,5 +1,7 @@
 #include "engine/model/rename.h"
 
+#include <algorithm>
+
 #include "engine/core/checks.h"
 #include "engine/model/diagnostic.h"
 #include "engine/model/lexer.h"
@@ -7,55 +9,108 @@
 namespace variate::model {
 namespace {
 
-// Renames the references in one statement (and its own name when `definition`); returns
-// how many references it renamed.
-int rename_in_statement(Statement& statement, const std::string& from, const std::string& to, bool definition) {
-  int count = 0;
-  const auto name = [&](std::string& own) {
-    if (definition && own == from) own = to;
+// Calls `visit` on every expression of a node's statement (not a function's body, which
+// reads only its arguments), and `name` on the name it defines.
+template <class Visit, class Name>
+void for_each_part(Statement& statement, const Visit& visit, const Name& name) {
+  const auto optional = [&](std::optional<Expr>& e) {
+    if (e) visit(*e);
   };
   if (auto* data = std::get_if<DataDecl>(&statement.node)) {
     name(data->name);
-    for (auto& dim : data->dims) count += rename_references(dim, from, to);
-    for (auto* bound : {&data->lower, &data->upper}) {
-      if (*bound) count += rename_references(**bound, from, to);
-    }
+    for (auto& dim : data->dims) visit(dim);
+    optional(data->lower);
+    optional(data->upper);
   } else if (auto* random = std::get_if<RandomStmt>(&statement.node)) {
     name(random->name);
-    for (auto& dim : random->dims) count += rename_references(dim, from, to);
-    for (auto& dim : random->constraint_dims) count += rename_references(dim, from, to);
-    count += rename_references(random->distribution, from, to);
+    for (auto& dim : random->dims) visit(dim);
+    for (auto& dim : random->constraint_dims) visit(dim);
+    visit(random->distribution);
     if (random->truncation) {
-      for (auto* bound : {&random->truncation->lo, &random->truncation->hi}) {
-        if (*bound) count += rename_references(**bound, from, to);
-      }
+      optional(random->truncation->lo);
+      optional(random->truncation->hi);
     }
     if (random->bounds) {
-      for (auto* bound : {&random->bounds->lower, &random->bounds->upper}) {
-        if (*bound) count += rename_references(**bound, from, to);
-      }
+      optional(random->bounds->lower);
+      optional(random->bounds->upper);
     }
   } else if (auto* assignment = std::get_if<Deterministic>(&statement.node)) {
     name(assignment->name);
-    count += rename_references(assignment->value, from, to);
+    visit(assignment->value);
   } else if (auto* element = std::get_if<ElementDefinition>(&statement.node)) {
     name(element->name);
-    count += rename_references(element->value, from, to);
-    if (element->loop) count += rename_references(element->loop->hi, from, to);
+    visit(element->value);
+    if (element->loop) visit(element->loop->hi);
   } else if (auto* increment = std::get_if<TargetIncrement>(&statement.node)) {
-    count += rename_references(increment->value, from, to);
+    visit(increment->value);
+  } else if (auto* function = std::get_if<FunctionDecl>(&statement.node)) {
+    name(function->name);
+  }
+}
+
+// Renames the names of one kind (references, or a user function's calls) in an expression;
+// returns how many.
+int rename_in_expression(Expr& expr, ExprKind kind, const std::string& from, const std::string& to) {
+  int count = 0;
+  if (expr.kind == kind && expr.name == from) {
+    expr.name = to;
+    ++count;
+  }
+  for (Expr& operand : expr.operands) count += rename_in_expression(operand, kind, from, to);
+  for (Argument& argument : expr.arguments) count += rename_in_expression(argument.value, kind, from, to);
+  return count;
+}
+
+int rename_calls(Expr& expr, const std::string& from, const std::string& to) {
+  return rename_in_expression(expr, ExprKind::call, from, to);
+}
+
+// Renaming a function renames its calls in other functions' bodies and the right-hand
+// sides their ODE calls name, unless an argument of the same name hides it there.
+int rename_in_body(FunctionDecl& function, const std::string& from, const std::string& to) {
+  int count = rename_calls(function.body, from, to);
+  const bool hidden = std::any_of(function.parameters.begin(), function.parameters.end(),
+                                  [&](const FunctionParameter& p) { return p.name == from; });
+  if (!hidden) count += rename_references(function.body, from, to);
+  return count;
+}
+
+// Renames the references in one statement (and its own name when `definition`); returns
+// how many references it renamed. `is_function`: `from` names a user function, whose
+// calls follow (a call of anything else names the language's function or distribution).
+int rename_in_statement(Statement& statement, const std::string& from, const std::string& to, bool definition,
+                        bool is_function) {
+  int count = 0;
+  for_each_part(
+      statement,
+      [&](Expr& e) {
+        count += rename_references(e, from, to);
+        if (is_function) count += rename_calls(e, from, to);
+      },
+      [&](std::string& own) {
+        if (definition && own == from) own = to;
+      });
+  if (auto* function = std::get_if<FunctionDecl>(&statement.node); function && is_function) {
+    count += rename_in_body(*function, from, to);
   }
   return count;
 }
 
-// A name with any definition or reference in the program.
+bool declares_function(const Program& program, const std::string& name) {
+  return std::any_of(program.statements.begin(), program.statements.end(), [&](const Statement& statement) {
+    return statement.kind() == StatementKind::function && statement.name() == name;
+  });
+}
+
+// A name with any definition or reference in the program (calls count for a function).
 bool is_used(Program& program, const std::string& name) {
   for (Statement& statement : program.statements) {
     if (statement.name() == name) return true;
   }
   // Counting references by renaming a name to itself leaves the tree as it was.
+  const bool function = declares_function(program, name);
   for (Statement& statement : program.statements) {
-    if (rename_in_statement(statement, name, name, false) > 0) return true;
+    if (rename_in_statement(statement, name, name, false, function) > 0) return true;
   }
   return false;
 }
@@ -73,15 +128,8 @@ bool is_valid_name(const std::string& name) {
 }
 
 int rename_references(Expr& expr, const std::string& from, const std::string& to) {
-  int count = 0;
-  if (expr.kind == ExprKind::name && expr.name == from) {
-    expr.name = to;
-    ++count;
-  }
   // A call's own name is a function or distribution, never a node.
-  for (Expr& operand : expr.operands) count += rename_references(operand, from, to);
-  for (Argument& argument : expr.arguments) count += rename_references(argument.value, from, to);
-  return count;
+  return rename_in_expression(expr, ExprKind::name, from, to);
 }
 
 void rename_node(Program& program, const std::string& from, const std::string& to) {
@@ -93,7 +141,8 @@ void rename_node(Program& program, const std::string& from, const std::string& t
   }
   if (is_used(program, to)) throw ArgumentError("rename: the model already has a node named '" + to + "'");
   if (!is_used(program, from)) throw ArgumentError("rename: the model has no node named '" + from + "'");
-  for (Statement& statement : program.statements) rename_in_statement(statement, from, to, true);
+  const bool function = declares_function(program, from);
+  for (Statement& statement : program.statements) rename_in_statement(statement, from, to, true, function);
 }
 
 }  // namespace variate::model

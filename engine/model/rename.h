@@ -1,8 +1,8 @@
 #pragma once
-/// Renaming a node of a model on its syntax tree: the statements that define the name and
-/// every reference to it follow, while function and distribution names, named-argument
-/// labels and other names that merely contain it stay (what a regex over the text gets
-/// wrong: renaming `mu` must not touch `mu_raw`, `Normal(mu = ...)` or a comment).
+/// Renaming a node (or a user function) of a model on its syntax tree: the statements that
+/// define the name and every reference to it (a function's calls) follow, while function and distribution names,
+/// named-argument labels and other names that merely contain it stay (what a regex over the text gets wrong: renaming
+/// `mu` must not touch `mu_raw`, `Normal(mu = ...)` or a comment).
 ///
 ///   rename_node(program, "theta_trans", "theta_raw");
 ///   std::string text = to_string(program);

@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QLabel>
 
 #include "tests/ui/tst_canvas_driver.h"
 #include "ui/canvas/run_diagnostics.h"
@@ -173,6 +174,80 @@ class TestCanvasEdits : public QObject {
     QVERIFY(d.text().contains("y ~ Normal(0, sigma)"));
     QVERIFY(!d.model()->disconnectNodes("mu", "theta"));  // inside an expression
     QVERIFY(d.canvas()->message().contains("expression"));
+  }
+
+  // A user function is a node of its own: drawn once, with a dotted arrow to each node
+  // that calls it; renamed with its calls, its body edited and checked, deleted only when
+  // nothing calls it, never connected to a slot; added from the palette.
+  void functionsAreNodes() {
+    const QString text =
+        "function scaled(x: real, s: real): real = x * s\n\nmu ~ Normal(0, 1)\n"
+        "tau ~ HalfNormal(1)\ntheta = scaled(mu, tau)\n";
+    CanvasDriver d(text);
+    QVERIFY2(d.model()->snapshot().ok(), qPrintable(d.model()->snapshot().error()));
+    NodeItem* function = d.canvas()->nodeItem("scaled");
+    QVERIFY(function);
+    QCOMPARE(function->node().kind, CanvasNode::Kind::Function);
+    QVERIFY(function->toolTip().contains("= x * s"));
+    EdgeItem* call = nullptr;
+    for (auto* edge : d.canvas()->canvasScene()->edgeItems()) {
+      if (edge->edge().from == "scaled") call = edge;
+    }
+    QVERIFY(call);
+    QCOMPARE(call->edge().to, QString("theta"));
+    QCOMPARE(call->pen().style(), Qt::DotLine);
+    QVERIFY(call->toolTip().contains("theta calls scaled"));
+    QVERIFY(function->pos().y() < d.canvas()->nodeItem("theta")->pos().y());
+
+    // Its properties: the signature, and the body, checked as typed.
+    QVERIFY(d.clickNode("scaled"));
+    QVERIFY(d.panel()->properties()->findChild<QLabel*>("propertiesTitle")->text().contains("function"));
+    QCOMPARE(d.field<QLabel>("signatureLabel")->text(), QString("(x: real, s: real): real"));
+    QVERIFY(!d.field<QComboBox>("distributionCombo"));
+    QVERIFY(d.typeInto("expressionEdit", "x * q"));
+    QVERIFY2(d.canvas()->message().contains("'q' is not an argument of 'scaled'"), qPrintable(d.canvas()->message()));
+    QCOMPARE(d.text(), text);
+    QVERIFY(d.typeInto("expressionEdit", "x * s + 1"));
+    QVERIFY2(d.text().startsWith("function scaled(x: real, s: real): real = x * s + 1\n"), qPrintable(d.text()));
+
+    // Renamed with its calls; a slot takes no function; deleting it is refused while called.
+    QVERIFY(d.clickNode("scaled"));
+    QVERIFY(d.typeInto("nameEdit", "scale_by"));
+    QVERIFY2(d.text().contains("theta = scale_by(mu, tau)"), qPrintable(d.text()));
+    QVERIFY(d.canvas()->nodeItem("scale_by"));
+    const QString before = d.text();
+    QVERIFY(d.addFromPalette({NodeTemplate::Kind::Random, "Normal"}) == "normal");
+    const QString withNormal = d.text();
+    QVERIFY(d.dragConnection("scale_by", "normal", "mu"));
+    QVERIFY2(d.canvas()->message().contains("'scale_by' is a function"), qPrintable(d.canvas()->message()));
+    QCOMPARE(d.text(), withNormal);
+    d.undo()->undo();
+    QCOMPARE(d.text(), before);
+    QVERIFY(d.clickNode("scale_by"));
+    d.key(Qt::Key_Delete);
+    QVERIFY2(d.canvas()->message().contains("'scale_by' is read by theta"), qPrintable(d.canvas()->message()));
+    QCOMPARE(d.text(), before);
+
+    // Copied and pasted: a second function beside the first, renamed.
+    d.key(Qt::Key_C, Qt::ControlModifier);
+    d.key(Qt::Key_V, Qt::ControlModifier);
+    QVERIFY2(d.text().startsWith("function scale_by(x: real, s: real): real = x * s + 1\n"
+                                 "function scale_by2(x: real, s: real): real = x * s + 1\n\nmu ~"),
+             qPrintable(d.text()));
+    QCOMPARE(d.model()->selection(), QStringList{"scale_by2"});
+    d.undo()->undo();
+    QCOMPARE(d.text(), before);
+
+    // From the palette: after the other functions; deleted when nothing calls it.
+    QCOMPARE(d.addFromPalette({NodeTemplate::Kind::Function, {}}), QString("f"));
+    QVERIFY2(d.text().startsWith("function scale_by(x: real, s: real): real = x * s + 1\n"
+                                 "function f(x: real): real = x\n\nmu ~"),
+             qPrintable(d.text()));
+    QCOMPARE(d.canvas()->nodeItem("f")->node().kind, CanvasNode::Kind::Function);
+    QVERIFY(d.clickNode("f"));
+    d.key(Qt::Key_Delete);
+    QVERIFY(!d.canvas()->nodeItem("f"));
+    QCOMPARE(d.text(), before);
   }
 
   void zoomAndPan() {

@@ -115,7 +115,8 @@ class TestCanvasLayout : public QObject {
     const QString name = QFileInfo(file).dir().dirName();
     static const QMap<QString, QString> kShots = {{"eight_schools-eight_schools_noncentered", "eight_schools"},
                                                   {"diamonds-diamonds", "diamonds"},
-                                                  {"gp_pois_regr-gp_pois_regr", "gp_pois_regr"}};
+                                                  {"gp_pois_regr-gp_pois_regr", "gp_pois_regr"},
+                                                  {"hudson_lynx_hare-lotka_volterra", "lotka_volterra"}};
     if (!shots.isEmpty() && kShots.contains(name)) {
       d.panel()->resize(1280, 760);
       QTest::qWait(50);

@@ -21,6 +21,9 @@ AddNodeCommand* AddNodeCommand::create(CanvasModel* model, const NodeTemplate& w
     case NodeTemplate::Kind::RealData: stem = "x"; break;
     case NodeTemplate::Kind::IntData: stem = "n"; break;
     case NodeTemplate::Kind::Expression: stem = "value"; break;
+    case NodeTemplate::Kind::Function:
+      stem = "f";
+      break;
     case NodeTemplate::Kind::Random: stem = family->name.toLower(); break;
   }
   const QString name = edits::freshName(model->snapshot().program(), stem);
@@ -30,6 +33,9 @@ AddNodeCommand* AddNodeCommand::create(CanvasModel* model, const NodeTemplate& w
           case NodeTemplate::Kind::RealData: edits::addDataNode(program, name, false); break;
           case NodeTemplate::Kind::IntData: edits::addDataNode(program, name, true); break;
           case NodeTemplate::Kind::Expression: edits::addDeterministicNode(program, name, "0"); break;
+          case NodeTemplate::Kind::Function:
+            edits::addFunction(program, name);
+            break;
           case NodeTemplate::Kind::Random:
             if (family->discrete) {
               edits::addDataNode(program, name, true);

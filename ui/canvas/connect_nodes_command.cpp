@@ -21,6 +21,11 @@ ConnectNodesCommand* ConnectNodesCommand::create(CanvasModel* model, const QStri
     *error = QObject::tr("Refused: '%1' cannot feed its own %2 (a node cannot depend on itself)").arg(from, parameter);
     return nullptr;
   }
+  if (source->kind == CanvasNode::Kind::Function) {
+    *error = QObject::tr("Refused: '%1' is a function: call it in an expression, such as %1(%2)")
+                 .arg(from, target->arguments.value(target->parameters.indexOf(parameter), "x"));
+    return nullptr;
+  }
   const int index = target->parameters.indexOf(parameter);
   if (index < 0) {
     *error = QObject::tr("'%1' has no parameter slot '%2'").arg(to, parameter);

@@ -24,13 +24,19 @@ QString EdgeItem::slotFor(const CanvasEdge& edge, const CanvasNode& target) {
 EdgeItem::EdgeItem(const CanvasEdge& edge, NodeItem* from, NodeItem* to)
     : edge_(edge), from_(from), to_(to), slot_(slotFor(edge, to->node())) {
   const bool indexOnly = edge.roles == QStringList{"index"};
-  setPen(QPen(edge.guide ? QColor("#7e57c2") : QColor("#546e7a"), 1.4,
-              indexOnly || edge.guide ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
+  const bool call = from->node().kind == CanvasNode::Kind::Function;  // no value flows: a call
+  QColor color = edge.guide ? QColor("#7e57c2") : QColor("#546e7a");
+  if (call) color = QColor("#2e7d32");
+  setPen(QPen(color, 1.4, call ? Qt::DotLine : indexOnly || edge.guide ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
   setFlags(ItemIsSelectable);
   setZValue(5);
   if (edge.feedback) {
     setToolTip(QObject::tr("%1 → %2 (%3): the data of %1, read back by what it is observed through")
                    .arg(edge.from, edge.to, edge.roles.join(", ")));
+  } else if (call) {
+    setToolTip(edge.roles.contains("dy/dt")
+                   ? QObject::tr("%1 → %2: the right-hand side dy/dt of an ODE solver %2 calls").arg(edge.from, edge.to)
+                   : QObject::tr("%1 → %2: %2 calls %1").arg(edge.from, edge.to));
   } else if (edge.guide) {
     setToolTip(QObject::tr("%1 → %2 (the guide's %3)").arg(edge.from, edge.to, edge.roles.join(", ")));
   } else {

@@ -24,7 +24,7 @@ CanvasNode::Kind kindOf(model::NodeKind kind) {
     case model::NodeKind::derived: return CanvasNode::Kind::Derived;
     case model::NodeKind::network: return CanvasNode::Kind::Network;
     case model::NodeKind::log_density: return CanvasNode::Kind::LogDensity;
-  }
+  }  // a function is no NodeKind: fromText makes its node
   return CanvasNode::Kind::Data;
 }
 
@@ -131,6 +131,20 @@ ModelSnapshot ModelSnapshot::fromText(const QString& text) {
   }
   const model::ModelGraph graph = model::build_graph(checked);
   const auto& statements = checked.program.statements;
+  // Functions first: the text declares them before the nodes that call them.
+  for (const auto& f : graph.functions) {
+    CanvasNode node;
+    node.id = fromStd(f.id);
+    node.kind = CanvasNode::Kind::Function;
+    node.declaredType = fromStd(f.signature);
+    node.expression = fromStd(f.body);
+    for (size_t s = 0; s < statements.size(); ++s) {
+      if (statements[s].kind() == model::StatementKind::function && statements[s].name() == f.id) {
+        node.programIndex = static_cast<int>(s);
+      }
+    }
+    snapshot.nodes_ << node;
+  }
   for (const auto& g : graph.nodes) {
     CanvasNode node;
     node.id = fromStd(g.id);

@@ -15,10 +15,13 @@
 namespace variate::ui {
 
 struct CanvasNode {
-  enum class Kind { Data, Observed, Latent, TransformedData, Derived, Network, LogDensity };
+  /// Function: a user function, `function f(x: real): real = EXPR`; its signature is the
+  /// declared type, its body the expression; its edges go to what calls it.
+  enum class Kind { Data, Observed, Latent, TransformedData, Derived, Network, LogDensity, Function };
   QString id;
   Kind kind = Kind::Data;
-  /// "real[J]", "int", "ordered[K]"; empty for nodes without a declared type.
+  /// "real[J]", "int", "ordered[K]", a function's "(x: real): real"; empty for nodes
+  /// without a declared type.
   QString declaredType;
   QStringList sizes;  // declared size texts: {"N", "K"}
   /// Dimensions of its value where the text alone fixes them; nullopt where data shapes
@@ -31,7 +34,7 @@ struct CanvasNode {
   QStringList parameters;      // the parameters the call binds, in order: {"mu", "sigma"}
   QStringList arguments;       // their argument texts: {"theta", "sigma"}
   QString distributionText;    // "Normal(theta, sigma)"
-  QString expression;          // for `=` nodes, recurrences and `target +=` terms
+  QString expression;          // for `=` nodes, recurrences, `target +=` terms and a function's body
   /// A network's layers as the call gives them: "mlp 20 → 400 → 784, relu" (the input
   /// width where the input's declared sizes fix it).
   QString network;
@@ -49,7 +52,7 @@ struct CanvasNode {
 struct CanvasEdge {
   QString from;
   QString to;
-  QStringList roles;  // "mu", "value", "index", "size", "component.sigma"
+  QStringList roles;  // "mu", "value", "index", "size", "component.sigma", a function's "call"
   /// Read only by the target's guide (`guide z ~ Normal(encoder[...], ...)`): the
   /// variational side of the model, not the generative one.
   bool guide = false;

@@ -35,8 +35,12 @@ QFont slotFont() {
 
 bool isRectangular(CanvasNode::Kind kind) {
   return kind == CanvasNode::Kind::Data || kind == CanvasNode::Kind::TransformedData ||
-         kind == CanvasNode::Kind::Network || kind == CanvasNode::Kind::LogDensity;
+         kind == CanvasNode::Kind::Network || kind == CanvasNode::Kind::LogDensity ||
+         kind == CanvasNode::Kind::Function;
 }
+
+// A function's box has a bar inside each side, the flowchart's sign for a subroutine.
+constexpr double kFunctionBarInset = 7;
 
 // Room on a network's left for its layer glyph.
 constexpr double kLayerGlyphWidth = 26;
@@ -67,6 +71,7 @@ QString detailOf(const CanvasNode& node) {
   if (node.kind == CanvasNode::Kind::Data) return node.declaredType;
   if (node.kind == CanvasNode::Kind::Network && !node.network.isEmpty()) return node.network;
   if (node.kind == CanvasNode::Kind::LogDensity) return "+= " + node.expression;
+  if (node.kind == CanvasNode::Kind::Function) return node.declaredType;
   // A recurrence's expression is its statements, which say '=' themselves.
   const bool recurrence = node.expression.startsWith(node.id + "[");
   if (!node.expression.isEmpty()) text = recurrence ? node.expression : "= " + node.expression;
@@ -106,6 +111,10 @@ NodeItem::NodeItem(const CanvasNode& node, const NodeDiagnostics* diagnostics)
   setAcceptHoverEvents(true);
   setZValue(10);
   QString tip = QString("<b>%1</b>: %2").arg(node.id.toHtmlEscaped(), detailOf(node).toHtmlEscaped());
+  if (node.kind == CanvasNode::Kind::Function) {
+    tip = QObject::tr("<b>%1</b>%2 = %3<br>a function: its arrows go to what calls it")
+              .arg(node.id.toHtmlEscaped(), node.declaredType.toHtmlEscaped(), node.expression.toHtmlEscaped());
+  }
   if (const QString value = valueText(node); !value.isEmpty()) tip += QObject::tr("<br>value: %1").arg(value.toHtmlEscaped());
   if (hasDiagnostics_) {
     tip += "<br>" + diagnostics_.estimateText() + "<br>" + diagnostics_.convergenceText().toHtmlEscaped();
@@ -123,6 +132,7 @@ QSizeF NodeItem::bodySize(const CanvasNode& node, const NodeDiagnostics* diagnos
   QSizeF size = isRectangular(node.kind) ? QSizeF(width + 24, height + 14)
                                          : QSizeF(width * 1.22 + 30, height * 1.3 + 18);
   if (node.kind == CanvasNode::Kind::Network) size += QSizeF(kLayerGlyphWidth, 8);
+  if (node.kind == CanvasNode::Kind::Function) size += QSizeF(2 * kFunctionBarInset, 0);
   double slotRow = kSlotGap;
   for (const auto& parameter : node.parameters) slotRow += slotWidth(parameter) + kSlotGap;
   size.setWidth(std::max({size.width(), slotRow + 16, 90.0}));
@@ -187,6 +197,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   if (node_.kind == CanvasNode::Kind::Observed) fill = QColor("#b8c2cc");
   if (node_.kind == CanvasNode::Kind::Network) fill = QColor("#ede7f6");
   if (node_.kind == CanvasNode::Kind::LogDensity) fill = QColor("#cfd8dc");  // a factor's square
+  if (node_.kind == CanvasNode::Kind::Function) fill = QColor("#e8f5e9");
   if (hasDiagnostics_ && diagnostics_.tint().isValid()) fill = diagnostics_.tint();
   const bool selected = option->state & QStyle::State_Selected;
   QPen pen(selected ? QColor("#1e73d8") : QColor("#37474f"), selected ? 2.6 : 1.4);
@@ -211,6 +222,10 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
   outline(body_);
   if (network) {
     paintLayers(painter, body_, node_);
+  } else if (node_.kind == CanvasNode::Kind::Function) {
+    for (const double x : {body_.left() + kFunctionBarInset, body_.right() - kFunctionBarInset}) {
+      painter->drawLine(QPointF(x, body_.top()), QPointF(x, body_.bottom()));
+    }
   } else if (node_.isDeterministic()) {
     painter->setBrush(Qt::NoBrush);
     outline(body_.adjusted(4, 4, -4, -4));

@@ -45,6 +45,8 @@ NodePalette::NodePalette(QWidget* parent) : QTreeWidget(parent) {
            tr("An integer input, such as a size or counts: data n: int"));
   addEntry(inputs, tr("Expression"), {NodeTemplate::Kind::Expression, {}},
            tr("A deterministic node computed from others: value = ..."));
+  addEntry(inputs, tr("Function"), {NodeTemplate::Kind::Function, {}},
+           tr("A function to call in expressions: function f(x: real): real = ..."));
 
   QHash<QString, QTreeWidgetItem*> groups;
   for (const FamilyInfo& family : catalog::families()) {

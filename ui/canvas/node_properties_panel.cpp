@@ -24,6 +24,8 @@ QString kindText(CanvasNode::Kind kind) {
     case CanvasNode::Kind::Derived: return QObject::tr("derived quantity");
     case CanvasNode::Kind::Network: return QObject::tr("network");
     case CanvasNode::Kind::LogDensity: return QObject::tr("log-density term (target +=)");
+    case CanvasNode::Kind::Function:
+      return QObject::tr("function");
   }
   return {};
 }
@@ -173,6 +175,15 @@ void NodePropertiesPanel::buildForm(const CanvasNode& node) {
            [this, id](const QString& text) { return text == id ? QString() : model_->checkRename(id, text); },
            [this, id](const QString& text) { model_->renameNode(id, text.trimmed()); });
 
+  if (node.kind == CanvasNode::Kind::Function) {  // its arguments and result are edited in the text
+    auto* signature = new QLabel(node.declaredType, form_);
+    signature->setObjectName("signatureLabel");
+    signature->setWordWrap(true);
+    layout_->addRow(tr("Signature"), signature);
+    addField("expressionEdit", tr("Body"), node.expression, checkProperty(NodeProperty::Expression, {}),
+             [this, id](const QString& text) { model_->setExpression(id, text); });
+    return;
+  }
   if (node.declaredData) {
     auto* type = new QComboBox(form_);
     type->setObjectName("typeCombo");

@@ -9,6 +9,8 @@ QString NodeTemplate::encode() const {
     case Kind::RealData: return "data:real";
     case Kind::IntData: return "data:int";
     case Kind::Expression: return "expression";
+    case Kind::Function:
+      return "function";
     case Kind::Random: return "random:" + family;
   }
   return {};
@@ -21,6 +23,8 @@ bool NodeTemplate::decode(const QString& text, NodeTemplate* result) {
     *result = {Kind::IntData, {}};
   } else if (text == "expression") {
     *result = {Kind::Expression, {}};
+  } else if (text == "function") {
+    *result = {Kind::Function, {}};
   } else if (text.startsWith("random:") && catalog::find(text.mid(7))) {
     *result = {Kind::Random, text.mid(7)};
   } else {

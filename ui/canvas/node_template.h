@@ -1,13 +1,13 @@
 #pragma once
-/// What a palette entry adds to the model: a data input, an expression, or a random
-/// variable of a family. Travels in drags as text ("random:Normal").
+/// What a palette entry adds to the model: a data input, an expression, a user function,
+/// or a random variable of a family. Travels in drags as text ("random:Normal").
 
 #include <QString>
 
 namespace variate::ui {
 
 struct NodeTemplate {
-  enum class Kind { RealData, IntData, Expression, Random };
+  enum class Kind { RealData, IntData, Expression, Function, Random };
   Kind kind = Kind::Random;
   QString family;  // Random only
 

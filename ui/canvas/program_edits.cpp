@@ -59,8 +59,9 @@ const FamilyInfo& familyOf(const QString& name) {
   return *family;
 }
 
+// Reads a node, or calls a function (a user function's name is no node's).
 bool reads(const Expr& e, const std::string& name) {
-  if (e.kind == ExprKind::name && e.name == name) return true;
+  if ((e.kind == ExprKind::name || e.kind == ExprKind::call) && e.name == name) return true;
   for (const auto& operand : e.operands) {
     if (reads(operand, name)) return true;
   }
@@ -87,23 +88,41 @@ bool reads(const Statement& statement, const std::string& name) {
     return any(random->dims) || any(random->constraint_dims) || reads(random->distribution, name) || in_truncation ||
            in_bounds;
   }
+  if (const auto* element = statement.as<model::ElementDefinition>()) {
+    return reads(element->value, name) || (element->loop && reads(element->loop->hi, name));
+  }
+  if (const auto* increment = statement.as<model::TargetIncrement>()) return reads(increment->value, name);
+  if (const auto* function = statement.as<model::FunctionDecl>()) return reads(function->body, name);
   return reads(std::get<Deterministic>(statement.node).value, name);
 }
 
-// Data declarations stay together at the top; everything else goes at the end, a blank
-// line separating it from the declarations as in the example models.
+// Functions stay together at the top, then data declarations; everything else goes at the
+// end, a blank line separating it from the declarations as in the example models.
 void insertStatement(Program& program, Statement statement) {
   auto& list = program.statements;
-  if (statement.kind() == StatementKind::data) {
+  if (statement.kind() == StatementKind::function) {  // after the last function, else first
     size_t at = 0;
     for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i].kind() == StatementKind::function) at = i + 1;
+    }
+    if (at < list.size() && list[at].kind() != StatementKind::function) list[at].blank_line_before = true;
+    statement.blank_line_before = at > 0 && list[at - 1].kind() != StatementKind::function;
+    list.insert(list.begin() + static_cast<std::ptrdiff_t>(at), std::move(statement));
+    return;
+  }
+  if (statement.kind() == StatementKind::data) {
+    size_t at = 0;
+    while (at < list.size() && list[at].kind() == StatementKind::function) ++at;
+    for (size_t i = at; i < list.size(); ++i) {
       if (list[i].kind() == StatementKind::data) at = i + 1;
     }
+    statement.blank_line_before = at > 0 && list[at - 1].kind() == StatementKind::function;
     if (at < list.size() && list[at].kind() != StatementKind::data) list[at].blank_line_before = true;
     list.insert(list.begin() + static_cast<std::ptrdiff_t>(at), std::move(statement));
     return;
   }
-  statement.blank_line_before = !list.empty() && list.back().kind() == StatementKind::data;
+  statement.blank_line_before =
+      !list.empty() && (list.back().kind() == StatementKind::data || list.back().kind() == StatementKind::function);
   list.push_back(std::move(statement));
 }
 
@@ -183,6 +202,12 @@ void addDeterministicNode(Program& program, const QString& name, const QString& 
   insertStatement(program, makeStatement(std::move(assignment)));
 }
 
+void addFunction(Program& program, const QString& name) {
+  requireNewName(program, name);
+  Program parsed = parseSnippet("function " + str(name) + "(x: real): real = x\n");
+  insertStatement(program, std::move(parsed.statements.front()));
+}
+
 void setArgument(Program& program, const QString& node, const QString& parameter, const QString& expression) {
   RandomStmt& random = distributionOf(program, node);
   const FamilyInfo& family = familyOf(QString::fromStdString(random.distribution.name));
@@ -249,6 +274,10 @@ void setParameterization(Program& program, const QString& node, int parameteriza
 }
 
 void setExpression(Program& program, const QString& node, const QString& expression) {
+  if (auto* function = statementOf<model::FunctionDecl>(program, node)) {
+    function->body = parseExpression(expression);
+    return;
+  }
   auto* assignment = statementOf<Deterministic>(program, node);
   if (!assignment) throw EditError(QObject::tr("'%1' is not defined by an expression").arg(node));
   assignment->value = parseExpression(expression);

@@ -39,6 +39,8 @@ QString freshName(const model::Program& program, const QString& stem, const QStr
 void addDataNode(model::Program& program, const QString& name, bool integer);
 void addRandomNode(model::Program& program, const QString& name, const QString& call);
 void addDeterministicNode(model::Program& program, const QString& name, const QString& expression);
+/// `function NAME(x: real): real = x`, after the other functions at the top.
+void addFunction(model::Program& program, const QString& name);
 
 /// Sets the argument of `parameter` in the node's distribution call.
 void setArgument(model::Program& program, const QString& node, const QString& parameter,
@@ -48,12 +50,14 @@ void setArgument(model::Program& program, const QString& node, const QString& pa
 void setDistribution(model::Program& program, const QString& node, const QString& family);
 /// Switches the call to another parameterization of its family (Poisson's log_rate).
 void setParameterization(model::Program& program, const QString& node, int parameterization);
+/// An `=` node's expression, or a function's body.
 void setExpression(model::Program& program, const QString& node, const QString& expression);
 /// The sizes a data declaration or a random variable declares (its plates).
 void setSizes(model::Program& program, const QString& node, const QString& sizes);
 void setDataType(model::Program& program, const QString& node, bool integer);
 void renameNode(model::Program& program, const QString& from, const QString& to);
-/// Removes every statement of the nodes. Refused while other nodes read them.
+/// Removes every statement of the nodes. Refused while other nodes read them (or call a
+/// function among them).
 void removeNodes(model::Program& program, const QStringList& nodes);
 /// Resets the arguments of `to` that are just `from` to their defaults. Refused when
 /// `from` is read inside an expression (an edit of that expression removes it).

@@ -9,6 +9,7 @@
 #include "engine/io/data_file.h"
 #include "engine/model/compile.h"
 #include "engine/model/graph.h"
+#include "engine/model/parser.h"
 
 namespace vm = variate::model;
 
@@ -51,6 +52,7 @@ const std::map<QString, QString>& model_files() {
       {"gp_pois_regr", "data/reference/gp_pois_regr-gp_pois_regr/model.vmod"},
       {"radon", "../projects/radon/radon.vmod"},
       {"wells", "../projects/arsenic_wells/wells.vmod"},
+      {"lotka_volterra", "data/reference/hudson_lynx_hare-lotka_volterra/model.vmod"},
   };
   return files;
 }
@@ -293,7 +295,8 @@ class TestGraph : public QObject {
     for (const auto& e : graph.edges) {
       QVERIFY2(pairs.insert({e.from, e.to}).second, (e.from + "->" + e.to).c_str());
       QVERIFY(e.from != e.to);
-      QVERIFY(graph.find_node(e.from) && graph.find_node(e.to));
+      QVERIFY((graph.find_node(e.from) || graph.find_function(e.from)) &&
+              (graph.find_node(e.to) || graph.find_function(e.to)));
       QVERIFY(!e.roles.empty());
     }
     for (const auto& n : checked.nodes) {
@@ -308,6 +311,7 @@ class TestGraph : public QObject {
     const auto graph = graph_of(model, true);
     std::vector<std::string> expected;
     for (const auto& s : checked.program.statements) {
+      if (s.kind() == vm::StatementKind::function) continue;  // in graph.functions
       if (std::find(expected.begin(), expected.end(), s.name()) == expected.end()) expected.push_back(s.name());
     }
     std::vector<std::string> ids;
@@ -320,6 +324,44 @@ class TestGraph : public QObject {
       QCOMPARE(again.edges[i].from, graph.edges[i].from);
       QCOMPARE(again.edges[i].to, graph.edges[i].to);
     }
+  }
+
+  // A user function is drawn once, with an edge to each node and function that calls it
+  // ("call") or solves an ODE with it ("dy/dt"); it has no plate and feeds no plate.
+  void functions() {
+    const char* const text = R"(function sq(x: real): real = x * x
+function twice_sq(x: real): real = 2 * sq(x)
+data N: int
+m[N] ~ Normal(0, 1)
+s = twice_sq(m)
+t = sq(1.5) + exp(m)
+)";
+    vm::Diagnostics diagnostics;
+    const vm::Source source("f.vmod", text);
+    vm::ParseResult parsed = vm::parse(source);
+    QVERIFY(parsed.ok());
+    const auto checked = vm::check(std::move(parsed.program), source, diagnostics);
+    QVERIFY2(!diagnostics.has_errors(), diagnostics.format(source).c_str());
+    const auto graph = vm::build_graph(checked);
+    QCOMPARE(graph.functions.size(), size_t(2));
+    QCOMPARE(graph.functions[0].id, std::string("sq"));
+    QCOMPARE(graph.functions[0].signature, std::string("(x: real): real"));
+    QCOMPARE(graph.functions[1].body, std::string("2 * sq(x)"));
+    QVERIFY(!graph.find_node("sq"));
+    QCOMPARE(joined(graph.find_edge("sq", "twice_sq")->roles), QString("call"));
+    QCOMPARE(joined(graph.find_edge("twice_sq", "s")->roles), QString("call"));
+    QCOMPARE(joined(graph.find_edge("sq", "t")->roles), QString("call"));
+    QVERIFY(!graph.find_edge("sq", "s"));                          // through twice_sq only
+    QVERIFY(!graph.find_edge("exp", "t"));                         // the language's functions are no nodes
+    QCOMPARE(joined(graph.find_node("s")->plates), QString("N"));  // m's plate, not the function's
+    QVERIFY(graph.find_node("t")->plates.size() == 1);
+
+    const auto lotka_volterra = graph_of("lotka_volterra", true);
+    QCOMPARE(joined(lotka_volterra.find_edge("dz_dt", "z")->roles), QString("dy/dt"));
+    // dz_dt's arguments z and theta are its own, not the nodes of those names.
+    QVERIFY(!lotka_volterra.find_edge("z", "dz_dt") && !lotka_volterra.find_edge("theta", "dz_dt"));
+    QCOMPARE(lotka_volterra.find_function("dz_dt")->signature,
+             std::string("(t: real, z: vector, theta: vector): vector"));
   }
 
   void texts() {

@@ -1,4 +1,5 @@
-// Renaming a node on the syntax tree: definitions and references follow; function names,
+// Renaming a node or a user function on the syntax tree: definitions and references (a
+// function's calls) follow; the language's function names,
 // distribution names, named-argument labels, longer names containing the old one and
 // comments stay; invalid names and collisions are refused.
 
@@ -60,6 +61,25 @@ class TestRename : public QObject {
     QTest::newRow("function of the same name")
         << "data x: real\nlog = 2 * x\nz = log(log)\n" << "log" << "twice"
         << "data x: real\ntwice = 2 * x\nz = log(twice)\n";
+    QTest::newRow("user function: its calls, in nodes and in other functions")
+        << "function sq(x: real): real = x * x\nfunction quad(sq: real): real = sq(sq)\n"
+           "mu ~ Normal(0, 1)\nm = sq(mu) + quad(mu)\n"
+        << "sq"
+        << "square"
+        << "function square(x: real): real = x * x\nfunction quad(sq: real): real = square(sq)\n"
+           "mu ~ Normal(0, 1)\nm = square(mu) + quad(mu)\n";
+    QTest::newRow("ODE right-hand side")
+        << "function f(t: real, y: vector, k: real): vector = -k * y\nk ~ HalfNormal(1)\n"
+           "z = ode_rk45(f, [1.0], 0, [1, 2], k)\n"
+        << "f"
+        << "decay"
+        << "function decay(t: real, y: vector, k: real): vector = -k * y\nk ~ HalfNormal(1)\n"
+           "z = ode_rk45(decay, [1.0], 0, [1, 2], k)\n";
+    QTest::newRow("a node leaves function bodies alone")
+        << "function f(k: real): real = 2 * k\nk ~ HalfNormal(1)\nz = f(k)\n"
+        << "k"
+        << "rate"
+        << "function f(k: real): real = 2 * k\nrate ~ HalfNormal(1)\nz = f(rate)\n";
     QTest::newRow("constraint size")
         << "data K: int\nL: cholesky_corr[K] ~ LKJCorrCholesky(2)\n" << "K" << "D"
         << "data D: int\nL: cholesky_corr[D] ~ LKJCorrCholesky(2)\n";
@@ -83,11 +103,14 @@ class TestRename : public QObject {
     QTest::newRow("operator") << "mu+1" << "mu";
     QTest::newRow("empty") << "" << "mu";
     QTest::newRow("unknown node") << "nu" << "sigma";
+    QTest::newRow("a function's name") << "half"
+                                       << "mu";
   }
   void refusesBadRenames() {
     QFETCH(QString, to);
     QFETCH(QString, from);
-    vm::Program program = parsed("mu ~ Normal(0, 5)\ntau ~ HalfCauchy(mu)\n");
+    vm::Program program =
+        parsed("function half(x: real): real = x / 2\nmu ~ Normal(0, 5)\ntau ~ HalfCauchy(half(mu))\n");
     const std::string before = vm::to_string(program);
     QVERIFY_THROWS_EXCEPTION(variate::ArgumentError,
                              vm::rename_node(program, from.toStdString(), to.toStdString()));
