@@ -12,8 +12,8 @@
 
 #include "engine/cli/check_command.h"
 #include "engine/cli/command_line.h"
-#include "engine/cli/error_text.h"
 #include "engine/cli/command_run.h"
+#include "engine/cli/error_text.h"
 #include "engine/cli/export_command.h"
 #include "engine/cli/fit_command.h"
 #include "engine/cli/logp_command.h"
@@ -24,6 +24,7 @@
 #include "engine/cli/predict_command.h"
 #include "engine/cli/project_loo.h"
 #include "engine/cli/sample_command.h"
+#include "engine/cli/sbc_command.h"
 #include "engine/cli/summary_command.h"
 
 #ifdef VARIATE_WITH_REMOTE
@@ -60,6 +61,7 @@ extern "C" __attribute__((visibility("default"))) int variate_commands_main(int 
   cli::add_fit_command(app, exit_code, model(), program);
   cli::add_optimize_command(app, exit_code, model(), program);
   cli::add_pathfinder_command(app, exit_code, model(), program);
+  cli::add_sbc_command(app, exit_code, model(), program);
   cli::add_summary_command(app, exit_code);
   cli::add_predict_command(app, exit_code);
   cli::add_loo_commands(app, exit_code, cli::project_loo());

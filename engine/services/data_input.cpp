@@ -30,6 +30,12 @@ Data DataInput::read() const {
   return Data();
 }
 
+DataInput DataInput::of(const Data& data, std::string name) {
+  nlohmann::json object = nlohmann::json::object();
+  for (const auto& [key, value] : data.values()) object[key] = to_json(value);
+  return text(object.dump(), std::move(name));
+}
+
 std::string DataInput::json_text() const {
   if (json) return *json;
   if (!path) return "{}";

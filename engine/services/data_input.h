@@ -18,6 +18,8 @@ struct DataInput {
   static DataInput none() { return {}; }
   static DataInput file(std::string path) { return {path, std::nullopt, path}; }
   static DataInput text(std::string json, std::string name) { return {std::nullopt, std::move(json), std::move(name)}; }
+  /// Values made in memory (simulated data), as their CmdStan JSON.
+  static DataInput of(const Data& data, std::string name);
 
   bool given() const { return path || json; }
   /// @throws ArgumentError naming the file or data set and what is wrong.

@@ -94,6 +94,11 @@ class TestCommandOutput : public QObject {
                                       << 0;
     QTest::newRow("pathfinder") << QStringList{"pathfinder"} + model + QStringList{"--seed", "1"} << 0;
     QTest::newRow("fit") << QStringList{"fit"} + model + QStringList{"--seed", "1"} << 0;
+    QTest::newRow("sbc") << QStringList{"sbc"} + model + QStringList{"--replications", "10",  "--seed",   "1",
+                                                                     "--chains",       "2",   "--warmup", "200",
+                                                                     "--draws",        "200", "--thin",   "4",
+                                                                     "--parallel",     "1"}
+                         << 0;
     QTest::newRow("export") << QStringList{"export", "eight_schools.vmod", "--cpp", "exported"} << 0;
   }
   void command() {

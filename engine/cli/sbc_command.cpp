@@ -1,0 +1,235 @@
+#include "engine/cli/sbc_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "engine/cli/interrupt.h"
+#include "engine/cli/summary_file.h"
+#include "engine/io/stan_csv_format.h"
+#include "engine/services/sbc.h"
+#include "engine/services/setting_table.h"
+#include "engine/services/vmod_source.h"
+
+namespace variate::cli {
+namespace {
+
+namespace setting = services::setting;
+
+// What `variate sbc` takes beside the fit's settings.
+struct SbcOptions {
+  CommandRun run;
+  int replications = 100;
+  int thin = 10;
+  int parallel = 0;
+  std::string method = "nuts";
+  std::optional<std::string> generator;
+};
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string method_text(const services::SbcSpec& spec) {
+  const services::Settings& s = spec.fit.settings;
+  if (spec.fit.method == services::Method::advi) return "ADVI";
+  if (spec.fit.method == services::Method::pathfinder) return "Pathfinder";
+  return "NUTS, " + std::to_string(s.get(setting::chains)) + " chains of " + std::to_string(s.get(setting::draws)) +
+         " draws after " + std::to_string(s.get(setting::warmup)) + " warmup";
+}
+
+std::string ecdf_text(const services::SbcQuantityTest& test) {
+  if (test.ecdf.uniform) return "inside";
+  return "outside at rank " + std::to_string(test.ecdf.first_outside - 1);
+}
+
+void print_problems(std::ostream& out, const services::SbcResult& r);
+
+void print_summary(std::ostream& out, const services::SbcSpec& spec, const services::SbcResult& r) {
+  int ran = 0;
+  for (const auto& replication : r.replications) ran += replication.failure.empty() ? 1 : 0;
+  out << "Simulation-based calibration of " << spec.fit.model->name() << ": " << ran << " of " << r.replications.size()
+      << " replications fitted by " << method_text(spec) << ", thinned by " << spec.thin << " (ranks 0 to "
+      << r.max_rank << "); seed " << r.seed << "\n";
+  if (spec.generator) out << "Data simulated from " << spec.generator->name() << "\n";
+  if (r.tests.empty()) {
+    out << "\nNo replication was fitted: no ranks to test.\n";
+    return;
+  }
+  const auto& first = r.tests.front();
+  const int percent = static_cast<int>(std::lround(spec.prob * 100));
+  out << "Each quantity's ranks against uniform: the ECDF's simultaneous " << percent
+      << "% band, and the chi-square of " << first.chi_square.counts.size() << " bins\n\n";
+  size_t width = 8;
+  for (const auto& test : r.tests) width = std::max(width, test.name.size());
+  char line[256];
+  std::snprintf(line, sizeof line, "%-*s  %-22s  %10s  %8s  %s\n", static_cast<int>(width), "Quantity", "ECDF",
+                "Chi-square", "p", "Verdict");
+  out << line;
+  int rejected = 0;
+  for (const auto& test : r.tests) {
+    const bool uniform = test.uniform();
+    rejected += uniform ? 0 : 1;
+    std::snprintf(line, sizeof line, "%-*s  %-22s  %10s  %8s  %s\n", static_cast<int>(width), test.name.c_str(),
+                  ecdf_text(test).c_str(), fixed(test.chi_square.statistic, 1).c_str(),
+                  fixed(test.chi_square.p_value, 3).c_str(), uniform ? "uniform" : "NOT uniform");
+    out << line;
+  }
+  out << "\n";
+  if (rejected == 0) {
+    out << "No quantity's ranks depart from uniform at " << 100 - percent << "%: no sign of miscalibration.\n";
+  } else {
+    out << rejected << " of " << r.tests.size() << " quantities' ranks depart from uniform at " << 100 - percent
+        << "%: the fits are miscalibrated (or the data are simulated from another model).\n";
+  }
+  print_problems(out, r);
+}
+
+// The replications whose fits had problems, counted by kind; the first ten named.
+void print_problems(std::ostream& out, const services::SbcResult& r) {
+  int failed = 0, divergent = 0, unconverged = 0, count = 0;
+  std::string first;
+  for (const auto& replication : r.replications) {
+    if (!replication.problem()) continue;
+    failed += replication.failure.empty() ? 0 : 1;
+    divergent += replication.divergences > 0 ? 1 : 0;
+    unconverged += replication.max_rhat > 1.01 ? 1 : 0;
+    if (count++ < 10) first += (count > 1 ? ", " : "") + std::to_string(replication.index + 1);
+  }
+  if (count > 0) {
+    out << count << " replication" << (count == 1 ? "" : "s") << " had problems: " << failed << " failed, " << divergent
+        << " with divergent transitions, " << unconverged << " with R-hat above 1.01 (ranks of those that ran are "
+        << "included); " << (count > 10 ? "the first 10: " : "") << first << "\n";
+  }
+}
+
+void write_ranks(const std::string& folder, const services::SbcResult& r) {
+  std::filesystem::create_directories(folder);
+  std::ofstream csv((std::filesystem::path(folder) / "ranks.csv").string());
+  csv << "replication,seed,divergences,max_rhat,failed";
+  for (const auto& name : r.quantities) csv << "," << name;
+  csv << "\n";
+  for (const auto& replication : r.replications) {
+    csv << replication.index + 1 << "," << replication.seed << "," << replication.divergences << ","
+        << fixed(replication.max_rhat, 4) << "," << (replication.failure.empty() ? 0 : 1);
+    for (size_t q = 0; q < r.quantities.size(); ++q) {
+      csv << ",";
+      if (q < replication.ranks.size()) csv << replication.ranks[q];
+    }
+    csv << "\n";
+  }
+}
+
+nlohmann::ordered_json document(const services::SbcSpec& spec, const services::SbcResult& r) {
+  nlohmann::ordered_json quantities = nlohmann::ordered_json::array();
+  for (const auto& test : r.tests) {
+    quantities.push_back(
+        {{"name", test.name},
+         {"uniform", test.uniform()},
+         {"ecdf",
+          {{"inside_band", test.ecdf.uniform},
+           {"first_outside_rank",
+            test.ecdf.uniform ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(test.ecdf.first_outside - 1)},
+           {"band_prob", spec.prob},
+           {"gamma", test.ecdf.band.gamma}}},
+         {"chi_square",
+          {{"statistic", test.chi_square.statistic},
+           {"degrees_of_freedom", test.chi_square.degrees_of_freedom},
+           {"p_value", test.chi_square.p_value},
+           {"counts", test.chi_square.counts}}}});
+  }
+  nlohmann::ordered_json problems = nlohmann::ordered_json::array();
+  for (const auto& replication : r.replications) {
+    if (!replication.problem()) continue;
+    problems.push_back({{"replication", replication.index + 1},
+                        {"seed", replication.seed},
+                        {"divergences", replication.divergences},
+                        {"max_rhat", replication.max_rhat},
+                        {"failure", replication.failure}});
+  }
+  return {{"sbc",
+           {{"model", spec.fit.model->name()},
+            {"generator", spec.generator ? spec.generator->name() : spec.fit.model->name()},
+            {"method", store::to_string(spec.fit.method)},
+            {"replications", r.replications.size()},
+            {"thin", spec.thin},
+            {"max_rank", r.max_rank},
+            {"seed", r.seed},
+            {"seconds", r.seconds},
+            {"quantities", quantities},
+            {"problems", problems}}}};
+}
+
+int run_sbc(const SbcOptions& options, const ModelArgument& model, const Program& program) {
+  try {
+    services::SbcSpec spec;
+    spec.fit = run_spec(options.run, model, program);
+    if (options.method == "advi") spec.fit.method = services::Method::advi;
+    if (options.method == "pathfinder") spec.fit.method = services::Method::pathfinder;
+    if (options.generator) {
+      spec.generator = std::make_shared<services::VmodSource>(services::VmodSource::from_file(*options.generator));
+    }
+    spec.replications = options.replications;
+    spec.thin = options.thin;
+    spec.parallel = options.parallel;
+    services::RunControl control;
+    InterruptStops interrupt(control, false);
+    const int total = options.replications;
+    const bool quiet = options.run.quiet;
+    const services::SbcResult result = services::run_sbc(
+        spec, terminal_observers(std::cerr, &control), [quiet, total](const services::SbcReplication& r, int done) {
+          if (quiet) return;
+          if (!r.failure.empty()) std::cerr << "Replication " << r.index + 1 << " failed: " << r.failure << "\n";
+          if (done == total || done % std::max(1, total / 10) == 0) {
+            std::cerr << "Replications: " << done << " / " << total << "\n" << std::flush;
+          }
+        });
+    print_summary(std::cout, spec, result);
+    if (options.run.output) write_ranks(*options.run.output, result);
+    if (options.run.summary_json) write_summary_file(*options.run.summary_json, document(spec, result));
+    return interrupt.interrupted() || result.stopped ? 130 : 0;
+  } catch (const std::exception& e) {
+    print_error(std::cerr, e);
+    return 1;
+  }
+}
+
+}  // namespace
+
+void add_sbc_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgument> model, const Program& program) {
+  auto options = std::make_shared<SbcOptions>();
+  options->run.method = services::Method::nuts;
+  CLI::App* command = app.add_subcommand(
+      "sbc",
+      "Simulation-based calibration: fit data simulated from the prior, test each quantity's ranks for uniformity");
+  model->add_to(*command);
+  command->add_option("--data", options->run.data,
+                      "Data file: its sizes and covariates are kept, its observations simulated");
+  // The fit's settings, as `variate sample` takes them; one process per fit.
+  add_setting_options(*command, services::Method::nuts, options->run.settings,
+                      {"nproc", "dist_timeout", "shard", "row_blocks", "worker", "token_file", "tls_ca",
+                       "heartbeat_timeout", "save_warmup", "predict", "until_ess", "until_rhat", "max_draws"});
+  command->add_option("--replications", options->replications, "Simulated data sets fitted (default 100)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--thin", options->thin, "Rank among every THIN-th draw of each chain (default 10)")
+      ->check(CLI::PositiveNumber);
+  command
+      ->add_option("--method", options->method,
+                   "What fits each data set: nuts (default), advi or pathfinder (at their defaults)")
+      ->check(CLI::IsMember({"nuts", "advi", "pathfinder"}));
+  command
+      ->add_option("--generator", options->generator,
+                   "Simulate the data from this model instead (with the same parameters): a planted mismatch")
+      ->check(CLI::ExistingFile);
+  command->add_option("--parallel", options->parallel, "Replications fitted at once (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--output", options->run.output, "Write ranks.csv (one row per replication) into this folder");
+  command->add_option("--summary-json", options->run.summary_json, "Write the tests and verdicts as JSON");
+  command->add_flag("--quiet", options->run.quiet, "No progress lines");
+  command->callback([options, model, program, &exit_code] { exit_code = run_sbc(*options, *model, program); });
+}
+
+}  // namespace variate::cli

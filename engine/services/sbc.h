@@ -1,0 +1,89 @@
+#pragma once
+/// Simulation-based calibration (Talts, Betancourt, Simpson, Vehtari & Gelman 2018), the
+/// one driver every front end calls: for each replication, draw the parameters from the
+/// prior and the data from the model given them (workflow/prior_draws.h, with the data
+/// file's sizes and covariates), fit the simulated data by the method's own driver (NUTS,
+/// ADVI or Pathfinder, with the spec's settings), and record each quantity's rank among
+/// the fit's thinned draws; then test each quantity's ranks for uniformity (the ECDF's
+/// simultaneous band and the chi-square of binned ranks, diagnostics/rank_uniformity.h).
+///
+/// Replications are independent: each takes its own seed from the run's seed and its
+/// index, so the ranks are the same however many run at once and in whatever order.
+///
+///   SbcSpec spec;
+///   spec.fit.model = ...; spec.fit.data = DataInput::file("d.json");
+///   spec.replications = 200;
+///   const SbcResult result = run_sbc(spec, observers);
+///   result.tests[0].ecdf.uniform;
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/diagnostics/rank_uniformity.h"
+#include "engine/services/run_observers.h"
+#include "engine/services/run_spec.h"
+
+namespace variate::services {
+
+struct SbcSpec {
+  /// The fit of each replication: its method (nuts, advi, pathfinder), the model, the data
+  /// whose sizes and covariates the simulations keep, and its settings (its seed is the
+  /// run's; each replication's fit gets its own).
+  RunSpec fit;
+  /// The model the data are simulated from, when not the fitted one (a planted
+  /// mismatch): it must have the fitted model's parameters.
+  std::shared_ptr<const ModelSource> generator;
+  int replications = 100;
+  /// Every thin-th draw of each chain is ranked against: Talts et al.'s remedy for
+  /// autocorrelated draws, whose ranks are not uniform even when the fit is right.
+  int thin = 10;
+  /// Replications run at once (each fit's chains on one thread); 0: the cores.
+  int parallel = 0;
+  /// The ECDF test's simultaneous coverage: uniformity is rejected at 1 - prob.
+  double prob = 0.99;
+};
+
+struct SbcReplication {
+  int index = 0;  ///< from 0
+  uint64_t seed = 0;
+  std::vector<int64_t> ranks;  ///< SbcResult::quantities' order; empty when the fit failed
+  int64_t divergences = 0;
+  double max_rhat = 0;  ///< over the fit's quantities; 0 for ADVI and Pathfinder
+  std::string failure;  ///< why the simulation or the fit failed; empty when it ran
+  bool problem() const { return !failure.empty() || divergences > 0 || max_rhat > 1.01; }
+};
+
+struct SbcQuantityTest {
+  std::string name;  ///< "theta[1]"
+  diagnostics::EcdfTest ecdf;
+  diagnostics::ChiSquareTest chi_square;
+  bool uniform() const { return ecdf.uniform; }
+};
+
+struct SbcResult {
+  uint64_t seed = 0;
+  int64_t max_rank = 0;                      ///< ranks are 0 ... max_rank (the thinned draws)
+  std::vector<std::string> quantities;       ///< Stan CSV names, the fit's order
+  std::vector<SbcReplication> replications;  ///< by index
+  std::vector<SbcQuantityTest> tests;        ///< per quantity, over the replications that ran
+  double seconds = 0;
+  bool stopped = false;
+  /// What --summary-json writes: the settings, per quantity its tests and verdict, and
+  /// the replications that had problems.
+  nlohmann::ordered_json document;
+};
+
+/// Per replication as it ends, on the thread that ran it (calls are serialized).
+using SbcProgress = std::function<void(const SbcReplication&, int done)>;
+
+/// @throws ArgumentError for a spec or model that cannot run (a model it cannot simulate,
+/// a generator without the fitted parameters, a method SBC does not fit with), before any
+/// replication; a replication's failure is recorded in it, not thrown.
+SbcResult run_sbc(const SbcSpec& spec, const RunObservers& observers, const SbcProgress& progress = {});
+
+}  // namespace variate::services

@@ -1,0 +1,133 @@
+// `variate sbc` as a user runs it: 200 replications of the non-centered eight schools and
+// of a logistic regression do not reject uniformity at 1% for any quantity; a planted
+// mismatch (data simulated with a grand mean three times as spread) and a broken sampler
+// (tree depth 1, 100 warmup iterations) are rejected; the ranks are the same for a seed
+// however many replications run at once; models it cannot simulate are refused, saying
+// why. VARIATE_SBC_REPLICATIONS sets the calibrated runs' replications (default 200).
+
+#include <QtTest/QtTest>
+
+#include "tests/app/run_program.h"
+
+using namespace app_test;
+
+namespace {
+
+const QString kSbc = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/sbc/");
+
+Outcome variate(const QStringList& arguments) { return run_program(VARIATE_EXECUTABLE, arguments, 1200000); }
+
+QStringList model(const QString& name) { return {kSbc + name + ".vmod", "--data", kSbc + name + ".json"}; }
+
+// Each quantity's verdict in a summary document, by name.
+QMap<QString, bool> verdicts(const QJsonObject& summary) {
+  QMap<QString, bool> uniform;
+  for (const auto& q : summary["sbc"].toObject()["quantities"].toArray()) {
+    uniform.insert(q.toObject()["name"].toString(), q.toObject()["uniform"].toBool());
+  }
+  return uniform;
+}
+
+}  // namespace
+
+class TestVariateSbc : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void calibratedFitsPass_data() {
+    QTest::addColumn<QString>("name");
+    QTest::newRow("eight schools") << "eight_schools";
+    QTest::newRow("logistic regression") << "logistic";
+  }
+  void calibratedFitsPass() {
+    QFETCH(QString, name);
+    const int replications = qEnvironmentVariableIsSet("VARIATE_SBC_REPLICATIONS")
+                                 ? qEnvironmentVariableIntValue("VARIATE_SBC_REPLICATIONS")
+                                 : 200;
+    QTemporaryDir out;
+    const Outcome r = variate(QStringList{"sbc"} + model(name) +
+                              QStringList{"--replications", QString::number(replications), "--seed", "1", "--quiet",
+                                          "--output", out.path(), "--summary-json", out.filePath("s.json")});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+    qInfo("%s", qPrintable(r.output));
+    const QJsonObject summary = read_json(out.filePath("s.json"));
+    const QMap<QString, bool> uniform = verdicts(summary);
+    QVERIFY(uniform.size() >= 3);
+    for (auto it = uniform.begin(); it != uniform.end(); ++it) QVERIFY2(it.value(), qPrintable(it.key()));
+    QVERIFY(r.output.contains("no sign of miscalibration"));
+    // ranks.csv: a header and one row per replication, each rank within 0 ... max_rank.
+    const QStringList rows = lines_of(out.filePath("ranks.csv"));
+    QCOMPARE(rows.size(), replications + 1);
+    QVERIFY(rows[0].startsWith("replication,seed,divergences,max_rhat,failed,"));
+    const int max_rank = summary["sbc"].toObject()["max_rank"].toInt();
+    QCOMPARE(max_rank, 400);  // 4 chains of 1000 draws, every 10th
+    for (int i = 1; i < rows.size(); ++i) {
+      const QStringList cells = rows[i].split(',');
+      QCOMPARE(cells.size(), rows[0].split(',').size());
+      for (int c = 5; c < cells.size(); ++c) QVERIFY(cells[c].toInt() >= 0 && cells[c].toInt() <= max_rank);
+    }
+  }
+
+  void plantedMismatchesAreRejected() {
+    QTemporaryDir out;
+    const Outcome wide =
+        variate(QStringList{"sbc"} + model("eight_schools") +
+                QStringList{"--generator", kSbc + "eight_schools_wide_mu.vmod", "--replications", "100", "--seed", "2",
+                            "--quiet", "--summary-json", out.filePath("wide.json")});
+    QVERIFY2(wide.exit_code == 0, qPrintable(wide.output));
+    QVERIFY2(!verdicts(read_json(out.filePath("wide.json")))["mu"], qPrintable(wide.output));
+    QVERIFY(wide.output.contains("Data simulated from"));
+    QVERIFY(wide.output.contains("depart from uniform at 1%"));
+
+    const Outcome broken = variate(QStringList{"sbc"} + model("eight_schools") +
+                                   QStringList{"--max-depth", "1", "--warmup", "100", "--replications", "100", "--seed",
+                                               "2", "--quiet", "--summary-json", out.filePath("broken.json")});
+    QVERIFY2(broken.exit_code == 0, qPrintable(broken.output));
+    const QMap<QString, bool> uniform = verdicts(read_json(out.filePath("broken.json")));
+    QVERIFY2(uniform.values().contains(false), qPrintable(broken.output));
+  }
+
+  void ranksDoNotDependOnHowManyRunAtOnce() {
+    QTemporaryDir out;
+    for (const QString parallel : {"1", "2"}) {
+      const Outcome r = variate(QStringList{"sbc"} + model("logistic") +
+                                QStringList{"--replications", "8", "--seed", "3", "--parallel", parallel, "--quiet",
+                                            "--output", out.filePath(parallel)});
+      QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+    }
+    QCOMPARE(lines_of(out.filePath("2/ranks.csv")), lines_of(out.filePath("1/ranks.csv")));
+  }
+
+  void modelsItCannotSimulateAreRefused_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("data");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("target +=") << "mu ~ Normal(0, 1)\ntarget += -0.5 * mu * mu\n"
+                               << "{}"
+                               << "adds to the log density without a distribution to draw from";
+    QTest::newRow("reads its data") << "data T: int\ndata y: real[T]\nphi ~ Normal(0, 1)\n"
+                                       "nu[1] = 0\nnu[t] = phi * y[t - 1] for t in 2:T\ny ~ Normal(nu, 1)\n"
+                                    << R"({"T": 3, "y": [0.5, 1.0, 0.2]})"
+                                    << "'nu' reads the data of 'y'";
+    QTest::newRow("improper prior") << "data y: real\nmu ~ Flat()\ny ~ Normal(mu, 1)\n"
+                                    << R"({"y": 0.3})"
+                                    << "cannot draw 'mu' from its prior";
+  }
+  void modelsItCannotSimulateAreRefused() {
+    QFETCH(QString, text);
+    QFETCH(QString, data);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    for (const auto& [name, content] : {std::pair{QString("m.vmod"), text}, std::pair{QString("d.json"), data}}) {
+      QFile file(dir.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(content.toUtf8());
+    }
+    const Outcome r = variate({"sbc", dir.filePath("m.vmod"), "--data", dir.filePath("d.json"), "--replications", "2"});
+    QCOMPARE(r.exit_code, 1);
+    QVERIFY2(r.output.contains(message), qPrintable(r.output));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestVariateSbc)
+#include "tst_variate_sbc.moc"
