@@ -31,6 +31,7 @@ for dock in rank autocorrelation energy forest predictive loo; do
   shot "studio-$name" --run-on-open --seed 3 --raise "${dock}Dock"
 done
 shot canvas_eight_schools --raise canvasDock
+shot studio-prior-predictive --run-on-open --seed 3 --prior --raise predictiveDock
 # arma11 on the canvas: the predictions read the data of the series observed through them.
 mkdir "$work/arma11"
 cp "$here/../../tests/data/reference/arma-arma11/model.vmod" "$work/arma11/arma11.vmod"

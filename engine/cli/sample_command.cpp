@@ -63,7 +63,7 @@ void print_kept(std::ostream& out, const std::optional<std::string>& folder, con
 }
 
 ChainOutputOptions output_options(const CommandRun& run, const services::RunSpec& spec, std::ostream& err) {
-  const services::Settings& s = spec.settings;
+  const services::Settings s = services::sampled_settings(spec.settings);
   ChainOutputOptions output;
   output.directory = run.output;
   output.progress = !run.quiet;
@@ -117,8 +117,15 @@ std::string reparameterized_text(const services::SampleResult& r) {
 // The summary as CmdStan's stansummary prints it, with the sampler's totals and warnings.
 void print_summary(std::ostream& out, const std::string& model, const services::SampleResult& r,
                    const std::optional<std::string>& variables) {
-  out << "Inference for " << model << ": " << r.chains.size() << " chains, each with " << warmup_text(r) << " and "
-      << r.draws << " draws; seed " << r.facts.seed << "\n";
+  const bool prior = r.document.contains("prior");
+  if (prior) {
+    out << "Draws from the prior of " << model << ": " << r.chains.size() << " chains of " << r.draws
+        << " independent draws (simulated, no MCMC), each with its prior predictive NAME_rep; seed " << r.facts.seed
+        << "\n";
+  } else {
+    out << "Inference for " << model << ": " << r.chains.size() << " chains, each with " << warmup_text(r) << " and "
+        << r.draws << " draws; seed " << r.facts.seed << "\n";
+  }
   if (!r.centering.empty()) out << reparameterized_text(r);
   if (r.auto_stop) {
     out << (r.auto_stop->converged ? "Auto-stop: every quantity has R-hat < "
@@ -128,9 +135,11 @@ void print_summary(std::ostream& out, const std::string& model, const services::
         << " round(s)\n";
   }
   out << "\n" << chosen_summary_table(r.summary.parameters, r.summary.sampler_rows, variables);
-  out << "\nWarmup took " << number("%.3g", r.totals.seconds_warmup) << " s and sampling "
-      << number("%.3g", r.totals.seconds_sampling) << " s (the slowest chain); " << r.totals.leapfrog_steps
-      << " leapfrog steps.\n";
+  if (!prior) {
+    out << "\nWarmup took " << number("%.3g", r.totals.seconds_warmup) << " s and sampling "
+        << number("%.3g", r.totals.seconds_sampling) << " s (the slowest chain); " << r.totals.leapfrog_steps
+        << " leapfrog steps.\n";
+  }
   for (const auto& line : r.warnings) out << line << "\n";
 }
 

@@ -13,6 +13,7 @@
 #include "engine/services/draw_fanout.h"
 #include "engine/services/init_files.h"
 #include "engine/services/predictive_columns.h"
+#include "engine/services/prior_sampling.h"
 #include "engine/services/rank_command.h"
 #include "engine/services/reparam_choice.h"
 #include "engine/services/reparam_pilot.h"
@@ -53,6 +54,12 @@ void check_spec(const RunSpec& spec) {
   if (names_init_files(s.get(setting::init)) && (several || resumes || on_worker)) {
     refuse("--init FILE.json starts chains on this process; it does not combine with several processes, --worker or "
            "more draws of a run");
+  }
+  if (s.get(setting::prior) && (several || on_worker || resumes || s.get(setting::until_ess) ||
+                                s.get(setting::batched_chains) || s.get(setting::device) != "cpu")) {
+    refuse(
+        "--prior draws from the prior on this process's CPU: it does not combine with several processes, --worker, "
+        "more draws of a run, --until-ess, --batched-chains or --device");
   }
   if (on_worker && !s.get(setting::token_file)) refuse("--worker needs --token-file");
   if (on_worker && !spec.remote) refuse("this program was built without remote workers (gRPC was not found)");
@@ -202,7 +209,9 @@ void begin(Sampling& s, const std::optional<JobRef>& job) {
   const Settings& settings = s.spec.settings;
   if (settings.get(setting::predict)) {
     s.predictive = s.model->predictive();
-    if (s.predictive->observed().empty()) {
+    if (s.predictive->observed().empty() && settings.get(setting::prior)) {
+      s.predictive.reset();  // nothing observed: the prior's draws alone
+    } else if (s.predictive->observed().empty()) {
       throw ArgumentError("--predict: " + s.spec.model->name() + " has no observed variables to replicate");
     }
   }
@@ -242,7 +251,10 @@ void begin(Sampling& s, const std::optional<JobRef>& job) {
 // The chains, on this process (in lockstep with the others of a run on several).
 void sample_here(Sampling& s) {
   const Settings& settings = s.spec.settings;
-  if (settings.get(setting::until_ess)) {
+  if (settings.get(setting::prior)) {
+    s.result.chains = sample_prior(*s.spec.model, s.spec.data, s.target->layout(), s.options.chains(),
+                                   s.options.draws(), s.options.seed(), s.fanout.get(), s.observers.stop_flag());
+  } else if (settings.get(setting::until_ess)) {
     s.result.rule = auto_stop_rule(settings);
     s.result.auto_stop = workflow::sample_until_converged(
         *s.target, s.model->columns, s.options, *s.result.rule, s.fanout.get(), s.observers.stop_flag(),
@@ -385,6 +397,7 @@ void summarize(Sampling& s) {
   }
   if (r.pilot) r.totals.gradient_evaluations += r.pilot->gradient_evaluations;  // warmup's first part
   r.document = io::summary_document(r.summary.parameters, r.totals, r.facts.backend, r.facts.ranks);
+  if (s.spec.settings.get(setting::prior)) r.document["prior"] = true;  // draws of the prior, by simulation
   if (r.init) {
     r.document["init"] = {{"method", "pathfinder"},
                           {"gradient_evaluations", r.init->gradient_evaluations},
@@ -425,8 +438,19 @@ NutsOptions nuts_options(const Settings& settings, uint64_t seed, int threads) {
   return options;
 }
 
-SampleResult run_sample(const RunSpec& spec, const RunObservers& observers) {
-  check_spec(spec);
+Settings sampled_settings(Settings settings) {
+  if (!settings.get(setting::prior)) return settings;
+  settings.set(setting::predict, true);
+  settings.set(setting::reparam, std::string("none"));
+  settings.set(setting::warmup, 0);
+  settings.set(setting::init, std::string("2"));
+  return settings;
+}
+
+SampleResult run_sample(const RunSpec& given, const RunObservers& observers) {
+  check_spec(given);
+  RunSpec spec = given;
+  spec.settings = sampled_settings(given.settings);
   if (spec.record.project && !spec.record.continues) check_data_fits_project(spec.data);
   Sampling s{spec, observers};
   RankFiles files;

@@ -62,6 +62,10 @@ struct SampleResult {
 /// started is recorded as failed with the message first.
 SampleResult run_sample(const RunSpec& spec, const RunObservers& observers);
 
+/// The settings a run samples with: those given, but with prior no warmup, the predictive
+/// columns (the prior predictive draws) and the model as written, started anywhere.
+Settings sampled_settings(Settings settings);
+
 /// The settings' NutsOptions with `seed` and `threads`.
 NutsOptions nuts_options(const Settings& settings, uint64_t seed, int threads);
 

@@ -286,6 +286,16 @@ const Setting<bool> predict{add(
               "likelihood (log_lik.1, ...) to every draw, as CmdStan's generated quantities")
         .methods(kSampling))};
 
+const Setting<bool> prior{
+    add(Describe("prior", K::flag)
+            .by_default(false)
+            .label("From the prior")
+            .help("Draw from the prior instead of the posterior: each draw's parameters simulated from their priors "
+                  "(exactly, no MCMC and no likelihood) and, as with --predict, each observed variable's NAME_rep from "
+                  "the model given them: the prior predictive distribution")
+            .methods(kSampling)
+            .scopes(kInRunPanel))};
+
 const Setting<bool> batched_chains{add(
     Describe("batched_chains", K::flag).by_default(NutsOptions().batched_chains()).label("Batched chains")
         .help("Evaluate all chains in one batched LibTorch computation: faster where one evaluation has a large "

@@ -58,6 +58,7 @@ extern const Setting<std::string> reparam;  // "auto", "none", "noncentered", "t
 extern const Setting<std::string> init;    // a radius, or "pathfinder"
 extern const Setting<bool> save_warmup;
 extern const Setting<bool> predict;
+extern const Setting<bool> prior;
 extern const Setting<bool> batched_chains;
 extern const Setting<std::optional<int>> until_ess;
 extern const Setting<double> until_rhat;

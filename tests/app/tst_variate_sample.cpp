@@ -93,6 +93,46 @@ class TestVariateSample : public QObject {
     QCOMPARE(parameters_of(files_json), parameters_of(run_json));  // every digit survives the CSV
   }
 
+  // --prior: independent draws of the prior by simulation, each with its prior predictive
+  // y_rep; the same seed gives the same files; what cannot run from the prior is refused.
+  void priorDrawsAreThePriors() {
+    QTemporaryDir directory;
+    const Outcome r =
+        run({"sample", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json", "--prior", "--seed",
+             "4", "--quiet", "--output", directory.filePath("a"), "--summary-json", directory.filePath("a.json")});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+    QVERIFY2(r.output.contains("eight_schools.vmod: 4 chains of 1000 independent draws (simulated, no MCMC)"),
+             qPrintable(r.output));
+    const QJsonObject document = read_json(directory.filePath("a.json"));
+    QVERIFY(document["prior"].toBool());
+    // mu ~ Normal(0, 5) and theta_trans[1] ~ Normal(0, 1): 4000 independent draws.
+    const QJsonObject parameters = document["parameters"].toObject();
+    const QJsonObject mu = parameters["mu"].toObject(), z = parameters["theta_trans[1]"].toObject();
+    QVERIFY2(std::abs(mu["mean"].toDouble()) < 4 * 5 / std::sqrt(4000.0), qPrintable(r.output));
+    QVERIFY2(std::abs(mu["sd"].toDouble() - 5) < 0.25, qPrintable(r.output));
+    QVERIFY2(std::abs(z["sd"].toDouble() - 1) < 0.05, qPrintable(r.output));
+    QVERIFY2(mu["ess_bulk"].toDouble() > 3000, qPrintable(r.output));  // independent draws
+    const QStringList chain = draws_of(directory.filePath("a/chain_1.csv"));
+    QVERIFY(chain.filter(QRegularExpression("^lp__,")).first().contains(",y_rep.1,"));
+    QCOMPARE(draw_lines(directory.filePath("a/chain_1.csv")), 1000);
+    const Outcome again = run({"sample", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",
+                               "--prior", "--seed", "4", "--quiet", "--output", directory.filePath("b")});
+    QCOMPARE(again.exit_code, 0);
+    QCOMPARE(draws_of(directory.filePath("b/chain_3.csv")), draws_of(directory.filePath("a/chain_3.csv")));
+
+    const Outcome several = run({"sample", kEightSchools + "eight_schools.vmod", "--data", kEightSchools + "data.json",
+                                 "--prior", "--nproc", "2"});
+    QCOMPARE(several.exit_code, 1);
+    QVERIFY2(several.output.contains("--prior draws from the prior on this process's CPU"), qPrintable(several.output));
+    QFile flat(directory.filePath("flat.vmod"));
+    QVERIFY(flat.open(QIODevice::WriteOnly));
+    flat.write("mu ~ Flat()\nnu ~ Normal(mu, 1)\n");
+    flat.close();
+    const Outcome improper = run({"sample", directory.filePath("flat.vmod"), "--prior"});
+    QCOMPARE(improper.exit_code, 1);
+    QVERIFY2(improper.output.contains("--prior: cannot draw 'mu' from its prior"), qPrintable(improper.output));
+  }
+
   void centeredEightSchoolsWarnsAboutDivergences() {
     QTemporaryDir directory;
     QFile model(directory.filePath("centered.vmod"));

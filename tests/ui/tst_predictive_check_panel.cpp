@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QTableWidget>
@@ -18,6 +19,7 @@
 #include "tests/ui/studio_nuts_run.h"
 #include "tests/ui/studio_test_support.h"
 #include "ui/docks/predictive_check_panel.h"
+#include "ui/docks/run_config_panel.h"
 
 using namespace variate::ui;
 
@@ -105,6 +107,36 @@ class TestPredictiveCheckPanel : public QObject {
       QVERIFY2(panel->exportTo(path, &error), qPrintable(error));
       QVERIFY(QFileInfo(path).size() > 200);
     }
+  }
+
+  // The Run panel's "From the prior" box makes a run of prior draws: the same panel then
+  // shows the prior predictive check, the replicated data far more spread than the data.
+  void priorPredictiveFromTheRunPanel() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QVERIFY2(studio_test::openExample(window, dir), qPrintable(window.lastError()));
+    auto* prior = qobject_cast<QCheckBox*>(window.docks().runConfig->field("prior"));
+    QVERIFY(prior);
+    QTest::mouseClick(prior, Qt::LeftButton, {}, QPoint(4, prior->height() / 2));
+    QVERIFY(prior->isChecked());
+    QVERIFY(window.document()->runConfig().settings.get(variate::services::setting::prior));
+    QVERIFY(studio_test::runNuts(window, 200, kDraws, 11));
+    QVERIFY(predictionShown(window));
+    const QString caption = window.docks().predictive->findChild<QLabel*>("predictiveCaption")->text();
+    QVERIFY2(caption.contains("prior predictive"), qPrintable(caption));
+    const ObservedPrediction& y = window.docks().predictive->prediction()->observed[0];
+    QCOMPARE(int(y.replicated.size()), 4 * kDraws);
+    // Each replicated y[1]: theta[1] + sigma[1] z under the prior, sd at least sigma[1] = 15.
+    double sum = 0, squares = 0;
+    for (const auto& draw : y.replicated) {
+      sum += draw[0];
+      squares += draw[0] * draw[0];
+    }
+    const double n = static_cast<double>(y.replicated.size());
+    const double sd = std::sqrt(squares / n - (sum / n) * (sum / n));
+    QVERIFY2(sd > 15, qPrintable(QString::number(sd)));
+    const RunPtr run = window.document()->runs()->current();
+    QVERIFY(run->config.settings.get(variate::services::setting::prior));
   }
 
   void onlyFinishedNutsRuns() {

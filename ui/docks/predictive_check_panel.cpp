@@ -13,6 +13,7 @@
 
 #include <qcustomplot.h>
 
+#include "engine/services/setting_table.h"
 #include "ui/plots/density_estimate.h"
 #include "ui/plots/export_button.h"
 #include "ui/plots/plot_export.h"
@@ -60,7 +61,11 @@ PredictiveCheckPanel::PredictiveCheckPanel(PredictionService* predictions, QWidg
 
 void PredictiveCheckPanel::present(const RunPtr& run, const RunPredictionPtr& prediction, const QString& why) {
   const size_t draws = prediction && !prediction->observed.empty() ? prediction->observed[0].replicated.size() : 0;
-  caption_->setText(prediction ? tr("%1: data (dark) against %2 of its replicated data sets y_rep (light)")
+  // A run of the prior's draws replicates from them: the prior predictive distribution.
+  const bool prior = run && run->config.settings.get(services::setting::prior);
+  caption_->setText(prediction ? (prior ? tr("%1: data (dark) against %2 of its prior predictive data sets y_rep "
+                                             "(light), drawn from the prior")
+                                        : tr("%1: data (dark) against %2 of its replicated data sets y_rep (light)"))
                                      .arg(run->name)
                                      .arg(std::min<size_t>(maxOverlaid(), draws))
                                : why);

@@ -2,7 +2,8 @@
 /// Posterior predictive check of the current run (Gelman et al., BDA3 Ch. 6; Gabry et
 /// al. 2019, Sec. 5): the density of an observed variable's data (dark) over the
 /// densities of replicated data sets y_rep drawn at posterior draws (light), and test
-/// statistics T(y) against T(y_rep) with their posterior predictive p-values. The y_rep
+/// statistics T(y) against T(y_rep) with their posterior predictive p-values. For a run
+/// of the prior's draws (the setting prior) the same panel is the prior predictive check. The y_rep
 /// draws are computed once a NUTS run has finished, off the UI thread (PredictionService).
 
 #include "ui/docks/prediction_panel.h"
