@@ -35,3 +35,14 @@ run eight_schools eight_schools --seed 1
 run logistic logistic --seed 1
 run eight_schools_wide_mu eight_schools --seed 2 --generator "$sbc/eight_schools_wide_mu.vmod"
 run eight_schools_max_depth_1 eight_schools --seed 2 --max-depth 1 --warmup 100
+
+seconds() {  # variate sbc's options: the wall time of eight schools' replications
+  start=$(date +%s.%N)
+  "$variate" sbc "$sbc/eight_schools.vmod" --data "$sbc/eight_schools.json" --replications "$replications" --quiet \
+    --seed 1 "$@" > /dev/null
+  end=$(date +%s.%N)
+  python3 -c "print(f'{$end - $start:.2f}')"
+}
+one=$(seconds --parallel 1)
+two=$(seconds --nproc 2 --parallel 1)
+python3 -c "print(f'eight schools, {$replications} replications: 1 process {$one} s, 2 processes {$two} s, ratio {$two / $one:.2f}')"

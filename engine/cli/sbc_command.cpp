@@ -54,6 +54,7 @@ void print_summary(std::ostream& out, const services::SbcSpec& spec, const servi
   out << "Simulation-based calibration of " << spec.fit.model->name() << ": " << ran << " of " << r.replications.size()
       << " replications fitted by " << method_text(spec) << ", thinned by " << spec.thin << " (ranks 0 to "
       << r.max_rank << "); seed " << r.seed << "\n";
+  if (r.processes > 1) out << "The replications shared by " << r.processes << " processes\n";
   if (spec.generator) out << "Data simulated from " << spec.generator->name() << "\n";
   if (r.tests.empty()) {
     out << "\nNo replication was fitted: no ranks to test.\n";
@@ -181,12 +182,13 @@ int run_sbc(const SbcOptions& options, const ModelArgument& model, const Program
     const bool quiet = options.run.quiet;
     const services::SbcResult result = services::run_sbc(
         spec, terminal_observers(std::cerr, &control), [quiet, total](const services::SbcReplication& r, int done) {
-          if (quiet) return;
           if (!r.failure.empty()) std::cerr << "Replication " << r.index + 1 << " failed: " << r.failure << "\n";
+          if (quiet) return;
           if (done == total || done % std::max(1, total / 10) == 0) {
             std::cerr << "Replications: " << done << " / " << total << "\n" << std::flush;
           }
         });
+    if (!result.root) return 0;  // rank 0 reports
     print_summary(std::cout, spec, result);
     if (options.run.output) write_ranks(*options.run.output, result);
     if (options.run.summary_json) write_summary_file(*options.run.summary_json, document(spec, result));
@@ -210,8 +212,16 @@ void add_sbc_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgumen
                       "Data file: its sizes and covariates are kept, its observations simulated");
   // The fit's settings, as `variate sample` takes them; one process per fit.
   add_setting_options(*command, services::Method::nuts, options->run.settings,
-                      {"nproc", "dist_timeout", "shard", "row_blocks", "worker", "token_file", "tls_ca",
-                       "heartbeat_timeout", "save_warmup", "predict", "until_ess", "until_rhat", "max_draws"});
+                      {"shard", "row_blocks", "worker", "token_file", "tls_ca", "heartbeat_timeout", "save_warmup",
+                       "predict", "prior", "until_ess", "until_rhat", "max_draws"});
+  // Several processes share the replications, on this host (--nproc) or across hosts.
+  command->add_option("--rendezvous", options->run.rendezvous,
+                      "Across hosts: HOST:PORT where rank 0 serves the rendezvous (port 0: one the system picks, "
+                      "printed), or file:PATH on a shared file system");
+  command->add_option("--world-size", options->run.world_size, "Across hosts: the number of processes")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--rank", options->run.rank, "Across hosts: this process's rank, 0 to world size - 1")
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--replications", options->replications, "Simulated data sets fitted (default 100)")
       ->check(CLI::PositiveNumber);
   command->add_option("--thin", options->thin, "Rank among every THIN-th draw of each chain (default 10)")

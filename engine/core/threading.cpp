@@ -32,12 +32,25 @@ GetThreads openblas_getter() {
 
 int hardware_threads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
+namespace {
+thread_local int core_limit = 0;  // 0: none
+}  // namespace
+
+int available_cores() { return core_limit > 0 ? std::min(core_limit, hardware_threads()) : hardware_threads(); }
+
+CoreLimit::CoreLimit(int cores) : previous_(core_limit) {
+  if (cores < 1) throw ArgumentError("CoreLimit: argument 'cores' must be >= 1, got " + std::to_string(cores));
+  core_limit = cores;
+}
+
+CoreLimit::~CoreLimit() { core_limit = previous_; }
+
 ThreadPlan plan_threads(int chains, int max_threads, bool batched_chains) {
   if (chains < 1) throw ArgumentError("plan_threads: argument 'chains' must be >= 1, got " + std::to_string(chains));
   if (max_threads < 0) {
     throw ArgumentError("plan_threads: argument 'max_threads' must be >= 0, got " + std::to_string(max_threads));
   }
-  const int cores = hardware_threads();
+  const int cores = available_cores();
   if (batched_chains) return {chains, cores};
   const int chain_threads = std::min(chains, max_threads > 0 ? max_threads : cores);
   return {chain_threads, std::max(1, cores / chain_threads)};

@@ -17,7 +17,24 @@ struct ThreadPlan {
 /// The number of hardware threads (at least 1).
 int hardware_threads();
 
-/// For `chains` chains on at most `max_threads` chain threads (0: one per core). Batched
+/// The cores the runs this thread starts may use: hardware_threads(), or fewer inside a
+/// CoreLimit.
+int available_cores();
+
+/// While in scope, the runs this thread starts plan their threads for at most `cores`
+/// cores (an SBC replication's fit gets one: the cores go to the replications).
+class CoreLimit {
+ public:
+  explicit CoreLimit(int cores);
+  ~CoreLimit();
+  CoreLimit(const CoreLimit&) = delete;
+  CoreLimit& operator=(const CoreLimit&) = delete;
+
+ private:
+  int previous_;
+};
+
+/// For `chains` chains on at most `max_threads` chain threads (0: one per available core). Batched
 /// chains need a thread per chain, but only one evaluation runs at a time, so it gets
 /// every core; otherwise the cores left over by the chain threads go to intra-op threads.
 /// @throws ArgumentError if chains < 1 or max_threads < 0.

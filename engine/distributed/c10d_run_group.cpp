@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -209,6 +210,17 @@ const RendezvousSpec& RunGroup::spec() const { return state_->spec; }
 int RunGroup::rank() const { return state_->spec.rank; }
 int RunGroup::size() const { return state_->spec.world_size; }
 uint16_t RunGroup::port() const { return state_->port; }
+
+int64_t RunGroup::add(const std::string& key, int64_t amount) {
+  static std::mutex one_at_a_time;  // the store's client is one connection
+  std::lock_guard<std::mutex> lock(one_at_a_time);
+  try {
+    return state_->store->add("count/" + key, amount);
+  } catch (const std::exception& e) {
+    throw DistributedError("the counter '" + key + "' of " + state_->spec.address() +
+                           " could not be reached: " + message_of(e));
+  }
+}
 
 void RunGroup::join(const std::function<void()>& while_waiting) {
   const RendezvousSpec& s = state_->spec;

@@ -95,4 +95,11 @@ std::optional<RendezvousSpec> rendezvous_from_environment() {
   return std::nullopt;
 }
 
+void forget_rendezvous_environment() {
+  for (const char* name : {"VARIATE_RANK", "VARIATE_WORLD_SIZE", "VARIATE_RENDEZVOUS", "RANK", "WORLD_SIZE",
+                           "MASTER_ADDR", "MASTER_PORT"}) {
+    unsetenv(name);
+  }
+}
+
 }  // namespace variate::distributed

@@ -49,4 +49,9 @@ std::optional<RendezvousSpec> rendezvous_from_environment();
 /// @throws ArgumentError.
 void check_ranks(const RendezvousSpec& spec);
 
+/// Unsets the variables above, once this process has joined its group: the runs it then
+/// makes of its own (an SBC replication's fit) are runs of one process, not ranks.
+/// Call it before starting threads that may read the environment.
+void forget_rendezvous_environment();
+
 }  // namespace variate::distributed

@@ -43,6 +43,11 @@ class RunGroup {
   /// two processes claim the same rank.
   void join(const std::function<void()>& while_waiting = {});
 
+  /// Adds `amount` to the counter `key` of the group's store (0 before the first add) and
+  /// returns its new value: one atomic count all ranks share (safe from several threads).
+  /// @throws DistributedError when the store cannot be reached.
+  int64_t add(const std::string& key, int64_t amount);
+
   /// A communicator of its own over Gloo; every rank must ask for the same names in the
   /// same order.
   /// @throws DistributedError when the group cannot be formed.

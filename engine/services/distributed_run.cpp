@@ -86,6 +86,8 @@ uint64_t DistributedRun::agree_on_seed(std::optional<uint64_t> seed) {
   return distributed::agree_on_seed(*communicator_, seed);
 }
 
+int64_t DistributedRun::next_ticket(const std::string& counter) { return group_->add(counter, 1) - 1; }
+
 std::string DistributedRun::describe() const {
   std::string text = size() == 1 ? std::string("1 process (")
                                  : std::to_string(size()) + " processes (rendezvous " + address_ + ", ";

@@ -75,6 +75,9 @@ class DistributedRun {
   int threads(int requested) const;
   /// Rank 0's seed, or one it draws, for every rank.
   uint64_t agree_on_seed(std::optional<uint64_t> seed);
+  /// The next of the tickets 0, 1, 2, ... that all ranks draw from `counter` (each ticket
+  /// once): work shared out as each rank becomes free.
+  int64_t next_ticket(const std::string& counter);
   /// "2 processes (rendezvous tcp://127.0.0.1:40129, rows split in 16 blocks)".
   std::string describe() const;
 

@@ -1,5 +1,6 @@
 #include "engine/services/sbc.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -12,10 +13,14 @@
 #include "engine/core/argument_error.h"
 #include "engine/core/random_stream.h"
 #include "engine/core/threading.h"
+#include "engine/distributed/distributed_error.h"
+#include "engine/distributed/rendezvous.h"
 #include "engine/mcmc/sampler_columns.h"
 #include "engine/model/compile.h"
+#include "engine/services/bound_run.h"
 #include "engine/services/fit.h"
 #include "engine/services/pathfinder.h"
+#include "engine/services/rank_command.h"
 #include "engine/services/sample.h"
 #include "engine/services/setting_table.h"
 #include "engine/target/parameter_names.h"
@@ -95,27 +100,37 @@ class SbcRun {
       : spec_(spec), observers_(observers), progress_(progress) {}
 
   SbcResult run() {
-    check();
+    check_spec();
     const auto start = std::chrono::steady_clock::now();
-    result_.seed = spec_.fit.settings.get(setting::seed).value_or(std::random_device{}());
-    result_.replications.resize(spec_.replications);
-    const int parallel = std::min(spec_.replications, spec_.parallel > 0 ? spec_.parallel : hardware_threads());
-    std::atomic<int> next{0};
-    const auto work = [&] {
-      for (int r = next++; r < spec_.replications && !observers_.stop_requested(); r = next++) replicate(r);
-    };
-    std::vector<std::thread> threads;
-    for (int t = 1; t < parallel; ++t) threads.emplace_back(work);
-    work();
-    for (auto& thread : threads) thread.join();
+    RankFiles files;
+    const IntraOpThreads one_thread(1);  // as each replication's fit plans it (CoreLimit)
+    try {
+      // The other processes first: they check the model while this one does.
+      ranks_ = DistributedRun::start(rank_plan(files), [this](const std::string& line) { observers_.tell(line); });
+      distributed::forget_rendezvous_environment();  // each replication's fit is a run of one process
+      check_model();
+      const std::optional<uint64_t> seed = spec_.fit.settings.get(setting::seed);
+      result_.seed = ranks_ ? ranks_->agree_on_seed(seed) : seed.value_or(std::random_device{}());
+      result_.root = !ranks_ || ranks_->root();
+      result_.processes = ranks_ ? ranks_->size() : 1;
+      result_.replications.resize(spec_.replications);
+      fit_here();
+      if (ranks_) gather();
+      if (ranks_) ranks_->finish();
+    } catch (const distributed::DistributedError& e) {
+      throw distributed::DistributedError(DistributedRun::failure(e, ranks_.get()));
+    } catch (...) {
+      if (ranks_) ranks_->abort();
+      throw;
+    }
     result_.stopped = observers_.stop_requested();
     result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    test();
+    if (result_.root) test();
     return std::move(result_);
   }
 
  private:
-  void check() {
+  void check_spec() const {
     if (spec_.replications < 1) throw ArgumentError("--replications must be at least 1");
     if (spec_.thin < 1) throw ArgumentError("--thin must be at least 1");
     const Method method = spec_.fit.method;
@@ -124,10 +139,18 @@ class SbcRun {
     }
     const ModelSource& source = spec_.generator ? *spec_.generator : *spec_.fit.model;
     if (!source.text()) throw ArgumentError("SBC simulates from a model's text; a model written in C++ has none");
+  }
+
+  // The simulation's model and the fit's quantities; a model it cannot simulate is refused.
+  void check_model() {
+    const ModelSource& source = spec_.generator ? *spec_.generator : *spec_.fit.model;
     const Data data = spec_.fit.data.read();
     model::CompileResult compiled = model::compile_model(model::Source(source.name(), *source.text()), &data);
     if (!compiled.ok()) throw ArgumentError(compiled.report());
     workflow::check_simulable(*compiled.checked);
+    // The fit's quantities, known before any fit so that every process agrees on them.
+    const BoundModel fitted = spec_.fit.model->bind(spec_.fit.data, compile_choice(spec_.fit.settings));
+    result_.quantities = fitted.columns.names(NameStyle::StanCsv);
     data_ = data;
     generator_.emplace(std::move(*compiled.model));
     // A prior that cannot be drawn from (improper, or constrained beyond its family's
@@ -135,16 +158,123 @@ class SbcRun {
     workflow::draw_from_prior(*generator_, data_, at::make_generator<at::CPUGeneratorImpl>(0));
   }
 
+  // Where the processes come from: the fit's setting nproc on this host (the others run
+  // `variate sbc` with the same model, data and options), or its rendezvous.
+  RankPlan rank_plan(RankFiles& files) const {
+    const RunSpec& fit = spec_.fit;
+    RankPlan plan;
+    plan.nproc = fit.settings.get(setting::nproc);
+    plan.rendezvous = fit.rendezvous;
+    plan.world_size = fit.world_size;
+    plan.rank = fit.rank;
+    plan.timeout_seconds = fit.settings.get(setting::dist_timeout);
+    plan.split_rows = false;
+    if (plan.nproc.value_or(1) <= 1 && !plan.rendezvous) plan.nproc.reset();  // one process, no group
+    if (plan.nproc.value_or(1) <= 1 || plan.rendezvous) return plan;
+    const auto file_of = [&files](const ModelSource& model, const std::string& name) {
+      return model.file() ? *model.file() : files.write(name, *model.text());
+    };
+    plan.rank_program = fit.rank_program;
+    plan.rank_command = {fit.rank_program.empty() ? "variate" : fit.rank_program, "sbc",
+                         file_of(*fit.model, "model.vmod")};
+    if (fit.data.given()) {
+      plan.rank_command.push_back("--data");
+      plan.rank_command.push_back(fit.data.path ? *fit.data.path : files.write("data.json", fit.data.json_text()));
+    }
+    for (const std::string& argument : std::vector<std::string>{
+             "--replications", std::to_string(spec_.replications), "--thin", std::to_string(spec_.thin), "--method",
+             store::to_string(fit.method), "--parallel", std::to_string(spec_.parallel)}) {
+      plan.rank_command.push_back(argument);
+    }
+    if (spec_.generator) {
+      plan.rank_command.push_back("--generator");
+      plan.rank_command.push_back(file_of(*spec_.generator, "generator.vmod"));
+    }
+    Settings shared = fit.settings;
+    shared.set(setting::nproc, std::optional<int>());  // the ranks' environment says who they are
+    for (const std::string& argument : shared.arguments(fit.method, kSharedByRanks))
+      plan.rank_command.push_back(argument);
+    plan.rank_command.push_back("--quiet");
+    return plan;
+  }
+
+  // Replications as this process's threads become free: the next index from a counter all
+  // processes share (or this process's own), so a slow fit holds up no other.
+  void fit_here() {
+    const int cores = ranks_ ? ranks_->threads(0) : hardware_threads();
+    const int parallel = std::max(1, std::min(spec_.replications, spec_.parallel > 0 ? spec_.parallel : cores));
+    std::atomic<int> local{0};
+    const auto next = [&]() -> int {
+      return ranks_ ? static_cast<int>(ranks_->next_ticket("sbc/replications")) : local++;
+    };
+    const auto work = [&] {
+      for (int r = next(); r < spec_.replications && !observers_.stop_requested(); r = next()) replicate(r);
+    };
+    std::vector<std::thread> threads;
+    for (int t = 1; t < parallel; ++t) threads.emplace_back(work);
+    work();
+    for (auto& thread : threads) thread.join();
+  }
+
+  // Every rank's replications to every rank: one row per replication (ran, failed,
+  // divergences, max R-hat, then the ranks), each filled by the rank that fitted it, summed.
+  void gather() {
+    const auto q = static_cast<int64_t>(result_.quantities.size());
+    const int size = ranks_->size();
+    at::Tensor rows = at::zeros({spec_.replications, 4 + q}, at::kDouble);
+    auto row = rows.accessor<double, 2>();
+    for (int r : fitted_here_) {
+      const SbcReplication& mine = result_.replications[r];
+      row[r][0] = 1;
+      row[r][1] = mine.failure.empty() ? 0 : 1;
+      row[r][2] = static_cast<double>(mine.divergences);
+      row[r][3] = mine.max_rhat;
+      for (int64_t k = 0; k < q && k < static_cast<int64_t>(mine.ranks.size()); ++k) {
+        row[r][4 + k] = static_cast<double>(mine.ranks[k]);
+      }
+    }
+    ranks_->communicator()->allreduce_sum(rows);
+    at::Tensor max_rank = at::full({1}, static_cast<double>(result_.max_rank), at::kDouble);
+    at::Tensor all_max = at::zeros({size, 1}, at::kDouble);
+    ranks_->communicator()->allgather(max_rank, all_max);
+    result_.max_rank = static_cast<int64_t>(all_max.max().item<double>());
+    row = rows.accessor<double, 2>();
+    for (int r = 0; r < spec_.replications; ++r) {
+      if (std::find(fitted_here_.begin(), fitted_here_.end(), r) != fitted_here_.end()) continue;
+      SbcReplication theirs;
+      theirs.index = r;
+      theirs.seed = replication_seed(r);
+      theirs.divergences = static_cast<int64_t>(row[r][2]);
+      theirs.max_rhat = row[r][3];
+      if (row[r][0] == 0) continue;  // stopped before it ran
+      if (row[r][1] != 0) {
+        theirs.failure = "failed on another process (its message is in that process's output)";
+      } else {
+        for (int64_t k = 0; k < q; ++k) theirs.ranks.push_back(static_cast<int64_t>(row[r][4 + k]));
+      }
+      result_.replications[r] = theirs;
+    }
+  }
+
+  uint64_t replication_seed(int index) const {
+    return RandomStream::for_chain(result_.seed, static_cast<uint64_t>(index) + 1).next();
+  }
+
   void replicate(int index) {
     SbcReplication replication;
     replication.index = index;
-    replication.seed = RandomStream::for_chain(result_.seed, static_cast<uint64_t>(index) + 1).next();
+    replication.seed = replication_seed(index);
     try {
+      const CoreLimit one_core(1);  // the fit's chains and tensor operations: the cores go to replications
       at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(replication.seed);
       const workflow::PriorDraw draw = workflow::draw_from_prior(*generator_, data_, generator);
       RunSpec fit = spec_.fit;
       fit.data = DataInput::of(draw.data, "replication " + std::to_string(index + 1));
       fit.settings.set(setting::seed, std::optional<uint64_t>(replication.seed));
+      fit.settings.set(setting::nproc, std::optional<int>());  // the replications' processes, not the fit's
+      fit.rendezvous.reset();
+      fit.world_size.reset();
+      fit.rank.reset();
       if (!fit.settings.given(setting::threads.descriptor())) fit.settings.set(setting::threads, 1);
       fit.record = {};
       const FitDraws fitted = fit_draws(fit);
@@ -157,6 +287,7 @@ class SbcRun {
     }
     std::lock_guard<std::mutex> lock(mutex_);
     result_.replications[index] = replication;
+    fitted_here_.push_back(index);
     ++done_;
     if (progress_) progress_(result_.replications[index], done_);
   }
@@ -179,12 +310,11 @@ class SbcRun {
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (result_.quantities.empty()) {
-        result_.quantities = names;
-        result_.max_rank = kept.empty() ? 0 : static_cast<int64_t>(kept[0].size());
-      }
-      if (names != result_.quantities || (!kept.empty() && static_cast<int64_t>(kept[0].size()) != result_.max_rank)) {
-        throw ArgumentError("the fit's quantities or draws differ from the first replication's (a stopped fit?)");
+      const auto kept_draws = kept.empty() ? int64_t{0} : static_cast<int64_t>(kept[0].size());
+      if (!has_max_rank_) result_.max_rank = kept_draws;
+      has_max_rank_ = true;
+      if (names != result_.quantities || kept_draws != result_.max_rank) {
+        throw ArgumentError("the fit's quantities or its number of draws differ from the model's (a stopped fit?)");
       }
     }
     for (size_t q = 0; q < columns.size(); ++q) {
@@ -213,7 +343,10 @@ class SbcRun {
   const SbcProgress& progress_;
   Data data_;
   std::optional<model::CompiledModel> generator_;
+  std::unique_ptr<DistributedRun> ranks_;
   std::mutex mutex_;
+  bool has_max_rank_ = false;
+  std::vector<int> fitted_here_;
   int done_ = 0;
   SbcResult result_;
 };

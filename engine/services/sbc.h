@@ -8,7 +8,10 @@
 /// simultaneous band and the chi-square of binned ranks, diagnostics/rank_uniformity.h).
 ///
 /// Replications are independent: each takes its own seed from the run's seed and its
-/// index, so the ranks are the same however many run at once and in whatever order.
+/// index, so the ranks are the same however many run at once and in whatever order: on
+/// this process's threads, and on several processes (the fit's setting nproc on one host,
+/// or its rendezvous across hosts, as `variate sample` starts them), each rank fitting the
+/// replications whose index it is modulo their number; rank 0 gathers them and reports.
 ///
 ///   SbcSpec spec;
 ///   spec.fit.model = ...; spec.fit.data = DataInput::file("d.json");
@@ -42,7 +45,8 @@ struct SbcSpec {
   /// Every thin-th draw of each chain is ranked against: Talts et al.'s remedy for
   /// autocorrelated draws, whose ranks are not uniform even when the fit is right.
   int thin = 10;
-  /// Replications run at once (each fit's chains on one thread); 0: the cores.
+  /// Replications run at once on each process (each fit's chains on one thread); 0: the
+  /// process's share of its host's cores.
   int parallel = 0;
   /// The ECDF test's simultaneous coverage: uniformity is rejected at 1 - prob.
   double prob = 0.99;
@@ -66,6 +70,9 @@ struct SbcQuantityTest {
 };
 
 struct SbcResult {
+  /// False on the other processes of a run on several: rank 0 reports.
+  bool root = true;
+  int processes = 1;
   uint64_t seed = 0;
   int64_t max_rank = 0;                      ///< ranks are 0 ... max_rank (the thinned draws)
   std::vector<std::string> quantities;       ///< Stan CSV names, the fit's order
@@ -83,7 +90,8 @@ using SbcProgress = std::function<void(const SbcReplication&, int done)>;
 
 /// @throws ArgumentError for a spec or model that cannot run (a model it cannot simulate,
 /// a generator without the fitted parameters, a method SBC does not fit with), before any
-/// replication; a replication's failure is recorded in it, not thrown.
+/// replication; a replication's failure is recorded in it, not thrown;
+/// distributed::DistributedError when the processes fail.
 SbcResult run_sbc(const SbcSpec& spec, const RunObservers& observers, const SbcProgress& progress = {});
 
 }  // namespace variate::services

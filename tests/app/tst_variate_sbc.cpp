@@ -1,9 +1,9 @@
 // `variate sbc` as a user runs it: 200 replications of the non-centered eight schools and
 // of a logistic regression do not reject uniformity at 1% for any quantity; a planted
 // mismatch (data simulated with a grand mean three times as spread) and a broken sampler
-// (tree depth 1, 100 warmup iterations) are rejected; the ranks are the same for a seed
-// however many replications run at once; models it cannot simulate are refused, saying
-// why. VARIATE_SBC_REPLICATIONS sets the calibrated runs' replications (default 200).
+// (tree depth 1, 100 warmup iterations) are rejected; the ranks are the same for a seed on
+// one thread, two, and two processes; models it cannot simulate are refused, saying why. VARIATE_SBC_REPLICATIONS sets
+// the calibrated runs' replications (default 200).
 
 #include <QtTest/QtTest>
 
@@ -87,15 +87,23 @@ class TestVariateSbc : public QObject {
     QVERIFY2(uniform.values().contains(false), qPrintable(broken.output));
   }
 
-  void ranksDoNotDependOnHowManyRunAtOnce() {
+  // One thread, two threads, two processes (the second started by the first, on
+  // 127.0.0.1): the same ranks for a seed.
+  void ranksDoNotDependOnWhatRunsThem() {
     QTemporaryDir out;
-    for (const QString parallel : {"1", "2"}) {
-      const Outcome r = variate(QStringList{"sbc"} + model("logistic") +
-                                QStringList{"--replications", "8", "--seed", "3", "--parallel", parallel, "--quiet",
-                                            "--output", out.filePath(parallel)});
+    const QList<QStringList> ways = {{"--parallel", "1"}, {"--parallel", "2"}, {"--nproc", "2", "--parallel", "1"}};
+    for (int w = 0; w < ways.size(); ++w) {
+      const Outcome r = variate(
+          QStringList{"sbc"} + model("logistic") +
+          QStringList{"--replications", "9", "--seed", "3", "--quiet", "--output", out.filePath(QString::number(w))} +
+          ways[w]);
       QVERIFY2(r.exit_code == 0, qPrintable(r.output));
+      if (ways[w].contains("--nproc")) QVERIFY2(r.output.contains("shared by 2 processes"), qPrintable(r.output));
     }
-    QCOMPARE(lines_of(out.filePath("2/ranks.csv")), lines_of(out.filePath("1/ranks.csv")));
+    const QStringList one = lines_of(out.filePath("0/ranks.csv"));
+    QCOMPARE(one.size(), 10);
+    QCOMPARE(lines_of(out.filePath("1/ranks.csv")), one);
+    QCOMPARE(lines_of(out.filePath("2/ranks.csv")), one);
   }
 
   void modelsItCannotSimulateAreRefused_data() {

@@ -2,6 +2,8 @@
 // intra-op scope sets and restores LibTorch's (and OpenBLAS's) thread counts.
 
 #include <ATen/Parallel.h>
+#include <thread>
+
 #include <QtTest/QtTest>
 
 #include "engine/core/checks.h"
@@ -29,6 +31,24 @@ class TestThreading : public QObject {
     const variate::ThreadPlan batched = variate::plan_threads(4, 1, true);
     QCOMPARE(batched.chain_threads, 4);
     QCOMPARE(batched.intra_op_threads, cores);
+  }
+
+  // Inside a CoreLimit a run plans for its cores (an SBC replication's fit: one), and on
+  // this thread only; the limit ends with the scope.
+  void coreLimitHoldsThisThreadsRuns() {
+    const int cores = variate::hardware_threads();
+    {
+      const variate::CoreLimit one(1);
+      QCOMPARE(variate::available_cores(), 1);
+      const variate::ThreadPlan plan = variate::plan_threads(4, 0, false);
+      QCOMPARE(plan.chain_threads, 1);
+      QCOMPARE(plan.intra_op_threads, 1);
+      int elsewhere = 0;
+      std::thread([&] { elsewhere = variate::available_cores(); }).join();
+      QCOMPARE(elsewhere, cores);
+    }
+    QCOMPARE(variate::available_cores(), cores);
+    QVERIFY_THROWS_EXCEPTION(variate::ArgumentError, variate::CoreLimit(0));
   }
 
   void rejectsBadArguments() {
