@@ -25,6 +25,7 @@ struct SbcOptions {
   int parallel = 0;
   std::string method = "nuts";
   std::optional<std::string> generator;
+  std::vector<std::string> workers;
 };
 
 std::string fixed(double value, int decimals) {
@@ -176,6 +177,7 @@ int run_sbc(const SbcOptions& options, const ModelArgument& model, const Program
     spec.replications = options.replications;
     spec.thin = options.thin;
     spec.parallel = options.parallel;
+    spec.workers = options.workers;
     services::RunControl control;
     InterruptStops interrupt(control, false);
     const int total = options.replications;
@@ -211,9 +213,12 @@ void add_sbc_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgumen
   command->add_option("--data", options->run.data,
                       "Data file: its sizes and covariates are kept, its observations simulated");
   // The fit's settings, as `variate sample` takes them; one process per fit.
-  add_setting_options(*command, services::Method::nuts, options->run.settings,
-                      {"shard", "row_blocks", "worker", "token_file", "tls_ca", "heartbeat_timeout", "save_warmup",
-                       "predict", "prior", "until_ess", "until_rhat", "max_draws"});
+  add_setting_options(
+      *command, services::Method::nuts, options->run.settings,
+      {"shard", "row_blocks", "worker", "save_warmup", "predict", "prior", "until_ess", "until_rhat", "max_draws"});
+  command->add_option("--worker", options->workers,
+                      "HOST:PORT of a `variate worker` that fits replications too, one at a time (repeatable; with "
+                      "--token-file)");
   // Several processes share the replications, on this host (--nproc) or across hosts.
   command->add_option("--rendezvous", options->run.rendezvous,
                       "Across hosts: HOST:PORT where rank 0 serves the rendezvous (port 0: one the system picks, "

@@ -139,6 +139,12 @@ class SbcRun {
     }
     const ModelSource& source = spec_.generator ? *spec_.generator : *spec_.fit.model;
     if (!source.text()) throw ArgumentError("SBC simulates from a model's text; a model written in C++ has none");
+    if (!spec_.workers.empty() && !spec_.fit.settings.get(setting::token_file)) {
+      throw ArgumentError("--worker needs --token-file");
+    }
+    if (!spec_.workers.empty() && !spec_.fit.remote) {
+      throw ArgumentError("this program was built without remote workers (gRPC was not found)");
+    }
   }
 
   // The simulation's model and the fit's quantities; a model it cannot simulate is refused.
@@ -207,12 +213,15 @@ class SbcRun {
     const auto next = [&]() -> int {
       return ranks_ ? static_cast<int>(ranks_->next_ticket("sbc/replications")) : local++;
     };
-    const auto work = [&] {
-      for (int r = next(); r < spec_.replications && !observers_.stop_requested(); r = next()) replicate(r);
+    const auto work = [&](const std::string& worker) {
+      for (int r = next(); r < spec_.replications && !observers_.stop_requested(); r = next()) replicate(r, worker);
     };
     std::vector<std::thread> threads;
-    for (int t = 1; t < parallel; ++t) threads.emplace_back(work);
-    work();
+    for (int t = 1; t < parallel; ++t) threads.emplace_back(work, std::string());
+    if (!ranks_ || ranks_->root()) {  // the workers are rank 0's
+      for (const std::string& worker : spec_.workers) threads.emplace_back(work, worker);
+    }
+    work(std::string());
     for (auto& thread : threads) thread.join();
   }
 
@@ -260,7 +269,8 @@ class SbcRun {
     return RandomStream::for_chain(result_.seed, static_cast<uint64_t>(index) + 1).next();
   }
 
-  void replicate(int index) {
+  // Replication `index`, fitted here, or by `worker` when one is named.
+  void replicate(int index, const std::string& worker) {
     SbcReplication replication;
     replication.index = index;
     replication.seed = replication_seed(index);
@@ -275,6 +285,11 @@ class SbcRun {
       fit.rendezvous.reset();
       fit.world_size.reset();
       fit.rank.reset();
+      if (!worker.empty()) fit.settings.set(setting::worker, std::optional<std::string>(worker));
+      // A worker samples `auto` non-centered: so does every replication, wherever it runs.
+      if (!spec_.workers.empty() && fit.settings.get(setting::reparam) == "auto") {
+        fit.settings.set(setting::reparam, std::string("noncentered"));
+      }
       if (!fit.settings.given(setting::threads.descriptor())) fit.settings.set(setting::threads, 1);
       fit.record = {};
       const FitDraws fitted = fit_draws(fit);

@@ -11,7 +11,8 @@
 /// index, so the ranks are the same however many run at once and in whatever order: on
 /// this process's threads, and on several processes (the fit's setting nproc on one host,
 /// or its rendezvous across hosts, as `variate sample` starts them), each rank fitting the
-/// replications whose index it is modulo their number; rank 0 gathers them and reports.
+/// next replication as it becomes free; rank 0 gathers them and reports; and on remote
+/// workers (each fit a job of `variate worker`, its draws streamed back).
 ///
 ///   SbcSpec spec;
 ///   spec.fit.model = ...; spec.fit.data = DataInput::file("d.json");
@@ -48,6 +49,11 @@ struct SbcSpec {
   /// Replications run at once on each process (each fit's chains on one thread); 0: the
   /// process's share of its host's cores.
   int parallel = 0;
+  /// Remote workers (HOST:PORT, with the fit's settings token_file, tls_ca and
+  /// heartbeat_timeout; the fit's RunSpec::remote the client) that take replications too,
+  /// one at a time each, beside this process's own. With workers, the setting reparam
+  /// `auto` fits every replication non-centered (as a worker samples it), wherever it runs.
+  std::vector<std::string> workers;
   /// The ECDF test's simultaneous coverage: uniformity is rejected at 1 - prob.
   double prob = 0.99;
 };

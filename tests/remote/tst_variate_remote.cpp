@@ -102,6 +102,37 @@ class TestVariateRemote : public QObject {
     QVERIFY(b.run(run_b).config_json.find("\"worker\"") != std::string::npos);
   }
 
+  // SBC with a loopback worker taking replications beside this process's one thread: the
+  // same ranks as the replications fitted here alone.
+  void sbcReplicationsOnAWorker() {
+    const QString sbc = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/sbc/");
+    const QStringList model = {"sbc",
+                               sbc + "logistic.vmod",
+                               "--data",
+                               sbc + "logistic.json",
+                               "--replications",
+                               "8",
+                               "--seed",
+                               "3",
+                               "--parallel",
+                               "1",
+                               "--quiet"};
+    const QString here = folder_.path() + "/sbc_here", there = folder_.path() + "/sbc_there";
+    const Outcome local = run(model + QStringList{"--output", here}, kTimeout);
+    QVERIFY2(local.exit_code == 0, qPrintable(local.output));
+    const Outcome remote = run(
+        model + QStringList{"--output", there, "--worker", worker_->address(), "--token-file", worker_->token_file()},
+        kTimeout);
+    QVERIFY2(remote.exit_code == 0, qPrintable(remote.output));
+    QCOMPARE(lines_of(there + "/ranks.csv"), lines_of(here + "/ranks.csv"));
+    QCOMPARE(lines_of(there + "/ranks.csv").size(), 9);
+    const Outcome jobs = run({"jobs", "--worker", worker_->address(), "--token-file", worker_->token_file()}, kTimeout);
+    QVERIFY2(jobs.output.contains("logistic.vmod"), qPrintable(jobs.output));  // the worker fitted some
+    const Outcome refused = run(model + QStringList{"--worker", worker_->address()}, kTimeout);
+    QCOMPARE(refused.exit_code, 1);
+    QVERIFY2(refused.output.contains("--worker needs --token-file"), qPrintable(refused.output));
+  }
+
   // A job whose density falls back to LibTorch records why, as a local run does.
   void aRemoteRunRecordsWhyItRanOnLibTorch() {
     QStringList notes;
