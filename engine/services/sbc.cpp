@@ -160,8 +160,16 @@ class SbcRun {
     data_ = data;
     generator_.emplace(std::move(*compiled.model));
     // A prior that cannot be drawn from (improper, or constrained beyond its family's
-    // support) fails every draw: refused before any replication.
-    workflow::draw_from_prior(*generator_, data_, at::make_generator<at::CPUGeneratorImpl>(0));
+    // support) fails every draw: refused before any replication. So is a generator that
+    // lacks a quantity the fit ranks.
+    const auto truth =
+        truth_by_name(workflow::draw_from_prior(*generator_, data_, at::make_generator<at::CPUGeneratorImpl>(0)));
+    for (const std::string& name : result_.quantities) {
+      if (!truth.count(name)) {
+        throw ArgumentError(source.name() + " has no '" + to_style(name, NameStyle::Bracketed) + "', which " +
+                            spec_.fit.model->name() + " has: the data must come from a model of the same parameters");
+      }
+    }
   }
 
   // Where the processes come from: the fit's setting nproc on this host (the others run

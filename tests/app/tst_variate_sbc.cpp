@@ -79,6 +79,16 @@ class TestVariateSbc : public QObject {
     QVERIFY(wide.output.contains("Data simulated from"));
     QVERIFY(wide.output.contains("depart from uniform at 1%"));
 
+    // A generator without the fitted model's parameters is refused before any fit.
+    QFile other(out.filePath("other.vmod"));
+    QVERIFY(other.open(QIODevice::WriteOnly));
+    other.write("data J: int\ndata y: real[J]\ndata sigma: real[J]\nmu ~ Normal(0, 5)\ny ~ Normal(mu, sigma)\n");
+    other.close();
+    const Outcome unlike = variate(QStringList{"sbc"} + model("eight_schools") +
+                                   QStringList{"--generator", out.filePath("other.vmod"), "--replications", "2"});
+    QCOMPARE(unlike.exit_code, 1);
+    QVERIFY2(unlike.output.contains("other.vmod has no 'tau', which"), qPrintable(unlike.output));
+
     const Outcome broken = variate(QStringList{"sbc"} + model("eight_schools") +
                                    QStringList{"--max-depth", "1", "--warmup", "100", "--replications", "100", "--seed",
                                                "2", "--quiet", "--summary-json", out.filePath("broken.json")});
