@@ -71,6 +71,11 @@ function(variate_add_desktop_integration)
   find_program(GZIP_PROGRAM gzip REQUIRED)
   foreach(program variate variate-studio)
     set(page "${VARIATE_MAN_DIR}/${program}.1")
+    # variate's commands, and so its --help, are in the library it loads.
+    set(help_from ${program})
+    if(program STREQUAL "variate")
+      list(APPEND help_from variate-commands)
+    endif()
     add_custom_command(OUTPUT "${page}.gz"
       COMMAND "${CMAKE_COMMAND}" -DPROGRAM=$<TARGET_FILE:${program}> -DNAME=${program}
               "-DTEMPLATE=${installer_dir}/man/${program}.1.in" "-DOUTPUT=${page}"
@@ -78,7 +83,7 @@ function(variate_add_desktop_integration)
               -P "${VARIATE_MAN_PAGE_SCRIPT}"
       # -n: no name or time stamp in the header, so the same page compresses the same.
       COMMAND "${GZIP_PROGRAM}" -9nf "${page}"
-      DEPENDS ${program} "${installer_dir}/man/${program}.1.in" "${VARIATE_MAN_PAGE_SCRIPT}"
+      DEPENDS ${help_from} "${installer_dir}/man/${program}.1.in" "${VARIATE_MAN_PAGE_SCRIPT}"
       COMMENT "Writing the man page of ${program} from its --help"
       VERBATIM)
     list(APPEND built_files "${page}.gz")

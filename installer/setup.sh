@@ -15,10 +15,11 @@ packages=(
   # dpkg-shlibdeps (dpkg-dev); the tests validate with these tools.
   dpkg-dev lintian desktop-file-utils appstream shared-mime-info libglib2.0-bin man-db bash-completion
 )
-# The benchmarks' Stan side (bench/README.md), and R's loo for regenerating the PSIS
-# reference (tests/data/psis/make_reference.R), on request: VARIATE_WITH_STAN=1.
+# The benchmarks' Stan side (bench/README.md), R's loo for regenerating the PSIS reference
+# (tests/data/psis/make_reference.R) and bayesplot for the ECDF bands
+# (tests/data/sbc/make_ecdf_bands.R), on request: VARIATE_WITH_STAN=1.
 if [[ "${VARIATE_WITH_STAN:-0}" == 1 ]]; then
-  packages+=(r-cran-rstan r-cran-jsonlite r-cran-posterior r-cran-loo)
+  packages+=(r-cran-rstan r-cran-jsonlite r-cran-posterior r-cran-loo r-cran-bayesplot)
 fi
 
 missing=()
