@@ -1,10 +1,12 @@
 #include "engine/cli/sbc_command.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "engine/cli/approximation_report.h"
 #include "engine/cli/interrupt.h"
 #include "engine/cli/summary_file.h"
 #include "engine/io/stan_csv_format.h"
@@ -28,12 +30,6 @@ struct SbcOptions {
   std::vector<std::string> workers;
 };
 
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
 std::string method_text(const services::SbcSpec& spec) {
   const services::Settings& s = spec.fit.settings;
   if (spec.fit.method == services::Method::advi) return "ADVI";
@@ -50,8 +46,8 @@ std::string ecdf_text(const services::SbcQuantityTest& test) {
 void print_problems(std::ostream& out, const services::SbcResult& r);
 
 void print_summary(std::ostream& out, const services::SbcSpec& spec, const services::SbcResult& r) {
-  int ran = 0;
-  for (const auto& replication : r.replications) ran += replication.failure.empty() ? 1 : 0;
+  int ran = 0;  // fitted (not failed, not left by a stop)
+  for (const auto& replication : r.replications) ran += replication.ranks.empty() ? 0 : 1;
   out << "Simulation-based calibration of " << spec.fit.model->name() << ": " << ran << " of " << r.replications.size()
       << " replications fitted by " << method_text(spec) << ", thinned by " << spec.thin << " (ranks 0 to "
       << r.max_rank << "); seed " << r.seed << "\n";
@@ -76,8 +72,8 @@ void print_summary(std::ostream& out, const services::SbcSpec& spec, const servi
     const bool uniform = test.uniform();
     rejected += uniform ? 0 : 1;
     std::snprintf(line, sizeof line, "%-*s  %-22s  %10s  %8s  %s\n", static_cast<int>(width), test.name.c_str(),
-                  ecdf_text(test).c_str(), fixed(test.chi_square.statistic, 1).c_str(),
-                  fixed(test.chi_square.p_value, 3).c_str(), uniform ? "uniform" : "NOT uniform");
+                  ecdf_text(test).c_str(), number("%.1f", test.chi_square.statistic).c_str(),
+                  number("%.3f", test.chi_square.p_value).c_str(), uniform ? "uniform" : "NOT uniform");
     out << line;
   }
   out << "\n";
@@ -116,53 +112,13 @@ void write_ranks(const std::string& folder, const services::SbcResult& r) {
   csv << "\n";
   for (const auto& replication : r.replications) {
     csv << replication.index + 1 << "," << replication.seed << "," << replication.divergences << ","
-        << fixed(replication.max_rhat, 4) << "," << (replication.failure.empty() ? 0 : 1);
+        << number("%.4f", replication.max_rhat) << "," << (replication.failure.empty() ? 0 : 1);
     for (size_t q = 0; q < r.quantities.size(); ++q) {
       csv << ",";
       if (q < replication.ranks.size()) csv << replication.ranks[q];
     }
     csv << "\n";
   }
-}
-
-nlohmann::ordered_json document(const services::SbcSpec& spec, const services::SbcResult& r) {
-  nlohmann::ordered_json quantities = nlohmann::ordered_json::array();
-  for (const auto& test : r.tests) {
-    quantities.push_back(
-        {{"name", test.name},
-         {"uniform", test.uniform()},
-         {"ecdf",
-          {{"inside_band", test.ecdf.uniform},
-           {"first_outside_rank",
-            test.ecdf.uniform ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(test.ecdf.first_outside - 1)},
-           {"band_prob", spec.prob},
-           {"gamma", test.ecdf.band.gamma}}},
-         {"chi_square",
-          {{"statistic", test.chi_square.statistic},
-           {"degrees_of_freedom", test.chi_square.degrees_of_freedom},
-           {"p_value", test.chi_square.p_value},
-           {"counts", test.chi_square.counts}}}});
-  }
-  nlohmann::ordered_json problems = nlohmann::ordered_json::array();
-  for (const auto& replication : r.replications) {
-    if (!replication.problem()) continue;
-    problems.push_back({{"replication", replication.index + 1},
-                        {"seed", replication.seed},
-                        {"divergences", replication.divergences},
-                        {"max_rhat", replication.max_rhat},
-                        {"failure", replication.failure}});
-  }
-  return {{"sbc",
-           {{"model", spec.fit.model->name()},
-            {"generator", spec.generator ? spec.generator->name() : spec.fit.model->name()},
-            {"method", store::to_string(spec.fit.method)},
-            {"replications", r.replications.size()},
-            {"thin", spec.thin},
-            {"max_rank", r.max_rank},
-            {"seed", r.seed},
-            {"seconds", r.seconds},
-            {"quantities", quantities},
-            {"problems", problems}}}};
 }
 
 int run_sbc(const SbcOptions& options, const ModelArgument& model, const Program& program) {
@@ -193,7 +149,7 @@ int run_sbc(const SbcOptions& options, const ModelArgument& model, const Program
     if (!result.root) return 0;  // rank 0 reports
     print_summary(std::cout, spec, result);
     if (options.run.output) write_ranks(*options.run.output, result);
-    if (options.run.summary_json) write_summary_file(*options.run.summary_json, document(spec, result));
+    if (options.run.summary_json) write_summary_file(*options.run.summary_json, result.document);
     return interrupt.interrupted() || result.stopped ? 130 : 0;
   } catch (const std::exception& e) {
     print_error(std::cerr, e);

@@ -94,6 +94,48 @@ std::map<std::string, double> truth_by_name(const workflow::PriorDraw& draw) {
   return truth;
 }
 
+// What --summary-json writes: the settings, per quantity its tests and verdict, and the
+// replications that had problems.
+nlohmann::ordered_json sbc_document(const SbcSpec& spec, const SbcResult& r) {
+  nlohmann::ordered_json quantities = nlohmann::ordered_json::array();
+  for (const auto& test : r.tests) {
+    quantities.push_back(
+        {{"name", test.name},
+         {"uniform", test.uniform()},
+         {"ecdf",
+          {{"inside_band", test.ecdf.uniform},
+           {"first_outside_rank",
+            test.ecdf.uniform ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(test.ecdf.first_outside - 1)},
+           {"band_prob", spec.prob},
+           {"gamma", test.ecdf.band.gamma}}},
+         {"chi_square",
+          {{"statistic", test.chi_square.statistic},
+           {"degrees_of_freedom", test.chi_square.degrees_of_freedom},
+           {"p_value", test.chi_square.p_value},
+           {"counts", test.chi_square.counts}}}});
+  }
+  nlohmann::ordered_json problems = nlohmann::ordered_json::array();
+  for (const auto& replication : r.replications) {
+    if (!replication.problem()) continue;
+    problems.push_back({{"replication", replication.index + 1},
+                        {"seed", replication.seed},
+                        {"divergences", replication.divergences},
+                        {"max_rhat", replication.max_rhat},
+                        {"failure", replication.failure}});
+  }
+  return {{"sbc",
+           {{"model", spec.fit.model->name()},
+            {"generator", spec.generator ? spec.generator->name() : spec.fit.model->name()},
+            {"method", store::to_string(spec.fit.method)},
+            {"replications", r.replications.size()},
+            {"thin", spec.thin},
+            {"max_rank", r.max_rank},
+            {"seed", r.seed},
+            {"seconds", r.seconds},
+            {"quantities", quantities},
+            {"problems", problems}}}};
+}
+
 class SbcRun {
  public:
   SbcRun(const SbcSpec& spec, const RunObservers& observers, const SbcProgress& progress)
@@ -125,7 +167,10 @@ class SbcRun {
     }
     result_.stopped = observers_.stop_requested();
     result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (result_.root) test();
+    if (result_.root) {
+      test();
+      result_.document = sbc_document(spec_, result_);
+    }
     return std::move(result_);
   }
 
