@@ -137,6 +137,13 @@ class TestPredictiveCheckPanel : public QObject {
     QVERIFY2(sd > 15, qPrintable(QString::number(sd)));
     const RunPtr run = window.document()->runs()->current();
     QVERIFY(run->config.settings.get(variate::services::setting::prior));
+    // The Diagnostics caption says what the draws are.
+    QVERIFY(studio_test::waitFor(
+        [&] {
+          const auto* caption = window.docks().dock("diagnosticsDock")->findChild<QLabel*>("diagnosticsCaption");
+          return caption && caption->text().contains("prior (simulated) draws");
+        },
+        30000));
   }
 
   void onlyFinishedNutsRuns() {

@@ -118,27 +118,34 @@ QString DiagnosticsPanel::captionText(const RunData& runData, const RunData* oth
   const services::Method method = run->config.method;
   const QString mode = check.modeLogDensity ? tr(" (log density %1)").arg(*check.modeLogDensity, 0, 'g', 6) : QString();
   const QString independentNote = tr(": independent, so R-hat and ESS do not apply");
-  QString text = s.rows.empty() ? tr("%1: no draws summarized yet").arg(run->name)
-                 : method == services::Method::advi
-                     ? tr("%1: %2 draws from the fitted approximation").arg(run->name).arg(s.drawsPerChain) + independentNote
-                 : method == services::Method::optimize && run->config.settings.get(services::setting::laplace_draws) > 0 && s.drawsPerChain > 1
-                     ? tr("%1: %2 draws from the Laplace approximation at the mode%3")
-                               .arg(run->name)
-                               .arg(s.drawsPerChain)
-                               .arg(mode) + independentNote
-                 : method == services::Method::optimize
-                     ? tr("%1: the mode L-BFGS found%2, no draws around it").arg(run->name, mode)
-                 : method == services::Method::pathfinder
-                     ? tr("%1: %2 Pathfinder draws (%n path(s))", "", run->config.settings.get(services::setting::num_paths)).arg(run->name).arg(s.drawsPerChain) +
-                           independentNote
-                     : tr("%1: %2 × %3 %4 draws%5")
-                           .arg(run->name)
-                           .arg(run->chains.size() == 1 ? tr("1 chain") : tr("%1 chains").arg(run->chains.size()))
-                           .arg(s.drawsPerChain)
-                           .arg(s.fromWarmup ? tr("warmup") : tr("post-warmup"))
-                           .arg(run->isActive()             ? liveNote(*run)
-                                : !run->summaryIsCurrent() ? tr(" (updating to the run's last draws)")
-                                                           : QString());
+  QString text =
+      s.rows.empty() ? tr("%1: no draws summarized yet").arg(run->name)
+      : method == services::Method::advi
+          ? tr("%1: %2 draws from the fitted approximation").arg(run->name).arg(s.drawsPerChain) + independentNote
+      : method == services::Method::optimize && run->config.settings.get(services::setting::laplace_draws) > 0 &&
+              s.drawsPerChain > 1
+          ? tr("%1: %2 draws from the Laplace approximation at the mode%3")
+                    .arg(run->name)
+                    .arg(s.drawsPerChain)
+                    .arg(mode) +
+                independentNote
+      : method == services::Method::optimize
+          ? tr("%1: the mode L-BFGS found%2, no draws around it").arg(run->name, mode)
+      : method == services::Method::pathfinder
+          ? tr("%1: %2 Pathfinder draws (%n path(s))", "", run->config.settings.get(services::setting::num_paths))
+                    .arg(run->name)
+                    .arg(s.drawsPerChain) +
+                independentNote
+          : tr("%1: %2 × %3 %4 draws%5")
+                .arg(run->name)
+                .arg(run->chains.size() == 1 ? tr("1 chain") : tr("%1 chains").arg(run->chains.size()))
+                .arg(s.drawsPerChain)
+                .arg(run->config.settings.get(services::setting::prior) ? tr("prior (simulated)")
+                     : s.fromWarmup                                     ? tr("warmup")
+                                                                        : tr("post-warmup"))
+                .arg(run->isActive()            ? liveNote(*run)
+                     : !run->summaryIsCurrent() ? tr(" (updating to the run's last draws)")
+                                                : QString());
   if (check.paretoK) {
     text += " · " + kHatText(*check.paretoK) + (check.unreliable() ? tr(" (unreliable: see the ELBO panel)") : QString());
   }
