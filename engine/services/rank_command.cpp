@@ -28,7 +28,8 @@ std::string RankFiles::write(const std::string& name, const std::string& text) {
   return path;
 }
 
-RankPlan rank_plan(const RunSpec& spec, RankFiles& files) {
+RankPlan rank_plan(const RunSpec& spec, RankFiles& files, const std::string& command,
+                   const std::vector<std::string>& arguments) {
   const Settings& settings = spec.settings;
   RankPlan plan;
   plan.nproc = settings.get(setting::nproc);
@@ -43,11 +44,13 @@ RankPlan rank_plan(const RunSpec& spec, RankFiles& files) {
   if (!text) throw ArgumentError("a model written in C++ runs on one process (its program has no model text to give others)");
   const std::string model = spec.model->file() ? *spec.model->file() : files.write("model.vmod", *text);
   plan.rank_program = spec.rank_program;  // empty: this program
-  plan.rank_command = {spec.rank_program.empty() ? "variate" : spec.rank_program, method_command(spec.method), model};
+  plan.rank_command = {spec.rank_program.empty() ? "variate" : spec.rank_program,
+                       command.empty() ? method_command(spec.method) : command, model};
   if (spec.data.given()) {
     plan.rank_command.push_back("--data");
     plan.rank_command.push_back(spec.data.path ? *spec.data.path : files.write("data.json", spec.data.json_text()));
   }
+  plan.rank_command.insert(plan.rank_command.end(), arguments.begin(), arguments.end());
   for (const std::string& argument : settings.arguments(spec.method, kSharedByRanks)) {
     plan.rank_command.push_back(argument);
   }

@@ -32,7 +32,10 @@ class RankFiles {
 
 /// Where `spec`'s processes come from: the setting nproc (and the ones the ranks share),
 /// or the spec's rendezvous; for nproc ranks, their command line, with the model and data
-/// written into `files` where they are not files already.
-RankPlan rank_plan(const RunSpec& spec, RankFiles& files);
+/// written into `files` where they are not files already. The command is the method's
+/// (`variate sample ...`), or `command` with its own `arguments` before the settings
+/// (`variate sbc ... --replications 200`).
+RankPlan rank_plan(const RunSpec& spec, RankFiles& files, const std::string& command = {},
+                   const std::vector<std::string>& arguments = {});
 
 }  // namespace variate::services

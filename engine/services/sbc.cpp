@@ -79,10 +79,12 @@ FitDraws fit_draws(const RunSpec& spec) {
   return fit;
 }
 
-// The simulated values by Stan CSV name ("theta.1"), column-major as a run writes them.
-std::map<std::string, double> truth_by_name(const workflow::PriorDraw& draw) {
+// The simulated values, the parameters' and the derived quantities' at them, by Stan CSV
+// name ("theta.1"), column-major as a run writes them.
+std::map<std::string, double> truth_by_name(const model::CompiledModel& generator, const workflow::PriorDraw& draw) {
   std::map<std::string, double> truth;
-  for (const ValueMap* values : {&draw.parameters, &draw.derived}) {
+  const ValueMap derived = generator.derived(draw.parameters);
+  for (const ValueMap* values : {&draw.parameters, &derived}) {
     for (const auto& [name, value] : *values) {
       const Shape shape(value.sizes().begin(), value.sizes().end());
       const at::Tensor flat = value.to(at::kDouble).contiguous().reshape(-1);
@@ -207,8 +209,8 @@ class SbcRun {
     // A prior that cannot be drawn from (improper, or constrained beyond its family's
     // support) fails every draw: refused before any replication. So is a generator that
     // lacks a quantity the fit ranks.
-    const auto truth =
-        truth_by_name(workflow::draw_from_prior(*generator_, data_, at::make_generator<at::CPUGeneratorImpl>(0)));
+    const auto truth = truth_by_name(
+        *generator_, workflow::draw_from_prior(*generator_, data_, at::make_generator<at::CPUGeneratorImpl>(0)));
     for (const std::string& name : result_.quantities) {
       if (!truth.count(name)) {
         throw ArgumentError(source.name() + " has no '" + to_style(name, NameStyle::Bracketed) + "', which " +
@@ -220,40 +222,17 @@ class SbcRun {
   // Where the processes come from: the fit's setting nproc on this host (the others run
   // `variate sbc` with the same model, data and options), or its rendezvous.
   RankPlan rank_plan(RankFiles& files) const {
-    const RunSpec& fit = spec_.fit;
-    RankPlan plan;
-    plan.nproc = fit.settings.get(setting::nproc);
-    plan.rendezvous = fit.rendezvous;
-    plan.world_size = fit.world_size;
-    plan.rank = fit.rank;
-    plan.timeout_seconds = fit.settings.get(setting::dist_timeout);
+    std::vector<std::string> arguments = {
+        "--replications", std::to_string(spec_.replications), "--thin",     std::to_string(spec_.thin),
+        "--method",       store::to_string(spec_.fit.method), "--parallel", std::to_string(spec_.parallel)};
+    if (spec_.generator && spec_.fit.settings.get(setting::nproc).value_or(1) > 1) {
+      const ModelSource& generator = *spec_.generator;
+      arguments.push_back("--generator");
+      arguments.push_back(generator.file() ? *generator.file() : files.write("generator.vmod", *generator.text()));
+    }
+    RankPlan plan = services::rank_plan(spec_.fit, files, "sbc", arguments);
     plan.split_rows = false;
-    if (plan.nproc.value_or(1) <= 1 && !plan.rendezvous) plan.nproc.reset();  // one process, no group
-    if (plan.nproc.value_or(1) <= 1 || plan.rendezvous) return plan;
-    const auto file_of = [&files](const ModelSource& model, const std::string& name) {
-      return model.file() ? *model.file() : files.write(name, *model.text());
-    };
-    plan.rank_program = fit.rank_program;
-    plan.rank_command = {fit.rank_program.empty() ? "variate" : fit.rank_program, "sbc",
-                         file_of(*fit.model, "model.vmod")};
-    if (fit.data.given()) {
-      plan.rank_command.push_back("--data");
-      plan.rank_command.push_back(fit.data.path ? *fit.data.path : files.write("data.json", fit.data.json_text()));
-    }
-    for (const std::string& argument : std::vector<std::string>{
-             "--replications", std::to_string(spec_.replications), "--thin", std::to_string(spec_.thin), "--method",
-             store::to_string(fit.method), "--parallel", std::to_string(spec_.parallel)}) {
-      plan.rank_command.push_back(argument);
-    }
-    if (spec_.generator) {
-      plan.rank_command.push_back("--generator");
-      plan.rank_command.push_back(file_of(*spec_.generator, "generator.vmod"));
-    }
-    Settings shared = fit.settings;
-    shared.set(setting::nproc, std::optional<int>());  // the ranks' environment says who they are
-    for (const std::string& argument : shared.arguments(fit.method, kSharedByRanks))
-      plan.rank_command.push_back(argument);
-    plan.rank_command.push_back("--quiet");
+    if (plan.nproc.value_or(1) <= 1) plan.nproc.reset();  // one process: no group
     return plan;
   }
 
@@ -348,7 +327,7 @@ class SbcRun {
       const FitDraws fitted = fit_draws(fit);
       replication.divergences = fitted.divergences;
       replication.max_rhat = fitted.max_rhat;
-      rank(replication, fitted, truth_by_name(draw));
+      rank(replication, fitted, truth_by_name(*generator_, draw));
     } catch (const std::exception& e) {
       replication.failure = e.what();
       replication.ranks.clear();

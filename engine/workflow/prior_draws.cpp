@@ -98,7 +98,6 @@ PriorDraw draw_from_prior(const model::CompiledModel& compiled, const Data& data
     if (it == tracer.latent_.end()) throw ArgumentError("the prior draw has no value for '" + p.name + "'");
     draw.parameters[p.name] = it->second.to(at::kDouble);
   }
-  draw.derived = compiled.derived(draw.parameters);
   return draw;
 }
 

@@ -26,8 +26,6 @@ namespace variate::workflow {
 struct PriorDraw {
   /// Every latent variable's value, constrained (as a run's draws are), by name.
   ValueMap parameters;
-  /// The derived quantities at those values.
-  ValueMap derived;
   /// The data with each observed variable replaced by its draw (integers stay integers).
   Data data;
 };

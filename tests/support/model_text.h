@@ -32,6 +32,12 @@ inline std::string first_error(const variate::model::CompileResult& result) {
   return report.substr(0, report.find('\n'));
 }
 
+/// The first line of the report of `text` compiled against `json`; empty when it compiles.
+inline std::string first_error_of(const std::string& text, const std::string& json) {
+  const variate::model::CompileResult result = compile(text, json);
+  return result.ok() ? std::string() : first_error(result);
+}
+
 /// Empty when `text` parses, prints back as written and parses again to an equal tree;
 /// otherwise what went wrong.
 inline std::string round_trip_problem(const std::string& text) {
