@@ -11,11 +11,13 @@
 #include <QTimer>
 
 #include "engine/core/argument_error.h"
+#include "engine/services/run_config.h"
 #include "engine/services/setting_table.h"
 #include "engine/services/settings.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/known_workers.h"
+#include "ui/docks/sbc_panel.h"
 #include "ui/docks/workers_panel.h"
 #include "ui/document/model_check.h"
 #include "ui/document/project_document.h"
@@ -103,6 +105,10 @@ bool StudioAutomation::applySettings(const ui::ProjectDocument* document, ui::Ru
     const services::Method method = ui::isDeepModel(document->modelText()) ? services::Method::amortized : config.method;
     for (const auto& [flag, value] : options_.settings) {
       const services::SettingDescriptor* setting = services::find_setting(method, flag.toStdString());
+      if (!setting && method == services::Method::sbc) {  // a setting of each replication's fit
+        setting = services::find_setting(services::fit_method(config.settings), flag.toStdString());
+        if (setting && !services::sbc_fit_takes(*setting)) setting = nullptr;
+      }
       if (!setting) throw ArgumentError(flag.toStdString() + " is no setting of " + services::method_label(method));
       if (setting->kind == services::SettingKind::flag && value.isEmpty()) {
         config.settings.put(*setting, flag.toStdString() == setting->flag());
@@ -203,7 +209,12 @@ void StudioAutomation::screenshotWhenSummarized(qint64 runId, int waitedMs) {
   constexpr int kPollMs = 100, kMostMs = 60000;
   const ui::RunPtr run = window_->document() ? window_->document()->runs()->run(runId) : nullptr;
   // A stored run's draws load on demand: until then it has no chains to summarize.
-  const bool shown = !run || ((run->drawsLoaded || run->isActive()) && run->summaryIsCurrent());
+  bool shown = !run || ((run->drawsLoaded || run->isActive()) && run->summaryIsCurrent());
+  if (run && run->config.method == services::Method::sbc) {  // its panel tested every replication ranked
+    const auto ranked = std::count_if(run->sbc.ended.begin(), run->sbc.ended.end(),
+                                      [](const store::SbcReplicationRecord& r) { return !r.ranks.empty(); });
+    shown = run->drawsLoaded && window_->docks().sbc->view().ranked == ranked;
+  }
   if (shown || waitedMs >= kMostMs) {
     QTimer::singleShot(400, this, &StudioAutomation::takeScreenshot);  // the plots' and table's redraws
     return;

@@ -44,7 +44,10 @@ int main(int argc, char** argv) {
                                "train.json and test.json for a model with networks).",
                                "[PROJECT.variate | MODEL.vmod]");
   const QCommandLineOption runOnOpen("run-on-open", "Start a run as soon as the project is open.");
-  const QCommandLineOption method("method", "Inference method for this session: nuts, advi, optimize or pathfinder.", "method");
+  const QCommandLineOption method(
+      "method",
+      "Inference method for this session: nuts, advi, optimize, pathfinder or sbc (whose replications NUTS fits).",
+      "method");
   const QCommandLineOption progress("progress", "Print the run's progress on standard output.");
   const QCommandLineOption quit("quit-when-done", "Quit when the run ends.");
   const QCommandLineOption screenshot("screenshot", "Save a PNG of the window while or after the run.", "file");

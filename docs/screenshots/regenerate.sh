@@ -32,6 +32,18 @@ for dock in rank autocorrelation energy forest predictive loo; do
 done
 shot canvas_eight_schools --raise canvasDock
 shot studio-prior-predictive --run-on-open --seed 3 --prior --raise predictiveDock
+# SBC of the non-centered eight schools, and of data simulated with a wider prior on mu
+# (a planted mismatch the panel rejects).
+mkdir "$work/sbc"
+cp "$here/../../tests/data/sbc/eight_schools.vmod" "$here/../../tests/data/sbc/eight_schools.json" \
+  "$here/../../tests/data/sbc/eight_schools_wide_mu.vmod" "$work/sbc/"
+for run in studio-sbc studio-sbc-mismatch; do
+  rm -f "$work/sbc/eight_schools.variate"*
+  case $run in studio-sbc-mismatch) generator="--generator $work/sbc/eight_schools_wide_mu.vmod" ;; *) generator= ;; esac
+  # shellcheck disable=SC2086 # the generator's two words
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$studio" "$work/sbc/eight_schools.vmod" --method sbc --replications 100 \
+    --seed 3 $generator --run-on-open --raise sbcDock --screenshot "$here/$run.png" --quit-when-done
+done
 # arma11 on the canvas: the predictions read the data of the series observed through them.
 mkdir "$work/arma11"
 cp "$here/../../tests/data/reference/arma-arma11/model.vmod" "$work/arma11/arma11.vmod"

@@ -8,7 +8,9 @@
 
 #include "engine/cli/approximation_report.h"
 #include "engine/cli/interrupt.h"
+#include "engine/cli/setting_options.h"
 #include "engine/cli/summary_file.h"
+#include "engine/core/argument_error.h"
 #include "engine/io/stan_csv_format.h"
 #include "engine/services/sbc.h"
 #include "engine/services/setting_table.h"
@@ -19,21 +21,17 @@ namespace {
 
 namespace setting = services::setting;
 
-// What `variate sbc` takes beside the fit's settings.
+// What `variate sbc` takes beside the settings.
 struct SbcOptions {
   CommandRun run;
-  int replications = 100;
-  int thin = 10;
-  int parallel = 0;
-  std::string method = "nuts";
-  std::optional<std::string> generator;
   std::vector<std::string> workers;
+  std::optional<int64_t> resume;  // a run of --project to continue
 };
 
 std::string method_text(const services::SbcSpec& spec) {
-  const services::Settings& s = spec.fit.settings;
-  if (spec.fit.method == services::Method::advi) return "ADVI";
-  if (spec.fit.method == services::Method::pathfinder) return "Pathfinder";
+  const services::Settings& s = spec.run.settings;
+  if (s.get(setting::fit) == "advi") return "ADVI";
+  if (s.get(setting::fit) == "pathfinder") return "Pathfinder";
   return "NUTS, " + std::to_string(s.get(setting::chains)) + " chains of " + std::to_string(s.get(setting::draws)) +
          " draws after " + std::to_string(s.get(setting::warmup)) + " warmup";
 }
@@ -48,11 +46,12 @@ void print_problems(std::ostream& out, const services::SbcResult& r);
 void print_summary(std::ostream& out, const services::SbcSpec& spec, const services::SbcResult& r) {
   int ran = 0;  // fitted (not failed, not left by a stop)
   for (const auto& replication : r.replications) ran += replication.ranks.empty() ? 0 : 1;
-  out << "Simulation-based calibration of " << spec.fit.model->name() << ": " << ran << " of " << r.replications.size()
-      << " replications fitted by " << method_text(spec) << ", thinned by " << spec.thin << " (ranks 0 to "
-      << r.max_rank << "); seed " << r.seed << "\n";
+  out << "Simulation-based calibration of " << spec.run.model->name() << ": " << ran << " of " << r.replications.size()
+      << " replications fitted by " << method_text(spec) << ", thinned by " << spec.run.settings.get(setting::thin)
+      << " (ranks 0 to " << r.max_rank << "); seed " << r.seed << "\n";
   if (r.processes > 1) out << "The replications shared by " << r.processes << " processes\n";
-  if (spec.generator) out << "Data simulated from " << spec.generator->name() << "\n";
+  if (const auto generator = spec.run.settings.get(setting::generator))
+    out << "Data simulated from " << *generator << "\n";
   if (r.tests.empty()) {
     out << "\nNo replication was fitted: no ranks to test.\n";
     return;
@@ -94,7 +93,7 @@ void print_problems(std::ostream& out, const services::SbcResult& r) {
     if (!replication.problem()) continue;
     failed += replication.failure.empty() ? 0 : 1;
     divergent += replication.divergences > 0 ? 1 : 0;
-    unconverged += replication.max_rhat > 1.01 ? 1 : 0;
+    unconverged += replication.max_rhat > diagnostics::kMaxRhat ? 1 : 0;
     if (count++ < 10) first += (count > 1 ? ", " : "") + std::to_string(replication.index + 1);
   }
   if (count > 0) {
@@ -124,22 +123,23 @@ void write_ranks(const std::string& folder, const services::SbcResult& r) {
 int run_sbc(const SbcOptions& options, const ModelArgument& model, const Program& program) {
   try {
     services::SbcSpec spec;
-    spec.fit = run_spec(options.run, model, program);
-    if (options.method == "advi") spec.fit.method = services::Method::advi;
-    if (options.method == "pathfinder") spec.fit.method = services::Method::pathfinder;
-    if (options.generator) {
-      spec.generator = std::make_shared<services::VmodSource>(services::VmodSource::from_file(*options.generator));
-    }
-    spec.replications = options.replications;
-    spec.thin = options.thin;
-    spec.parallel = options.parallel;
+    spec.run = run_spec(options.run, model, program);
+    spec.run.method = services::Method::sbc;
+    if (options.resume && !options.run.project) throw ArgumentError("--resume needs the --project that holds the run");
+    spec.run.record.continues = options.resume;
     spec.workers = options.workers;
     services::RunControl control;
     InterruptStops interrupt(control, false);
-    const int total = options.replications;
+    const int total = spec.run.settings.get(setting::replications);
     const bool quiet = options.run.quiet;
-    const services::SbcResult result = services::run_sbc(
-        spec, terminal_observers(std::cerr, &control), [quiet, total](const services::SbcReplication& r, int done) {
+    services::RunObservers observers = terminal_observers(std::cerr, &control);
+    observers.started = [&](const services::RunStarted& started) {
+      if (started.run_id >= 0 && !options.resume && !quiet) {
+        std::cerr << "run " << started.run_id << " in " << *options.run.project << "\n";
+      }
+    };
+    const services::SbcResult result =
+        services::run_sbc(spec, observers, [quiet, total](const services::SbcReplication& r, int64_t, int done) {
           if (!r.failure.empty()) std::cerr << "Replication " << r.index + 1 << " failed: " << r.failure << "\n";
           if (quiet) return;
           if (done == total || done % std::max(1, total / 10) == 0) {
@@ -168,10 +168,13 @@ void add_sbc_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgumen
   model->add_to(*command);
   command->add_option("--data", options->run.data,
                       "Data file: its sizes and covariates are kept, its observations simulated");
-  // The fit's settings, as `variate sample` takes them; one process per fit.
-  add_setting_options(
-      *command, services::Method::nuts, options->run.settings,
-      {"shard", "row_blocks", "worker", "save_warmup", "predict", "prior", "until_ess", "until_rhat", "max_draws"});
+  // SBC's settings, then the fit's as `variate sample` takes them (one process per fit).
+  add_setting_options(*command, services::Method::sbc, options->run.settings);
+  std::set<std::string> left_out;
+  for (const services::SettingDescriptor* setting : services::settings_of(services::Method::nuts)) {
+    if (!services::sbc_fit_takes(*setting)) left_out.insert(setting->name);
+  }
+  add_setting_options(*command, services::Method::nuts, options->run.settings, left_out);
   command->add_option("--worker", options->workers,
                       "HOST:PORT of a `variate worker` that fits replications too, one at a time (repeatable; with "
                       "--token-file)");
@@ -183,22 +186,14 @@ void add_sbc_command(CLI::App& app, int& exit_code, std::shared_ptr<ModelArgumen
       ->check(CLI::PositiveNumber);
   command->add_option("--rank", options->run.rank, "Across hosts: this process's rank, 0 to world size - 1")
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--replications", options->replications, "Simulated data sets fitted (default 100)")
-      ->check(CLI::PositiveNumber);
-  command->add_option("--thin", options->thin, "Rank among every THIN-th draw of each chain (default 10)")
-      ->check(CLI::PositiveNumber);
-  command
-      ->add_option("--method", options->method,
-                   "What fits each data set: nuts (default), advi or pathfinder (at their defaults)")
-      ->check(CLI::IsMember({"nuts", "advi", "pathfinder"}));
-  command
-      ->add_option("--generator", options->generator,
-                   "Simulate the data from this model instead (with the same parameters): a planted mismatch")
-      ->check(CLI::ExistingFile);
-  command->add_option("--parallel", options->parallel, "Replications fitted at once (default: one per core)")
-      ->check(CLI::NonNegativeNumber);
   command->add_option("--output", options->run.output, "Write ranks.csv (one row per replication) into this folder");
   command->add_option("--summary-json", options->run.summary_json, "Write the tests and verdicts as JSON");
+  command->add_option("--project", options->run.project,
+                      "Record the run into this project file (*.variate; created if absent): each replication as it "
+                      "ends");
+  command->add_option("--run-name", options->run.run_name, "Name of the run in the project (default: run N)");
+  command->add_option("--resume", options->resume,
+                      "Continue this SBC run of --project: fit the replications it lacks (after a stop or a crash)");
   command->add_flag("--quiet", options->run.quiet, "No progress lines");
   command->callback([options, model, program, &exit_code] { exit_code = run_sbc(*options, *model, program); });
 }

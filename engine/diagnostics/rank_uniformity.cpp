@@ -20,20 +20,6 @@ double log_binomial_pmf(int64_t x, int64_t n, double p) {
   return choose + x * std::log(p) + (n - x) * std::log1p(-p);
 }
 
-// The smallest x with P(X <= x) >= q for X ~ Binomial(n, p), with R's qbinom's allowance
-// for rounding (q lowered by 64 ulps), so the bands equal the published code's.
-int64_t binomial_quantile(double q, int64_t n, double p) {
-  if (p <= 0) return 0;
-  if (p >= 1) return n;
-  const double target = q * (1 - 64 * DBL_EPSILON);
-  double cdf = 0;
-  for (int64_t x = 0; x < n; ++x) {
-    cdf += std::exp(log_binomial_pmf(x, n, p));
-    if (cdf >= target) return x;
-  }
-  return n;
-}
-
 // The probability that N uniform values give counts inside [lower_k, upper_k] at every
 // z_k = k / K together: the recursion over the grid of Säilynoja et al. (2022), the count
 // at z_k given the one at z_(k-1) being that plus Binomial(N - count, (z_k - z_(k-1)) /
@@ -82,6 +68,18 @@ void check_ranks(const std::vector<int64_t>& ranks, int64_t max_rank) {
 }
 
 }  // namespace
+
+int64_t binomial_quantile(double q, int64_t n, double p) {
+  if (p <= 0) return 0;
+  if (p >= 1) return n;
+  const double target = q * (1 - 64 * DBL_EPSILON);
+  double cdf = 0;
+  for (int64_t x = 0; x < n; ++x) {
+    cdf += std::exp(log_binomial_pmf(x, n, p));
+    if (cdf >= target) return x;
+  }
+  return n;
+}
 
 int64_t rank_of(double truth, const std::vector<double>& draws) {
   return std::count_if(draws.begin(), draws.end(), [truth](double d) { return d < truth; });

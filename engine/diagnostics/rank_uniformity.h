@@ -23,6 +23,10 @@
 
 namespace variate::diagnostics {
 
+/// The smallest x with P(X <= x) >= q for X ~ Binomial(n, p), with R's qbinom's allowance
+/// for rounding (q lowered by 64 ulps), so the bands equal the published code's.
+int64_t binomial_quantile(double q, int64_t n, double p);
+
 /// The number of `draws` below `truth`: its rank among them.
 int64_t rank_of(double truth, const std::vector<double>& draws);
 

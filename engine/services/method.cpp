@@ -3,8 +3,8 @@
 namespace variate::services {
 
 const std::vector<Method>& all_methods() {
-  static const std::vector<Method> methods = {Method::nuts, Method::advi, Method::optimize, Method::pathfinder,
-                                              Method::amortized};
+  static const std::vector<Method> methods = {Method::nuts,       Method::advi, Method::optimize,
+                                              Method::pathfinder, Method::sbc,  Method::amortized};
   return methods;
 }
 
@@ -14,6 +14,8 @@ const char* method_label(Method method) {
     case Method::advi: return "ADVI";
     case Method::optimize: return "Optimize (L-BFGS)";
     case Method::pathfinder: return "Pathfinder";
+    case Method::sbc:
+      return "SBC";
     case Method::amortized: return "Amortized VI";
   }
   return "NUTS";
@@ -25,6 +27,8 @@ const char* method_command(Method method) {
     case Method::advi: return "fit";
     case Method::optimize: return "optimize";
     case Method::pathfinder: return "pathfinder";
+    case Method::sbc:
+      return "sbc";
     case Method::amortized: return "fit";
   }
   return "sample";

@@ -16,10 +16,10 @@ using Method = store::RunMethod;
 /// Every method, in the order the studio lists them.
 const std::vector<Method>& all_methods();
 
-/// "NUTS", "ADVI", "Optimize (L-BFGS)", "Pathfinder" or "Amortized VI".
+/// "NUTS", "ADVI", "Optimize (L-BFGS)", "Pathfinder", "SBC" or "Amortized VI".
 const char* method_label(Method method);
 
-/// The `variate` command that runs it: "sample", "fit", "optimize", "pathfinder"; a deep
+/// The `variate` command that runs it: "sample", "fit", "optimize", "pathfinder", "sbc"; a deep
 /// model's training is `fit` too (it is the model that makes `fit` train).
 const char* method_command(Method method);
 

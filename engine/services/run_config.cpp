@@ -6,10 +6,13 @@
 
 namespace variate::services {
 
+Method fit_method(const Settings& settings) { return store::run_method_from_string(settings.get(setting::fit)); }
+
 nlohmann::ordered_json run_config_json(Method method, const Settings& settings, const RunFacts& facts,
                                        const std::optional<JobRef>& job) {
   nlohmann::ordered_json config = {{"method", store::to_string(method)}};
   config.update(settings.json(method));
+  if (method == Method::sbc) config.update(settings.json(fit_method(settings)));  // each replication's fit's
   if (!facts.backend.empty()) config["backend_used"] = facts.backend;
   if (!facts.backend_note.empty()) config["backend_note"] = facts.backend_note;
   config["ranks"] = facts.ranks;
@@ -30,6 +33,7 @@ StoredConfig read_run_config(Method method, const std::string& config_json) {
     return stored;
   }
   stored.settings.read_json(method, config, &stored.problems);
+  if (method == Method::sbc) stored.settings.read_json(fit_method(stored.settings), config, &stored.problems);
   stored.facts.backend = config.value("backend_used", std::string());
   stored.facts.backend_note = config.value("backend_note", std::string());
   stored.facts.ranks = config.value("ranks", 1);

@@ -15,6 +15,10 @@
 
 namespace variate::services {
 
+/// The method each replication of an SBC run fits by (the setting fit).
+Method fit_method(const Settings& settings);
+
+/// An SBC run's configuration has its fit's settings too.
 nlohmann::ordered_json run_config_json(Method method, const Settings& settings, const RunFacts& facts,
                                        const std::optional<JobRef>& job);
 

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include <ATen/ATen.h>
@@ -21,8 +23,12 @@
 #include "engine/services/fit.h"
 #include "engine/services/pathfinder.h"
 #include "engine/services/rank_command.h"
+#include "engine/services/run_config.h"
+#include "engine/services/run_record.h"
 #include "engine/services/sample.h"
 #include "engine/services/setting_table.h"
+#include "engine/services/vmod_source.h"
+#include "engine/store/project.h"
 #include "engine/target/parameter_names.h"
 #include "engine/workflow/prior_draws.h"
 
@@ -98,7 +104,7 @@ std::map<std::string, double> truth_by_name(const model::CompiledModel& generato
 
 // What --summary-json writes: the settings, per quantity its tests and verdict, and the
 // replications that had problems.
-nlohmann::ordered_json sbc_document(const SbcSpec& spec, const SbcResult& r) {
+nlohmann::ordered_json sbc_document(const SbcSpec& spec, const ModelSource& generator, const SbcResult& r) {
   nlohmann::ordered_json quantities = nlohmann::ordered_json::array();
   for (const auto& test : r.tests) {
     quantities.push_back(
@@ -126,11 +132,11 @@ nlohmann::ordered_json sbc_document(const SbcSpec& spec, const SbcResult& r) {
                         {"failure", replication.failure}});
   }
   return {{"sbc",
-           {{"model", spec.fit.model->name()},
-            {"generator", spec.generator ? spec.generator->name() : spec.fit.model->name()},
-            {"method", store::to_string(spec.fit.method)},
+           {{"model", spec.run.model->name()},
+            {"generator", generator.name()},
+            {"method", spec.run.settings.get(setting::fit)},
             {"replications", r.replications.size()},
-            {"thin", spec.thin},
+            {"thin", spec.run.settings.get(setting::thin)},
             {"max_rank", r.max_rank},
             {"seed", r.seed},
             {"seconds", r.seconds},
@@ -138,13 +144,58 @@ nlohmann::ordered_json sbc_document(const SbcSpec& spec, const SbcResult& r) {
             {"problems", problems}}}};
 }
 
+uint64_t replication_seed_of(uint64_t run_seed, int index) {
+  return RandomStream::for_chain(run_seed, static_cast<uint64_t>(index) + 1).next();
+}
+
+// The fit of replication `index` of simulated `data`: one process, one thread unless
+// asked, its own seed.
+RunSpec replication_spec(const RunSpec& fit_spec, const Data& data, int index, uint64_t seed, bool with_workers) {
+  RunSpec fit = fit_spec;
+  fit.data = DataInput::of(data, "replication " + std::to_string(index + 1));
+  fit.settings.set(setting::seed, std::optional<uint64_t>(seed));
+  fit.settings.set(setting::nproc, std::optional<int>());  // the replications' processes, not the fit's
+  fit.rendezvous.reset();
+  fit.world_size.reset();
+  fit.rank.reset();
+  // A worker samples `auto` non-centered: so does every replication, wherever it runs.
+  if (with_workers && fit.settings.get(setting::reparam) == "auto") {
+    fit.settings.set(setting::reparam, std::string("noncentered"));
+  }
+  if (!fit.settings.given(setting::threads.descriptor())) fit.settings.set(setting::threads, 1);
+  fit.record = {};
+  return fit;
+}
+
+// The simulation's model: the setting generator's file, or the fitted model.
+std::shared_ptr<const ModelSource> generator_of(const RunSpec& run) {
+  const std::optional<std::string> file = run.settings.get(setting::generator);
+  if (!file) return run.model;
+  return std::make_shared<VmodSource>(VmodSource::from_file(*file));
+}
+
+// Each replication's fit: the run's spec, its method the setting fit.
+RunSpec fit_spec_of(const RunSpec& run) {
+  RunSpec fit = run;
+  fit.method = fit_method(run.settings);
+  fit.record = {};
+  fit.settings.set(setting::worker, std::optional<std::string>());  // SbcSpec::workers take replications
+  return fit;
+}
+
 class SbcRun {
  public:
   SbcRun(const SbcSpec& spec, const RunObservers& observers, const SbcProgress& progress)
-      : spec_(spec), observers_(observers), progress_(progress) {}
+      : spec_(spec),
+        observers_(observers),
+        progress_(progress),
+        fit_(fit_spec_of(spec.run)),
+        replications_(spec.run.settings.get(setting::replications)),
+        thin_(spec.run.settings.get(setting::thin)) {}
 
   SbcResult run() {
     check_spec();
+    generator_source_ = generator_of(spec_.run);
     const auto start = std::chrono::steady_clock::now();
     RankFiles files;
     const IntraOpThreads one_thread(1);  // as each replication's fit plans it (CoreLimit)
@@ -153,17 +204,22 @@ class SbcRun {
       ranks_ = DistributedRun::start(rank_plan(files), [this](const std::string& line) { observers_.tell(line); });
       distributed::forget_rendezvous_environment();  // each replication's fit is a run of one process
       check_model();
-      const std::optional<uint64_t> seed = spec_.fit.settings.get(setting::seed);
-      result_.seed = ranks_ ? ranks_->agree_on_seed(seed) : seed.value_or(std::random_device{}());
       result_.root = !ranks_ || ranks_->root();
       result_.processes = ranks_ ? ranks_->size() : 1;
-      result_.replications.resize(spec_.replications);
+      result_.replications.resize(replications_);
+      if (result_.root) open_record();  // a continued run's seed and replications
+      const std::optional<uint64_t> seed = continued_seed_ ? continued_seed_ : fit_.settings.get(setting::seed);
+      result_.seed = ranks_ ? ranks_->agree_on_seed(seed) : seed.value_or(std::random_device{}());
+      if (result_.root) start_record();
+      if (ranks_) agree_on_stored();
       fit_here();
       if (ranks_) gather();
       if (ranks_) ranks_->finish();
     } catch (const distributed::DistributedError& e) {
+      fail_record(e.what());
       throw distributed::DistributedError(DistributedRun::failure(e, ranks_.get()));
-    } catch (...) {
+    } catch (const std::exception& e) {
+      fail_record(e.what());
       if (ranks_) ranks_->abort();
       throw;
     }
@@ -171,39 +227,39 @@ class SbcRun {
     result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result_.root) {
       test();
-      result_.document = sbc_document(spec_, result_);
+      result_.document = sbc_document(spec_, *generator_source_, result_);
+      finish_record();
     }
     return std::move(result_);
   }
 
  private:
   void check_spec() const {
-    if (spec_.replications < 1) throw ArgumentError("--replications must be at least 1");
-    if (spec_.thin < 1) throw ArgumentError("--thin must be at least 1");
-    const Method method = spec_.fit.method;
+    const Method method = fit_.method;
     if (method != Method::nuts && method != Method::advi && method != Method::pathfinder) {
       throw ArgumentError("SBC fits with nuts, advi or pathfinder");
     }
-    const ModelSource& source = spec_.generator ? *spec_.generator : *spec_.fit.model;
-    if (!source.text()) throw ArgumentError("SBC simulates from a model's text; a model written in C++ has none");
-    if (!spec_.workers.empty() && !spec_.fit.settings.get(setting::token_file)) {
+    if (!spec_.workers.empty() && !fit_.settings.get(setting::token_file)) {
       throw ArgumentError("--worker needs --token-file");
     }
-    if (!spec_.workers.empty() && !spec_.fit.remote) {
+    if (!spec_.workers.empty() && !fit_.remote) {
       throw ArgumentError("this program was built without remote workers (gRPC was not found)");
     }
   }
 
   // The simulation's model and the fit's quantities; a model it cannot simulate is refused.
   void check_model() {
-    const ModelSource& source = spec_.generator ? *spec_.generator : *spec_.fit.model;
-    const Data data = spec_.fit.data.read();
+    const ModelSource& source = *generator_source_;
+    if (!source.text()) throw ArgumentError("SBC simulates from a model's text; a model written in C++ has none");
+    const Data data = fit_.data.read();
     model::CompileResult compiled = model::compile_model(model::Source(source.name(), *source.text()), &data);
     if (!compiled.ok()) throw ArgumentError(compiled.report());
     workflow::check_simulable(*compiled.checked);
     // The fit's quantities, known before any fit so that every process agrees on them.
-    const BoundModel fitted = spec_.fit.model->bind(spec_.fit.data, compile_choice(spec_.fit.settings));
+    const BoundModel fitted = fit_.model->bind(fit_.data, compile_choice(fit_.settings));
     result_.quantities = fitted.columns.names(NameStyle::StanCsv);
+    bracketed_ = fitted.columns.names(NameStyle::Bracketed);
+    parameter_columns_ = fitted.parameter_columns;
     data_ = data;
     generator_.emplace(std::move(*compiled.model));
     // A prior that cannot be drawn from (improper, or constrained beyond its family's
@@ -214,39 +270,167 @@ class SbcRun {
     for (const std::string& name : result_.quantities) {
       if (!truth.count(name)) {
         throw ArgumentError(source.name() + " has no '" + to_style(name, NameStyle::Bracketed) + "', which " +
-                            spec_.fit.model->name() + " has: the data must come from a model of the same parameters");
+                            fit_.model->name() + " has: the data must come from a model of the same parameters");
       }
     }
   }
 
   // Where the processes come from: the fit's setting nproc on this host (the others run
-  // `variate sbc` with the same model, data and options), or its rendezvous.
+  // `variate sbc` with the same model, data and settings), or its rendezvous.
   RankPlan rank_plan(RankFiles& files) const {
-    std::vector<std::string> arguments = {
-        "--replications", std::to_string(spec_.replications), "--thin",     std::to_string(spec_.thin),
-        "--method",       store::to_string(spec_.fit.method), "--parallel", std::to_string(spec_.parallel)};
-    if (spec_.generator && spec_.fit.settings.get(setting::nproc).value_or(1) > 1) {
-      const ModelSource& generator = *spec_.generator;
-      arguments.push_back("--generator");
-      arguments.push_back(generator.file() ? *generator.file() : files.write("generator.vmod", *generator.text()));
-    }
-    RankPlan plan = services::rank_plan(spec_.fit, files, "sbc", arguments);
+    RankPlan plan = services::rank_plan(fit_, files, "sbc", spec_.run.settings.arguments(Method::sbc, kSharedByRanks));
     plan.split_rows = false;
     if (plan.nproc.value_or(1) <= 1) plan.nproc.reset();  // one process: no group
     return plan;
   }
 
+  // --- The project's record (rank 0) ------------------------------------------------
+
+  // Opens the project; a continued run gives its seed and the replications it stored.
+  void open_record() {
+    if (!spec_.run.record.project) return;
+    check_data_fits_project(spec_.run.data);
+    project_.emplace(*spec_.run.record.project, store::Project::OpenMode::create);
+    if (!spec_.run.record.continues) return;
+    const store::RunInfo info = project_->run(*spec_.run.record.continues);
+    if (info.method != Method::sbc)
+      throw ArgumentError("run '" + info.name + "' is no SBC run: it cannot be continued as one");
+    if (info.columns != result_.quantities) {
+      throw ArgumentError("run '" + info.name + "' ranked other quantities than the model has now");
+    }
+    check_continues(info);
+    continued_seed_ = info.seed;
+    for (const store::SbcReplicationRecord& stored : project_->sbc_replications(info.id)) {
+      if (stored.replication < 0 || stored.replication >= replications_) continue;
+      SbcReplication& r = result_.replications[stored.replication];
+      r = {stored.replication, stored.seed, stored.ranks, stored.divergences, stored.max_rhat, stored.failure};
+      stored_.push_back(stored.replication);
+      if (!stored.ranks.empty()) {
+        result_.max_rank = stored.max_rank;
+        has_max_rank_ = true;
+      }
+    }
+  }
+
+  // A continued run's replications are those of its model, data and settings: anything
+  // else would mix two calibrations in one. What only decides where and how fast its
+  // replications run may differ, and so may their number (more of them go on from the
+  // stored ones: each replication's seed is its own).
+  void check_continues(const store::RunInfo& info) const {
+    const std::string refused = "run '" + info.name + "' cannot be continued with ";
+    if (project_->model_version(info.model_version_id).text != spec_.run.model->text().value_or("")) {
+      throw ArgumentError(refused + "another model: it was made with version " +
+                          std::to_string(project_->model_version(info.model_version_id).version) + " of '" +
+                          project_->model_version(info.model_version_id).model_name + "'");
+    }
+    const std::string data = spec_.run.data.given() ? spec_.run.data.json_text() : "";
+    if (data != (info.data_set_id ? project_->data_set(*info.data_set_id).json_text : "")) {
+      throw ArgumentError(refused + "other data than it was made with");
+    }
+    static const std::set<std::string> free = {"seed",         "replications", "parallel", "threads",          "nproc",
+                                               "dist_timeout", "token_file",   "tls_ca",   "heartbeat_timeout"};
+    const Settings made = read_run_config(Method::sbc, info.config_json).settings;
+    std::vector<const SettingDescriptor*> settings = settings_of(Method::sbc);
+    for (const SettingDescriptor* setting : settings_of(fit_.method)) settings.push_back(setting);
+    for (const SettingDescriptor* setting : settings) {
+      if (free.count(setting->name) || !sbc_fit_takes(*setting)) continue;
+      const auto was = made.value_of(*setting), is = spec_.run.settings.value_of(*setting);
+      if (was == is) continue;
+      const auto text = [&](const std::optional<SettingValue>& value) {
+        return value ? setting->format(*value) : "(" + setting->none_means + ")";
+      };
+      throw ArgumentError(refused + setting->flag() + " " + text(is) + ": it was made with " + text(was));
+    }
+  }
+
+  // Adds the run (or makes the continued one running again) and tells the front end.
+  void start_record() {
+    RunStarted started;
+    started.columns = result_.quantities;
+    started.bracketed = bracketed_;
+    started.parameter_columns = parameter_columns_;
+    started.facts.seed = result_.seed;
+    started.facts.ranks = result_.processes;
+    if (project_) {
+      if (spec_.run.record.continues) {
+        run_id_ = *spec_.run.record.continues;
+        project_->resume_run(run_id_);
+        // Its number of replications as continued (more than it had, or fewer).
+        project_->set_run_config(run_id_,
+                                 run_config_json(Method::sbc, spec_.run.settings, started.facts, std::nullopt).dump());
+      } else {
+        run_id_ = project_->create_run(new_run(*project_, spec_.run, result_.quantities, started.facts));
+      }
+      result_.run_id = run_id_;
+    }
+    started.run_id = run_id_;
+    if (observers_.started) observers_.started(started);
+    done_ = static_cast<int>(stored_.size());
+    for (int index : stored_) {  // the front end's view starts with what was stored
+      if (progress_) progress_(result_.replications[index], result_.max_rank, done_);
+    }
+  }
+
+  // mutex_ held. A failed write ends the run (the replications after it could not be
+  // stored): the threads take no more, and run() throws it.
+  void record(const SbcReplication& r) {
+    if (!project_ || record_failure_) return;
+    try {
+      project_->write_sbc_replication(
+          run_id_, {r.index, r.seed, r.ranks, result_.max_rank, r.divergences, r.max_rhat, r.failure});
+    } catch (const std::exception& e) {
+      record_failure_ = e.what();
+      record_failed_ = true;
+    }
+  }
+
+  void finish_record() {
+    if (!project_) return;
+    project_->set_diagnostics(run_id_, result_.document.dump());
+    project_->finish_run(run_id_, result_.stopped ? store::RunStatus::stopped : store::RunStatus::finished);
+  }
+
+  void fail_record(const std::string& message) noexcept {
+    if (!project_ || run_id_ < 0) return;
+    try {
+      project_->finish_run(run_id_, store::RunStatus::failed, message);
+    } catch (const std::exception&) {  // the open will mark it interrupted
+    }
+  }
+
+  // Every process learns which replications rank 0 has stored (they are not fitted again).
+  void agree_on_stored() {
+    at::Tensor stored = at::zeros({replications_}, at::kDouble);
+    for (int index : stored_) stored[index] = 1;
+    ranks_->communicator()->allreduce_sum(stored);  // only rank 0's are non-zero
+    stored_.clear();
+    for (int r = 0; r < replications_; ++r) {
+      if (stored[r].item<double>() > 0) stored_.push_back(r);
+    }
+  }
+
+  bool is_stored(int index) const { return std::find(stored_.begin(), stored_.end(), index) != stored_.end(); }
+
   // Replications as this process's threads become free: the next index from a counter all
   // processes share (or this process's own), so a slow fit holds up no other.
   void fit_here() {
     const int cores = ranks_ ? ranks_->threads(0) : hardware_threads();
-    const int parallel = std::max(1, std::min(spec_.replications, spec_.parallel > 0 ? spec_.parallel : cores));
+    const int asked = spec_.run.settings.get(setting::parallel);
+    const int parallel = std::max(1, std::min(replications_, asked > 0 ? asked : cores));
+    // The replications left: all but those a continued run stored.
+    std::vector<int> left;
+    for (int r = 0; r < replications_; ++r) {
+      if (!is_stored(r)) left.push_back(r);
+    }
+    const auto count = static_cast<int>(left.size());
     std::atomic<int> local{0};
     const auto next = [&]() -> int {
       return ranks_ ? static_cast<int>(ranks_->next_ticket("sbc/replications")) : local++;
     };
     const auto work = [&](const std::string& worker) {
-      for (int r = next(); r < spec_.replications && !observers_.stop_requested(); r = next()) replicate(r, worker);
+      for (int k = next(); k < count && !observers_.stop_requested() && !record_failed_; k = next()) {
+        replicate(left[k], worker);
+      }
     };
     std::vector<std::thread> threads;
     for (int t = 1; t < parallel; ++t) threads.emplace_back(work, std::string());
@@ -255,6 +439,7 @@ class SbcRun {
     }
     work(std::string());
     for (auto& thread : threads) thread.join();
+    if (record_failure_) throw store::ProjectError(*record_failure_);
   }
 
   // Every rank's replications to every rank: one row per replication (ran, failed,
@@ -262,7 +447,7 @@ class SbcRun {
   void gather() {
     const auto q = static_cast<int64_t>(result_.quantities.size());
     const int size = ranks_->size();
-    at::Tensor rows = at::zeros({spec_.replications, 4 + q}, at::kDouble);
+    at::Tensor rows = at::zeros({replications_, 4 + q}, at::kDouble);
     auto row = rows.accessor<double, 2>();
     for (int r : fitted_here_) {
       const SbcReplication& mine = result_.replications[r];
@@ -280,8 +465,8 @@ class SbcRun {
     ranks_->communicator()->allgather(max_rank, all_max);
     result_.max_rank = static_cast<int64_t>(all_max.max().item<double>());
     row = rows.accessor<double, 2>();
-    for (int r = 0; r < spec_.replications; ++r) {
-      if (std::find(fitted_here_.begin(), fitted_here_.end(), r) != fitted_here_.end()) continue;
+    for (int r = 0; r < replications_; ++r) {
+      if (is_stored(r) || std::find(fitted_here_.begin(), fitted_here_.end(), r) != fitted_here_.end()) continue;
       SbcReplication theirs;
       theirs.index = r;
       theirs.seed = replication_seed(r);
@@ -297,9 +482,7 @@ class SbcRun {
     }
   }
 
-  uint64_t replication_seed(int index) const {
-    return RandomStream::for_chain(result_.seed, static_cast<uint64_t>(index) + 1).next();
-  }
+  uint64_t replication_seed(int index) const { return replication_seed_of(result_.seed, index); }
 
   // Replication `index`, fitted here, or by `worker` when one is named.
   void replicate(int index, const std::string& worker) {
@@ -310,20 +493,8 @@ class SbcRun {
       const CoreLimit one_core(1);  // the fit's chains and tensor operations: the cores go to replications
       at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(replication.seed);
       const workflow::PriorDraw draw = workflow::draw_from_prior(*generator_, data_, generator);
-      RunSpec fit = spec_.fit;
-      fit.data = DataInput::of(draw.data, "replication " + std::to_string(index + 1));
-      fit.settings.set(setting::seed, std::optional<uint64_t>(replication.seed));
-      fit.settings.set(setting::nproc, std::optional<int>());  // the replications' processes, not the fit's
-      fit.rendezvous.reset();
-      fit.world_size.reset();
-      fit.rank.reset();
+      RunSpec fit = replication_spec(fit_, draw.data, index, replication.seed, !spec_.workers.empty());
       if (!worker.empty()) fit.settings.set(setting::worker, std::optional<std::string>(worker));
-      // A worker samples `auto` non-centered: so does every replication, wherever it runs.
-      if (!spec_.workers.empty() && fit.settings.get(setting::reparam) == "auto") {
-        fit.settings.set(setting::reparam, std::string("noncentered"));
-      }
-      if (!fit.settings.given(setting::threads.descriptor())) fit.settings.set(setting::threads, 1);
-      fit.record = {};
       const FitDraws fitted = fit_draws(fit);
       replication.divergences = fitted.divergences;
       replication.max_rhat = fitted.max_rhat;
@@ -336,7 +507,8 @@ class SbcRun {
     result_.replications[index] = replication;
     fitted_here_.push_back(index);
     ++done_;
-    if (progress_) progress_(result_.replications[index], done_);
+    if (result_.root) record(replication);  // a failed write fails the run: the rest would be lost
+    if (progress_) progress_(result_.replications[index], result_.max_rank, done_);
   }
 
   // The rank of each quantity's simulated value among the fit's thinned draws.
@@ -351,7 +523,7 @@ class SbcRun {
     }
     std::vector<std::vector<double>> kept(columns.size());
     for (const Rows& chain : fitted.chains) {
-      for (size_t i = 0; i < chain.size(); i += spec_.thin) {
+      for (size_t i = 0; i < chain.size(); i += thin_) {
         for (size_t q = 0; q < columns.size(); ++q) kept[q].push_back(chain[i][columns[q]]);
       }
     }
@@ -388,6 +560,18 @@ class SbcRun {
   const SbcSpec& spec_;
   const RunObservers& observers_;
   const SbcProgress& progress_;
+  const RunSpec fit_;
+  const int replications_;
+  const size_t thin_;
+  std::shared_ptr<const ModelSource> generator_source_;
+  std::vector<std::string> bracketed_;
+  int parameter_columns_ = 0;
+  std::optional<store::Project> project_;
+  store::Id run_id_ = -1;
+  std::optional<uint64_t> continued_seed_;
+  std::vector<int> stored_;                    // replications a continued run had stored
+  std::optional<std::string> record_failure_;  // mutex_ held
+  std::atomic<bool> record_failed_{false};
   Data data_;
   std::optional<model::CompiledModel> generator_;
   std::unique_ptr<DistributedRun> ranks_;
@@ -402,6 +586,26 @@ class SbcRun {
 
 SbcResult run_sbc(const SbcSpec& spec, const RunObservers& observers, const SbcProgress& progress) {
   return SbcRun(spec, observers, progress).run();
+}
+
+RunSpec replication_fit(const SbcSpec& spec, uint64_t run_seed, int index) {
+  const RunSpec fit = fit_spec_of(spec.run);
+  const std::shared_ptr<const ModelSource> source = generator_of(spec.run);
+  if (!source->text()) throw ArgumentError("SBC simulates from a model's text; a model written in C++ has none");
+  const Data data = fit.data.read();
+  model::CompileResult compiled = model::compile_model(model::Source(source->name(), *source->text()), &data);
+  if (!compiled.ok()) throw ArgumentError(compiled.report());
+  workflow::check_simulable(*compiled.checked);
+  const uint64_t seed = replication_seed_of(run_seed, index);
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(seed);
+  const workflow::PriorDraw draw = workflow::draw_from_prior(*compiled.model, data, generator);
+  RunSpec replication = replication_spec(fit, draw.data, index, seed, !spec.workers.empty());
+  replication.data.name =
+      std::filesystem::path(spec.run.data.name).stem().string() + " replication " + std::to_string(index + 1);
+  replication.record = spec.run.record;
+  replication.record.continues.reset();
+  replication.record.run_name.clear();
+  return replication;
 }
 
 }  // namespace variate::services

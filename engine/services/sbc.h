@@ -15,8 +15,9 @@
 /// workers (each fit a job of `variate worker`, its draws streamed back).
 ///
 ///   SbcSpec spec;
-///   spec.fit.model = ...; spec.fit.data = DataInput::file("d.json");
-///   spec.replications = 200;
+///   spec.run.method = Method::sbc;
+///   spec.run.model = ...; spec.run.data = DataInput::file("d.json");
+///   spec.run.settings.set(setting::replications, 200);
 ///   const SbcResult result = run_sbc(spec, observers);
 ///   result.tests[0].ecdf.uniform;
 
@@ -29,30 +30,25 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/diagnostics/rank_uniformity.h"
+#include "engine/diagnostics/thresholds.h"
 #include "engine/services/run_observers.h"
 #include "engine/services/run_spec.h"
+#include "engine/services/setting.h"
 
 namespace variate::services {
 
 struct SbcSpec {
-  /// The fit of each replication: its method (nuts, advi, pathfinder), the model, the data
-  /// whose sizes and covariates the simulations keep, and its settings (its seed is the
-  /// run's; each replication's fit gets its own).
-  RunSpec fit;
-  /// The model the data are simulated from, when not the fitted one (a planted
-  /// mismatch): it must have the fitted model's parameters.
-  std::shared_ptr<const ModelSource> generator;
-  int replications = 100;
-  /// Every thin-th draw of each chain is ranked against: Talts et al.'s remedy for
-  /// autocorrelated draws, whose ranks are not uniform even when the fit is right.
-  int thin = 10;
-  /// Replications run at once on each process (each fit's chains on one thread); 0: the
-  /// process's share of its host's cores.
-  int parallel = 0;
-  /// Remote workers (HOST:PORT, with the fit's settings token_file, tls_ca and
-  /// heartbeat_timeout; the fit's RunSpec::remote the client) that take replications too,
-  /// one at a time each, beside this process's own. With workers, the setting reparam
-  /// `auto` fits every replication non-centered (as a worker samples it), wherever it runs.
+  /// The run: method sbc; the model, the data whose sizes and covariates the simulations
+  /// keep, where it is recorded (a project: each replication stored as it ends, and a run
+  /// it continues fits only the replications it lacks), and the settings: SBC's own
+  /// (replications, thin, fit, parallel, generator) and those of each replication's fit
+  /// (its method's that sbc_fit_takes; its seed is the run's, each replication's fit gets
+  /// its own).
+  RunSpec run;
+  /// Remote workers (HOST:PORT, with the settings token_file, tls_ca and
+  /// heartbeat_timeout; RunSpec::remote the client) that take replications too, one at a
+  /// time each, beside this process's own. With workers, the setting reparam `auto` fits
+  /// every replication non-centered (as a worker samples it), wherever it runs.
   std::vector<std::string> workers;
   /// The ECDF test's simultaneous coverage: uniformity is rejected at 1 - prob.
   double prob = 0.99;
@@ -65,7 +61,7 @@ struct SbcReplication {
   int64_t divergences = 0;
   double max_rhat = 0;  ///< over the fit's quantities; 0 for ADVI and Pathfinder
   std::string failure;  ///< why the simulation or the fit failed; empty when it ran
-  bool problem() const { return !failure.empty() || divergences > 0 || max_rhat > 1.01; }
+  bool problem() const { return !failure.empty() || divergences > 0 || max_rhat > diagnostics::kMaxRhat; }
 };
 
 struct SbcQuantityTest {
@@ -78,11 +74,12 @@ struct SbcQuantityTest {
 struct SbcResult {
   /// False on the other processes of a run on several: rank 0 reports.
   bool root = true;
+  store::Id run_id = -1;  ///< in the project, or -1 without one
   int processes = 1;
   uint64_t seed = 0;
   int64_t max_rank = 0;                      ///< ranks are 0 ... max_rank (the thinned draws)
   std::vector<std::string> quantities;       ///< Stan CSV names, the fit's order
-  std::vector<SbcReplication> replications;  ///< by index
+  std::vector<SbcReplication> replications;  ///< by index (of a continued run, the stored ones too)
   std::vector<SbcQuantityTest> tests;        ///< per quantity, over the replications that ran
   double seconds = 0;
   bool stopped = false;
@@ -91,13 +88,21 @@ struct SbcResult {
   nlohmann::ordered_json document;
 };
 
-/// Per replication as it ends, on the thread that ran it (calls are serialized).
-using SbcProgress = std::function<void(const SbcReplication&, int done)>;
+/// Per replication as it ends, on the thread that ran it (calls are serialized); `done`
+/// counts the replications ended, a continued run's stored ones included.
+using SbcProgress = std::function<void(const SbcReplication&, int64_t max_rank, int done)>;
 
 /// @throws ArgumentError for a spec or model that cannot run (a model it cannot simulate,
-/// a generator without the fitted parameters, a method SBC does not fit with), before any
-/// replication; a replication's failure is recorded in it, not thrown;
-/// distributed::DistributedError when the processes fail.
+/// a generator without the fitted parameters, a method SBC does not fit with, a run to
+/// continue that is no SBC run of these quantities), before any replication; a
+/// replication's failure is recorded in it, not thrown; store::ProjectError when the
+/// project cannot be written; distributed::DistributedError when the processes fail.
 SbcResult run_sbc(const SbcSpec& spec, const RunObservers& observers, const SbcProgress& progress = {});
+
+/// Replication `index`'s fit as a run of its own (the studio's "open its fit"): its data
+/// simulated as the SBC run simulated them, with its seed, named "NAME replication N".
+/// Its draws are the replication's fit's.
+/// @throws ArgumentError as run_sbc.
+RunSpec replication_fit(const SbcSpec& spec, uint64_t run_seed, int index);
 
 }  // namespace variate::services

@@ -6,6 +6,7 @@
 #include "engine/services/setting_table.h"
 
 #include <deque>
+#include <set>
 
 #include "engine/deep/amortized_fit.h"
 #include "engine/diagnostics/thresholds.h"
@@ -111,6 +112,12 @@ MetricKind metric_kind(const Settings& settings) {
   return MetricKind::diagonal;
 }
 
+bool sbc_fit_takes(const SettingDescriptor& setting) {
+  static const std::set<std::string> left_out = {"shard", "row_blocks", "worker",     "save_warmup", "predict",
+                                                 "prior", "until_ess",  "until_rhat", "max_draws"};
+  return !left_out.count(setting.name);
+}
+
 // The handles below are defined in this file, in order: the registry is whole before main.
 const std::vector<const SettingDescriptor*>& all_settings() { return registry(); }
 
@@ -187,6 +194,56 @@ const Setting<double> heartbeat_timeout{add(
     Describe("heartbeat_timeout", K::real).by_default(15.0).above(0).unit("seconds").label("Heartbeat timeout")
         .help("Seconds without a word from the worker before it counts as gone")
         .methods(kOnWorkers))};
+
+const Setting<int> replications{
+    add(Describe("replications", K::integer)
+            .by_default(int64_t{100})
+            .at_least(1)
+            .unit("replications")
+            .label("Replications")
+            .help("Data sets simulated from the prior and fitted: each parameter's rank among its fit's draws is "
+                  "uniform when the fits are calibrated")
+            .methods({Method::sbc})
+            .scopes(kInRunPanel | kSharedByRanks))};
+
+const Setting<int> thin{add(Describe("thin", K::integer)
+                                .by_default(int64_t{10})
+                                .at_least(1)
+                                .label("Thin")
+                                .help("Rank among every THIN-th draw of each chain: autocorrelated draws make ranks "
+                                      "non-uniform even when the fit is right (Talts et al.'s remedy)")
+                                .methods({Method::sbc})
+                                .scopes(kInRunPanel | kSharedByRanks))};
+
+const Setting<std::string> fit{add(Describe("fit", K::choice)
+                                       .by_default(std::string("nuts"))
+                                       .choices({"nuts", "advi", "pathfinder"})
+                                       .label("Fits by")
+                                       .flag("--method")
+                                       .help("What fits each simulated data set, with its own settings")
+                                       .methods({Method::sbc})
+                                       .scopes(kInRunPanel | kSharedByRanks))};
+
+const Setting<int> parallel{add(Describe("parallel", K::integer)
+                                    .by_default(int64_t{0})
+                                    .at_least(0)
+                                    .at_most(4096)
+                                    .unit("replications")
+                                    .label("At once")
+                                    .help("Replications fitted at once by each process, each on one core (0: one per "
+                                          "core of the process's share of its host)")
+                                    .methods({Method::sbc})
+                                    .scopes(kInRunPanel | kSharedByRanks))};
+
+const Setting<std::optional<std::string>> generator{
+    add(Describe("generator", K::text)
+            .none_means("the fitted model")
+            .label("Simulate from")
+            .check(not_empty)
+            .help("A model file (.vmod) with the fitted model's parameters that the data are simulated from instead: "
+                  "a planted mismatch, which SBC should reject")
+            .methods({Method::sbc})
+            .scopes(kInRunPanel | kSharedByRanks))};
 
 const Setting<int> chains{add(
     Describe("chains", K::integer).by_default(int64_t{NutsOptions().chains()}).at_least(1).at_most(1024)

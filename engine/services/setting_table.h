@@ -20,6 +20,9 @@ class Settings;
 bool uses_jacobian(const Settings& settings);
 /// The metric the setting metric names (diag, dense, lowrank).
 MetricKind metric_kind(const Settings& settings);
+/// Whether each replication's fit of an SBC run takes `setting`: its method's settings,
+/// but those of a run's outputs, auto-stop, sharding rows and running on one worker.
+bool sbc_fit_takes(const SettingDescriptor& setting);
 
 }  // namespace variate::services
 
@@ -43,6 +46,14 @@ extern const Setting<std::optional<std::string>> worker;
 extern const Setting<std::optional<std::string>> token_file;
 extern const Setting<std::optional<std::string>> tls_ca;
 extern const Setting<double> heartbeat_timeout;
+
+// Simulation-based calibration (services/sbc.h); each replication's fit takes its
+// method's settings too.
+extern const Setting<int> replications;
+extern const Setting<int> thin;
+extern const Setting<std::string> fit;  // "nuts", "advi", "pathfinder" (`sbc --method`)
+extern const Setting<int> parallel;
+extern const Setting<std::optional<std::string>> generator;
 
 // NUTS.
 extern const Setting<int> chains;

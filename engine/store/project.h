@@ -146,8 +146,15 @@ class Project {
   /// Replaces a run's configuration: a run continued elsewhere records where (a worker's
   /// new job).
   void set_run_config(Id run, const std::string& config_json);
-  /// Deletes a run with its draws, chains, ELBO trace, diagnostics, epochs and checkpoints.
+  /// Deletes a run with its draws, chains, ELBO trace, diagnostics, epochs, checkpoints and
+  /// SBC replications.
   void delete_run(Id run);
+  /// Stores one replication of an SBC run (a run of method sbc), with the run's heartbeat,
+  /// in one transaction.
+  /// @throws ProjectError if the run is no SBC run, the replication is stored already (a
+  /// replication counts once), its ranks are not one per quantity (the run's columns) or
+  /// lie outside 0 to max_rank, or the write fails.
+  void write_sbc_replication(Id run, const SbcReplicationRecord& replication);
   /// Before a training continues from `checkpoint_step`: deletes the ELBO points after that
   /// step and the epoch records whose step is after it (a crash can leave points the
   /// checkpoint does not cover), and any checkpoint after it, in one transaction.
@@ -180,8 +187,12 @@ class Project {
   std::vector<EpochRecord> training_epochs(Id run) const;
   /// The checkpoint of the highest step, or nothing.
   std::optional<CheckpointRecord> latest_checkpoint(Id run) const;
+  /// An SBC run's stored replications, by replication.
+  std::vector<SbcReplicationRecord> sbc_replications(Id run) const;
 
  private:
+  /// The run's heartbeat now (and its seconds so far), inside a writer's transaction.
+  void refresh_heartbeat(Id run);
   /// write()'s epochs and checkpoint, inside its transaction (project_training.cpp).
   void write_training_records(Id run, const RunUpdate& update);
 

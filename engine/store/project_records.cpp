@@ -13,6 +13,8 @@ const char* to_string(RunMethod method) {
     case RunMethod::amortized: return "amortized";
     case RunMethod::optimize: return "optimize";
     case RunMethod::pathfinder: return "pathfinder";
+    case RunMethod::sbc:
+      return "sbc";
   }
   return "nuts";
 }
@@ -30,10 +32,10 @@ const char* to_string(RunStatus status) {
 
 RunMethod run_method_from_string(const std::string& text) {
   for (RunMethod method : {RunMethod::nuts, RunMethod::advi, RunMethod::amortized, RunMethod::optimize,
-                           RunMethod::pathfinder}) {
+                           RunMethod::pathfinder, RunMethod::sbc}) {
     if (text == to_string(method)) return method;
   }
-  throw ProjectError("unknown run method '" + text + "' (expected nuts, advi, amortized, optimize or pathfinder)");
+  throw ProjectError("unknown run method '" + text + "' (expected nuts, advi, amortized, optimize, pathfinder or sbc)");
 }
 
 RunStatus run_status_from_string(const std::string& text) {

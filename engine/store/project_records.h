@@ -16,14 +16,16 @@ using Id = int64_t;
 
 /// amortized: training a deep model (a VAE's networks) by amortized variational inference.
 /// optimize: the mode by L-BFGS, its draws those of the Laplace approximation there (the
-/// mode alone when none were asked for). pathfinder: Pathfinder's (resampled) draws.
-enum class RunMethod { nuts, advi, amortized, optimize, pathfinder };
+/// mode alone when none were asked for). pathfinder: Pathfinder's (resampled) draws. sbc:
+/// simulation-based calibration, which records its replications' ranks
+/// (SbcReplicationRecord), no draws.
+enum class RunMethod { nuts, advi, amortized, optimize, pathfinder, sbc };
 /// running: being written now. stopped: ended early by a stop request, its draws kept.
 /// interrupted: its writer died (crash, kill) before finishing. failed: ended by an error.
 enum class RunStatus { running, finished, stopped, interrupted, failed };
 
-/// "nuts", "advi", "amortized", "optimize", "pathfinder"; "running", "finished", ... (the
-/// strings stored in the file).
+/// "nuts", "advi", "amortized", "optimize", "pathfinder", "sbc"; "running", "finished", ...
+/// (the strings stored in the file).
 const char* to_string(RunMethod method);
 const char* to_string(RunStatus status);
 /// @throws ProjectError for an unknown string.
@@ -165,6 +167,20 @@ struct CheckpointRecord {
   std::string weights;      ///< binary
   std::string optimizer;    ///< binary
   double saved_at = 0;      ///< unix seconds (set by the store when written)
+};
+
+/// One replication of an SBC run, stored as it ends: a replication is stored once, so a
+/// run continued after a crash fits only those it lacks.
+struct SbcReplicationRecord {
+  int replication = 0;  ///< from 0
+  uint64_t seed = 0;
+  /// Each quantity's rank (the run's columns' order) among the fit's thinned draws, 0 to
+  /// max_rank; empty when the simulation or the fit failed.
+  std::vector<int64_t> ranks;
+  int64_t max_rank = 0;
+  int64_t divergences = 0;
+  double max_rhat = 0;
+  std::string failure;  ///< why it failed; empty when it ran
 };
 
 /// Everything one commit writes for a run, in one transaction, with the run's heartbeat:

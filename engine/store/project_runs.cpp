@@ -220,11 +220,15 @@ void Project::write(Id run_id, const RunUpdate& update) {
     elbo.bind(1, run_id).bind(2, point.iteration).bind(3, point.elbo).bind(4, point.rel_change).run();
   }
   write_training_records(run_id, update);
+  refresh_heartbeat(run_id);
+  transaction.commit();
+}
+
+void Project::refresh_heartbeat(Id run_id) {
   Statement heartbeat(*db_,
                       "UPDATE runs SET heartbeat_at = ?1, seconds = MAX(0, ?1 - COALESCE(started_at, ?1)) "
                       "WHERE id = ?2 AND finished_at IS NULL");
   heartbeat.bind(1, unix_seconds_now()).bind(2, run_id).run();
-  transaction.commit();
 }
 
 void Project::resume_run(Id run_id) {

@@ -181,6 +181,50 @@ ALTER TABLE runs_new RENAME TO runs;
     R"sql(
 ALTER TABLE runs ADD COLUMN loo_json TEXT;
 )sql",
+    // 7: simulation-based calibration runs (method 'sbc'), one row per replication as it
+    // ends (its ranks as 64-bit integers); runs is rebuilt as in 4.
+    R"sql(
+CREATE TABLE runs_new (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  method TEXT NOT NULL CHECK (method IN ('nuts', 'advi', 'amortized', 'optimize', 'pathfinder', 'sbc')),
+  config_json TEXT NOT NULL,
+  model_version_id INTEGER NOT NULL REFERENCES model_versions(id),
+  data_set_id INTEGER REFERENCES data_sets(id),
+  seed INTEGER NOT NULL,
+  columns_json TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  started_at REAL,
+  finished_at REAL,
+  status TEXT NOT NULL
+    CHECK (status IN ('running', 'finished', 'stopped', 'interrupted', 'failed')),
+  error_message TEXT NOT NULL DEFAULT '',
+  seconds REAL NOT NULL DEFAULT 0,
+  diagnostics_json TEXT,
+  owner_host TEXT,
+  owner_pid INTEGER,
+  owner_start_time INTEGER,
+  heartbeat_at REAL,
+  loo_json TEXT);
+INSERT INTO runs_new (id, name, method, config_json, model_version_id, data_set_id, seed,
+  columns_json, created_at, started_at, finished_at, status, error_message, seconds,
+  diagnostics_json, owner_host, owner_pid, owner_start_time, heartbeat_at, loo_json)
+SELECT id, name, method, config_json, model_version_id, data_set_id, seed,
+  columns_json, created_at, started_at, finished_at, status, error_message, seconds,
+  diagnostics_json, owner_host, owner_pid, owner_start_time, heartbeat_at, loo_json FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_new RENAME TO runs;
+CREATE TABLE sbc_replications (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  replication INTEGER NOT NULL CHECK (replication >= 0),
+  seed INTEGER NOT NULL,
+  max_rank INTEGER NOT NULL CHECK (max_rank >= 0),
+  divergences INTEGER NOT NULL,
+  max_rhat REAL NOT NULL,
+  failure TEXT NOT NULL,
+  ranks BLOB NOT NULL CHECK (length(ranks) % 8 = 0),
+  PRIMARY KEY (run_id, replication));
+)sql",
 };
 
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
@@ -217,6 +261,7 @@ std::vector<std::string> schema_tables(int version) {
     tables.push_back("training_epochs");
     tables.push_back("checkpoints");
   }
+  if (version >= 7) tables.push_back("sbc_replications");
   return tables;
 }
 

@@ -2,8 +2,13 @@
 // of a logistic regression do not reject uniformity at 1% for any quantity; a planted
 // mismatch (data simulated with a grand mean three times as spread) and a broken sampler
 // (tree depth 1, 100 warmup iterations) are rejected; the ranks are the same for a seed on
-// one thread, two, and two processes; models it cannot simulate are refused, saying why. VARIATE_SBC_REPLICATIONS sets
-// the calibrated runs' replications (default 200).
+// one thread, two, and two processes; a run recorded in a project and killed resumes to the
+// same ranks; models it cannot simulate are refused, saying why. VARIATE_SBC_REPLICATIONS
+// sets the calibrated runs' replications (default 200).
+
+#include <csignal>
+
+#include <sqlite3.h>
 
 #include <QtTest/QtTest>
 
@@ -26,6 +31,37 @@ QMap<QString, bool> verdicts(const QJsonObject& summary) {
     uniform.insert(q.toObject()["name"].toString(), q.toObject()["uniform"].toBool());
   }
   return uniform;
+}
+
+// A value read from a project with SQLite itself, as another program would.
+int64_t query_int(const QString& path, const char* sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return 0;
+  }
+  sqlite3_busy_timeout(db, 5000);
+  sqlite3_stmt* statement = nullptr;
+  int64_t value = 0;
+  if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) == SQLITE_OK && sqlite3_step(statement) == SQLITE_ROW) {
+    value = sqlite3_column_int64(statement, 0);
+  }
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+  return value;
+}
+
+QString query_text(const QString& path, const char* sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* statement = nullptr;
+  QString value;
+  if (sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) == SQLITE_OK && sqlite3_step(statement) == SQLITE_ROW) {
+    value = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)));
+  }
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+  return value;
 }
 
 }  // namespace
@@ -114,6 +150,58 @@ class TestVariateSbc : public QObject {
     QCOMPARE(one.size(), 10);
     QCOMPARE(lines_of(out.filePath("1/ranks.csv")), one);
     QCOMPARE(lines_of(out.filePath("2/ranks.csv")), one);
+  }
+
+  // --project stores each replication as it ends: killed (SIGKILL, by its PID) part way,
+  // the run continues with --resume, fitting only those it lacks, to the ranks of a run
+  // never killed.
+  void aKilledProjectRunResumesWithEveryReplicationOnce() {
+    QTemporaryDir out;
+    const QStringList common =
+        QStringList{"sbc"} + model("logistic") + QStringList{"--replications", "30", "--seed", "4"};
+    const Outcome whole = variate(common + QStringList{"--quiet", "--output", out.filePath("whole")});
+    QVERIFY2(whole.exit_code == 0, qPrintable(whole.output));
+
+    const QString project = out.filePath("p.variate");
+    QProcess killed;
+    killed.setProcessChannelMode(QProcess::MergedChannels);
+    killed.start(VARIATE_EXECUTABLE, common + QStringList{"--project", project, "--parallel", "1"});
+    QVERIFY(killed.waitForStarted(30000));
+    QElapsedTimer clock;
+    clock.start();
+    int stored = 0;
+    while (stored < 5 && clock.elapsed() < 120000 && killed.state() == QProcess::Running) {
+      killed.waitForReadyRead(100);
+      stored = query_int(project, "SELECT COUNT(*) FROM sbc_replications");
+    }
+    QVERIFY2(stored >= 5 && stored < 30, qPrintable(QString::number(stored) + " stored; " + killed.readAll()));
+    ::kill(static_cast<pid_t>(killed.processId()), SIGKILL);
+    QVERIFY(killed.waitForFinished(30000));
+    QCOMPARE(killed.exitStatus(), QProcess::CrashExit);
+
+    const Outcome resumed =
+        variate(common + QStringList{"--project", project, "--resume", "1", "--output", out.filePath("resumed")});
+    QVERIFY2(resumed.exit_code == 0, qPrintable(resumed.output));
+    QCOMPARE(query_int(project, "SELECT COUNT(DISTINCT replication) FROM sbc_replications"), int64_t{30});
+    QCOMPARE(query_int(project, "SELECT COUNT(*) FROM sbc_replications"), int64_t{30});
+    QCOMPARE(query_text(project, "SELECT status FROM runs WHERE id = 1"), QString("finished"));
+    QCOMPARE(lines_of(out.filePath("resumed/ranks.csv")), lines_of(out.filePath("whole/ranks.csv")));
+    // Continued with another model, or other settings, it would mix two calibrations: refused.
+    const Outcome other = variate(QStringList{"sbc"} + model("eight_schools") +
+                                  QStringList{"--replications", "30", "--project", project, "--resume", "1"});
+    QCOMPARE(other.exit_code, 1);
+    QVERIFY2(other.output.contains("ranked other quantities"), qPrintable(other.output));
+    const Outcome thinner = variate(common + QStringList{"--project", project, "--resume", "1", "--thin", "5"});
+    QCOMPARE(thinner.exit_code, 1);
+    QVERIFY2(thinner.output.contains("cannot be continued with --thin 5: it was made with 10"),
+             qPrintable(thinner.output));
+    // More replications go on from those stored: the first 30 as they were.
+    const Outcome more = variate(common.mid(0, common.size() - 4) +
+                                 QStringList{"--replications", "36", "--seed", "4", "--project", project, "--resume",
+                                             "1", "--quiet", "--output", out.filePath("more")});
+    QVERIFY2(more.exit_code == 0, qPrintable(more.output));
+    QCOMPARE(query_int(project, "SELECT COUNT(*) FROM sbc_replications"), int64_t{36});
+    QCOMPARE(lines_of(out.filePath("more/ranks.csv")).mid(0, 31), lines_of(out.filePath("whole/ranks.csv")));
   }
 
   void modelsItCannotSimulateAreRefused_data() {

@@ -7,7 +7,8 @@
 // killed mid-run leaves the job too, and reopening its project fills the run in. A worker
 // killed mid-run shows as reconnecting, then gone.
 // Stop cancels the worker's job and keeps its draws. Run More Draws on the worker appends
-// the bits the studio's own Run More Draws appends.
+// the bits the studio's own Run More Draws appends. An SBC run's "Also on" worker takes
+// replications beside the studio, to the ranks `variate sbc` gives alone.
 
 #include <QLabel>
 #include <QLineEdit>
@@ -400,6 +401,50 @@ class TestStudioRemote : public QObject {
       const size_t width = after[c].columns.size();
       QVERIFY(std::equal(before[c].values.begin(), before[c].values.end(), after[c].values.begin()));
       QCOMPARE(after[c].values.size(), (500 + kMore) * width);
+    }
+  }
+
+  void sbcReplicationsAlsoOnAWorker() {
+    QTemporaryDir dir;
+    remote_test::LoopbackWorker worker(VARIATE_EXECUTABLE, dir.path());
+    QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
+    const QString sbc = QStringLiteral(QT_TESTCASE_SOURCEDIR "/data/sbc/");
+    QFile::copy(sbc + "logistic.vmod", dir.filePath("logistic.vmod"));
+    QFile::copy(sbc + "logistic.json", dir.filePath("logistic.json"));
+    MainWindow window;
+    window.setQuietErrors(true);
+    window.show();
+    QVERIFY2(window.openPath(dir.filePath("logistic.vmod")), qPrintable(window.lastError()));
+    addWorker(window, worker);
+    QWidget* panel = window.docks().runConfig;
+    QVERIFY(studio_test::choose(panel, "method", "SBC"));
+    QVERIFY(studio_test::choose(panel, "run_on", worker.address()));
+    QVERIFY(studio_test::typeInto(panel, "replications", "8"));
+    QVERIFY(studio_test::typeInto(panel, "parallel", "1"));
+    QVERIFY(studio_test::typeInto(panel, "seed", "3"));
+    QSignalSpy ended(window.coordinator(), &RunCoordinator::runEnded);
+    click(window, window.actions().run);
+    QVERIFY2(ended.wait(kRunEndMs), qPrintable(window.docks().log->toPlainText()));
+    const RunPtr run = window.document()->runs()->current();
+    QVERIFY2(run->status == RunStatus::Finished, qPrintable(run->message));
+    QProcess jobs;
+    jobs.start(VARIATE_EXECUTABLE, {"jobs", "--worker", worker.address(), "--token-file", worker.token_file()});
+    QVERIFY(jobs.waitForFinished(60000));
+    QVERIFY2(jobs.readAllStandardOutput().contains("logistic.vmod"), "the worker fitted none");  // it took some
+    QProcess cli;
+    cli.start(VARIATE_EXECUTABLE, {"sbc", dir.filePath("logistic.vmod"), "--data", dir.filePath("logistic.json"),
+                                   "--replications", "8", "--seed", "3", "--quiet", "--output", dir.filePath("cli")});
+    QVERIFY(cli.waitForFinished(kRunEndMs));
+    QFile csv(dir.filePath("cli/ranks.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList rows = QString::fromUtf8(csv.readAll()).trimmed().split('\n');
+    QCOMPARE(rows.size(), 9);
+    const auto stored = variate::store::Project(window.document()->filePath().toStdString()).sbc_replications(run->id);
+    QCOMPARE(int(stored.size()), 8);
+    for (const auto& replication : stored) {
+      QStringList ranks;
+      for (const int64_t rank : replication.ranks) ranks << QString::number(rank);
+      QCOMPARE(ranks.join(","), rows[replication.replication + 1].split(',').mid(5).join(","));
     }
   }
 

@@ -26,6 +26,9 @@ LoadedRun RunLoader::read(const QString& projectPath, qint64 runId) {
     result.states = std::move(draws.states);
     if (info.method != store::RunMethod::nuts) result.elbo = readElbo(project, runId);
     result.approximation = readApproximation(project, info);
+    if (info.method == store::RunMethod::sbc) {
+      for (const auto& replication : project.sbc_replications(runId)) result.sbc.add(replication);
+    }
   } catch (const std::exception& e) {
     result.error = QString::fromStdString(e.what());
   }

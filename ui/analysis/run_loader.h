@@ -18,6 +18,7 @@ struct LoadedRun {
   std::vector<ChainState> states;
   ElboTrace elbo;
   ApproximationCheck approximation;
+  SbcReplications sbc;  // an SBC run's
   QString error;  // empty on success
 };
 using LoadedRunPtr = std::shared_ptr<const LoadedRun>;

@@ -16,7 +16,6 @@
 #include "ui/app/draws_csv.h"
 #include "ui/app/help_dialog.h"
 #include "ui/app/recent_files.h"
-#include "ui/document/project_location.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/app/run_status_label.h"
 #include "ui/docks/data_panel.h"
@@ -25,12 +24,14 @@
 #include "ui/docks/log_panel.h"
 #include "ui/docks/run_config_panel.h"
 #include "ui/docks/runs_panel.h"
+#include "ui/docks/sbc_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/docks/workers_panel.h"
 #include "ui/document/project_document.h"
+#include "ui/document/project_location.h"
 #include "ui/modeling/cpp_export.h"
-#include "ui/runs/engine_controller.h"
 #include "ui/plots/plot_export.h"
+#include "ui/runs/engine_controller.h"
 
 namespace variate::ui {
 namespace {
@@ -135,6 +136,12 @@ void MainWindow::connectActions() {
   connect(docks_.runs, &RunsPanel::exportDrawsRequested, this, &MainWindow::exportDraws);
   connect(docks_.runs, &RunsPanel::runMoreRequested, this, &MainWindow::runMore);
   connect(docks_.runs, &RunsPanel::deleteRequested, this, &MainWindow::deleteRun);
+  connect(docks_.sbc, &SbcPanel::replicationFitRequested, this, [this](qint64 runId, int replication) {
+    QString error;
+    if (!coordinator_->openReplicationFit(runId, replication, &error) && !error.isEmpty()) {
+      showError(tr("Cannot open the replication's fit"), error);
+    }
+  });
   connect(docks_.data, &DataPanel::importRequested, this, &MainWindow::chooseImportData);
   connect(docks_.workers, &WorkersPanel::workersChanged, docks_.runConfig, &RunConfigPanel::refreshWorkers);
   connect(engine_, &EngineController::linkChanged, this, [this](const QString& state) {
@@ -157,6 +164,10 @@ void MainWindow::setDocument(std::unique_ptr<ProjectDocument> document) {
     connect(document_.get(), &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_.get(), &ProjectDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(document_->runs(), &RunList::currentChanged, this, &MainWindow::updateActions);
+    connect(document_->runs(), &RunList::currentChanged, this, [this](qint64 id) {  // its panel comes forward
+      const RunPtr run = document_ ? document_->runs()->run(id) : nullptr;
+      if (run && run->config.method == services::Method::sbc) docks_.dock("sbcDock")->raise();
+    });
     connect(document_->runs(), &RunList::runChanged, this, &MainWindow::updateActions);
     undoGroup_.addStack(document_->undoStack());
     undoGroup_.setActiveStack(document_->undoStack());
@@ -189,16 +200,19 @@ void MainWindow::updateActions() {
   a.run->setEnabled(open && !running);
   a.pause->setEnabled(coordinator_->canPause());
   a.pause->setToolTip(running && !coordinator_->canPause()
-                          ? tr("A run on several processes cannot pause (the others would wait for it until they "
-                               "time out); Stop ends it, keeping its draws")
+                          ? tr("A run on several processes, or an SBC run, cannot pause (the others would wait for "
+                               "it until they time out; SBC's replications end in moments); Stop ends it, keeping "
+                               "its draws or replications")
                           : tr("Pause or resume the run"));
   a.stop->setEnabled(running);
   const bool training = current && current->config.method == services::Method::amortized;
-  // A training goes on from its checkpoint whatever ended it (a failure included).
+  const bool sbc = current && current->config.method == services::Method::sbc;
+  // A training goes on from its checkpoint whatever ended it (a failure included); an SBC
+  // run fits the replications it lacks.
   a.runMore->setEnabled(open && !running && current && !current->isActive() &&
-                        (training || (current->config.method == services::Method::nuts &&
-                                      current->status != RunStatus::Failed)));
-  a.runMore->setText(training ? tr("Continue &Training") : tr("Run &More Draws"));
+                        (training || (sbc && current->status != RunStatus::Finished) ||
+                         (current->config.method == services::Method::nuts && current->status != RunStatus::Failed)));
+  a.runMore->setText(training ? tr("Continue &Training") : sbc ? tr("Continue &SBC") : tr("Run &More Draws"));
   a.compare->setEnabled(open && document_->runs()->size() > 1);
   if (!running) {
     const QSignalBlocker block(a.pause);

@@ -37,6 +37,7 @@ RunCoordinator::RunCoordinator(EngineController* engine, QObject* parent)
       return;
     }
     document_->runs()->setDraws(run->id, loaded->chains, loaded->states, loaded->elbo, loaded->approximation);
+    if (run->config.method == services::Method::sbc) document_->runs()->setSbc(run->id, loaded->sbc);
   });
 }
 
@@ -63,11 +64,18 @@ void RunCoordinator::setDocument(ProjectDocument* document) {
     QString error;
     if (!reattach(*id, &error)) document->log(error);
   }
+  if (const auto id = document->sbcRunToContinue(); id && !engine_->isRunning()) {
+    QString error;
+    if (!continueSbc(*id, &error)) document->log(error);
+  }
 }
 
 bool RunCoordinator::isRunning() const { return engine_->isRunning(); }
 bool RunCoordinator::isPaused() const { return engine_->isPaused(); }
-bool RunCoordinator::canPause() const { return engine_->isRunning() && !pendingConfig_.onSeveralProcesses(); }
+bool RunCoordinator::canPause() const {
+  // SBC's replications end in moments: Stop ends it between two, and Continue SBC goes on.
+  return engine_->isRunning() && !pendingConfig_.onSeveralProcesses() && pendingConfig_.method != services::Method::sbc;
+}
 
 bool RunCoordinator::start(const RunRequest& request, QString* error) {
   if (!engine_->start(request)) {
@@ -99,6 +107,9 @@ bool RunCoordinator::runMore(qint64 runId, QString* error) {
                                           : tr("Continuing %1 from its last checkpoint").arg(run->name));
     return start(request, error);
   }
+  if (const RunPtr run = document_->runs()->run(runId); run && run->config.method == services::Method::sbc) {
+    return continueSbc(runId, error);
+  }
   if (!document_->prepareRunMore(runId, &request, error)) return false;
   const RunPtr run = document_->runs()->run(runId);
   document_->log(tr("Continuing %1 for %2 more draws per chain").arg(run->name).arg(request.config.settings.get(services::setting::draws)) +
@@ -114,6 +125,38 @@ bool RunCoordinator::reattach(qint64 runId, QString* error) {
   document_->log(tr("Reattaching %1 to job %2 on %3")
                      .arg(document_->runs()->run(runId)->name, QString::fromStdString(request.config.job->id),
                           request.config.workerAddress()));
+  return start(request, error);
+}
+
+bool RunCoordinator::continueSbc(qint64 runId, QString* error) {
+  if (!document_) return false;
+  RunRequest request;
+  if (!document_->prepareContinueSbc(runId, &request, error)) return false;
+  const RunPtr run = document_->runs()->run(runId);
+  document_->log(tr("Continuing %1: the replications it lacks (%2 of %3 ended)")
+                     .arg(run->name)
+                     .arg(run->sbc.ended.size())
+                     .arg(run->config.settings.get(services::setting::replications)));
+  return start(request, error);
+}
+
+bool RunCoordinator::openReplicationFit(qint64 runId, int index, QString* error) {
+  if (!document_) return false;
+  const RunPtr run = document_->runs()->run(runId);
+  if (!run) return false;
+  const QString name = ProjectDocument::sbcReplicationRunName(run->name, index);
+  for (const qint64 id : document_->runs()->ids()) {  // fitted before: show it
+    if (const RunPtr other = document_->runs()->run(id); other && other->name == name) {
+      document_->runs()->setCurrent(id);
+      return true;
+    }
+  }
+  RunRequest request;
+  if (!document_->prepareReplicationFit(runId, index, &request, error)) return false;
+  document_->log(tr("Fitting %1 again as its own run: its data simulated with seed %2, by %3")
+                     .arg(name)
+                     .arg(run->seed)
+                     .arg(methodName(request.config.method)));
   return start(request, error);
 }
 
@@ -135,6 +178,12 @@ void RunCoordinator::onStarted(const RunStart& start) {
   }
   if (pendingContinues_ >= 0 && runs->run(start.runId) && start.resumedStep >= 0) {  // a training goes on
     runs->continueTraining(start.runId, start.resumedStep, start.epochs);
+    runs->setCurrent(start.runId);
+    return;
+  }
+  if (pendingContinues_ >= 0 && runs->run(start.runId) && pendingConfig_.method == services::Method::sbc) {
+    runs->setSbc(start.runId, {});  // the stored replications come again first, then the new ones
+    runs->setStatus(start.runId, RunStatus::Running);
     runs->setCurrent(start.runId);
     return;
   }

@@ -33,7 +33,8 @@ class RunCoordinator : public QObject {
   bool isRunning() const;
   bool isPaused() const;
   /// Whether Pause can hold the run: not one on several processes, whose other ranks
-  /// would wait for the held chain until they time out and fail the run.
+  /// would wait for the held chain until they time out and fail the run, nor an SBC run
+  /// (Stop ends it between replications; Continue SBC goes on).
   bool canPause() const;
 
   /// Starts a run of the document's current configuration; false with a message.
@@ -45,6 +46,13 @@ class RunCoordinator : public QObject {
   /// Follows again the worker's job of an interrupted run (reopening a project does this
   /// for its latest one): the draws the project lacks are filled in; false with a message.
   bool reattach(qint64 runId, QString* error);
+  /// Continues an SBC run that did not finish: the replications it lacks (reopening a
+  /// project does this for one a crash left interrupted); false with a message.
+  bool continueSbc(qint64 runId, QString* error);
+  /// Shows replication `index` of SBC run `runId` as a run of its own: the one fitted
+  /// before, or a new fit of its simulated data (the replication's draws); false with a
+  /// message.
+  bool openReplicationFit(qint64 runId, int index, QString* error);
   void pause();
   void resume();
   void stop();

@@ -1,5 +1,6 @@
 #include "ui/app/run_status_label.h"
 
+#include "engine/services/setting_table.h"
 #include "ui/document/project_document.h"
 
 namespace variate::ui {
@@ -29,6 +30,13 @@ void RunStatusLabel::refresh() {
       if (!run->elbo.epochs.empty()) text += tr(" · %1 rows/s").arg(run->elbo.epochs.back().rowsPerSecond, 0, 'f', 0);
     }
     setText(text);
+    return;
+  }
+  if (run->config.method == services::Method::sbc) {  // replications, not draws
+    setText(tr("%1: %2 · %3 of %4 replications")
+                .arg(run->name, statusName(run->status))
+                .arg(run->sbc.ended.size())
+                .arg(run->config.settings.get(services::setting::replications)));
     return;
   }
   if (services::draws_are_independent(run->config.method)) {  // the draws come at the end, all at once

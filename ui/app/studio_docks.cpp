@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <QMenu>
 
+#include "ui/analysis/prediction_service.h"
 #include "ui/canvas/canvas_panel.h"
 #include "ui/docks/autocorrelation_panel.h"
 #include "ui/docks/data_panel.h"
@@ -23,9 +24,9 @@
 #include "ui/docks/run_config_panel.h"
 #include "ui/docks/runs_panel.h"
 #include "ui/docks/sampler_stats_panel.h"
+#include "ui/docks/sbc_panel.h"
 #include "ui/docks/trace_panel.h"
 #include "ui/docks/workers_panel.h"
-#include "ui/analysis/prediction_service.h"
 #include "ui/plots/run_plot_panel.h"
 
 namespace variate::ui {
@@ -79,29 +80,30 @@ StudioDocks StudioDocks::create(QMainWindow* window, QMenu* view) {
   auto* predictions = new PredictionService(window);
   d.predictive = new PredictiveCheckPanel(predictions);
   d.loo = new LooPanel(predictions);
+  d.sbc = new SbcPanel;
   const auto key = [](int n) { return QKeySequence(Qt::ALT | Qt::Key(Qt::Key_0 + n)); };
-  d.docks = {wrap(window, d.model, QObject::tr("Model"), "modelDock", view, key(1)),
-             wrap(window, d.runConfig, QObject::tr("Run"), "runConfigDock", view, key(2)),
-             wrap(window, d.data, QObject::tr("Data"), "dataDock", view, key(3)),
-             wrap(window, d.runs, QObject::tr("Runs"), "runsDock", view, key(4)),
-             wrap(window, d.traces, QObject::tr("Traces"), "traceDock", view, key(5)),
-             wrap(window, d.density, QObject::tr("Density"), "densityDock", view, key(6)),
-             wrap(window, d.elbo, QObject::tr("ELBO"), "elboDock", view, key(7)),
-             wrap(window, d.diagnostics, QObject::tr("Diagnostics"), "diagnosticsDock", view, key(8)),
-             wrap(window, d.sampler, QObject::tr("Sampler"), "samplerDock", view, key(9)),
-             wrap(window, d.log, QObject::tr("Log"), "logDock", view, QKeySequence()),
-             wrap(window, d.canvas, QObject::tr("Model canvas"), "canvasDock", view, QKeySequence()),
-             wrap(window, d.workers, QObject::tr("Workers"), "workersDock", view, QKeySequence()),
-             wrap(window, d.reconstructions, QObject::tr("Reconstructions"), "reconstructionsDock", view,
-                  QKeySequence()),
-             wrap(window, d.pairs, QObject::tr("Pairs"), "pairDock", view, QKeySequence()),
-             wrap(window, d.ranks, QObject::tr("Ranks"), "rankDock", view, QKeySequence()),
-             wrap(window, d.autocorrelation, QObject::tr("Autocorrelation"), "autocorrelationDock", view,
-                  QKeySequence()),
-             wrap(window, d.energy, QObject::tr("Energy"), "energyDock", view, QKeySequence()),
-             wrap(window, d.forest, QObject::tr("Forest"), "forestDock", view, QKeySequence()),
-             wrap(window, d.predictive, QObject::tr("Predictive check"), "predictiveDock", view, QKeySequence()),
-             wrap(window, d.loo, QObject::tr("LOO"), "looDock", view, QKeySequence())};
+  d.docks = {
+      wrap(window, d.model, QObject::tr("Model"), "modelDock", view, key(1)),
+      wrap(window, d.runConfig, QObject::tr("Run"), "runConfigDock", view, key(2)),
+      wrap(window, d.data, QObject::tr("Data"), "dataDock", view, key(3)),
+      wrap(window, d.runs, QObject::tr("Runs"), "runsDock", view, key(4)),
+      wrap(window, d.traces, QObject::tr("Traces"), "traceDock", view, key(5)),
+      wrap(window, d.density, QObject::tr("Density"), "densityDock", view, key(6)),
+      wrap(window, d.elbo, QObject::tr("ELBO"), "elboDock", view, key(7)),
+      wrap(window, d.diagnostics, QObject::tr("Diagnostics"), "diagnosticsDock", view, key(8)),
+      wrap(window, d.sampler, QObject::tr("Sampler"), "samplerDock", view, key(9)),
+      wrap(window, d.log, QObject::tr("Log"), "logDock", view, QKeySequence()),
+      wrap(window, d.canvas, QObject::tr("Model canvas"), "canvasDock", view, QKeySequence()),
+      wrap(window, d.workers, QObject::tr("Workers"), "workersDock", view, QKeySequence()),
+      wrap(window, d.reconstructions, QObject::tr("Reconstructions"), "reconstructionsDock", view, QKeySequence()),
+      wrap(window, d.pairs, QObject::tr("Pairs"), "pairDock", view, QKeySequence()),
+      wrap(window, d.ranks, QObject::tr("Ranks"), "rankDock", view, QKeySequence()),
+      wrap(window, d.autocorrelation, QObject::tr("Autocorrelation"), "autocorrelationDock", view, QKeySequence()),
+      wrap(window, d.energy, QObject::tr("Energy"), "energyDock", view, QKeySequence()),
+      wrap(window, d.forest, QObject::tr("Forest"), "forestDock", view, QKeySequence()),
+      wrap(window, d.predictive, QObject::tr("Predictive check"), "predictiveDock", view, QKeySequence()),
+      wrap(window, d.loo, QObject::tr("LOO"), "looDock", view, QKeySequence()),
+      wrap(window, d.sbc, QObject::tr("SBC"), "sbcDock", view, QKeySequence())};
   return d;
 }
 
@@ -154,7 +156,7 @@ void StudioDocks::arrange(QMainWindow* window, bool training) const {
   // The analysis plots join the plots' group, after its last tab.
   QDockWidget* last = training ? densityDock : canvasDock;
   for (const char* name : {"pairDock", "rankDock", "autocorrelationDock", "energyDock", "forestDock", "predictiveDock",
-                           "looDock"}) {
+                           "looDock", "sbcDock"}) {
     window->tabifyDockWidget(last, dock(name));
     last = dock(name);
   }
@@ -198,6 +200,7 @@ void StudioDocks::setDocument(ProjectDocument* document) const {
   forest->setDocument(document);
   predictive->setDocument(document);
   loo->setDocument(document);
+  sbc->setDocument(document);
 }
 
 }  // namespace variate::ui

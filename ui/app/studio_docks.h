@@ -30,6 +30,7 @@ class ReconstructionsPanel;
 class RunConfigPanel;
 class RunsPanel;
 class SamplerStatsPanel;
+class SbcPanel;
 class TracePanel;
 class WorkersPanel;
 
@@ -54,12 +55,13 @@ struct StudioDocks {
   ForestPanel* forest;
   PredictiveCheckPanel* predictive;
   LooPanel* loo;
+  SbcPanel* sbc;
   QList<QDockWidget*> docks;
 
   /// Creates every panel in a dock of `window` and lists the docks' toggles in `viewMenu`.
   static StudioDocks create(QMainWindow* window, QMenu* viewMenu);
   /// Model and settings on the left; traces, density, ELBO, canvas and the analysis plots
-  /// (pairs, ranks, autocorrelation, energy, forest, predictive check, LOO) on the right above the diagnostics,
+  /// (pairs, ranks, autocorrelation, energy, forest, predictive check, LOO, SBC) on the right above the diagnostics,
   /// sampler statistics, reconstructions and log.
   void applyDefaultLayout(QMainWindow* window) const;
   /// Brings the default front tab of each group forward; works once the window is shown.

@@ -119,7 +119,10 @@ QString DiagnosticsPanel::captionText(const RunData& runData, const RunData* oth
   const QString mode = check.modeLogDensity ? tr(" (log density %1)").arg(*check.modeLogDensity, 0, 'g', 6) : QString();
   const QString independentNote = tr(": independent, so R-hat and ESS do not apply");
   QString text =
-      s.rows.empty() ? tr("%1: no draws summarized yet").arg(run->name)
+      method == services::Method::sbc
+          ? tr("%1: simulation-based calibration keeps no draws: its ranks and verdicts are in the SBC panel")
+                .arg(run->name)
+      : s.rows.empty() ? tr("%1: no draws summarized yet").arg(run->name)
       : method == services::Method::advi
           ? tr("%1: %2 draws from the fitted approximation").arg(run->name).arg(s.drawsPerChain) + independentNote
       : method == services::Method::optimize && run->config.settings.get(services::setting::laplace_draws) > 0 &&

@@ -17,10 +17,11 @@
 #include <QVBoxLayout>
 
 #include "engine/core/argument_error.h"
+#include "engine/services/run_config.h"
 #include "engine/services/setting_table.h"
 #include "engine/services/settings.h"
-#include "ui/document/project_document.h"
 #include "ui/docks/known_workers.h"
+#include "ui/document/project_document.h"
 #include "ui/modeling/devices.h"
 
 namespace variate::ui {
@@ -152,11 +153,14 @@ RunConfigPanel::RunConfigPanel(QWidget* parent)
   for (const services::Method method : services::all_methods()) {
     if (method != services::Method::amortized) method_->addItem(methodName(method), static_cast<int>(method));
   }
-  method_->setToolTip(tr("NUTS: exact MCMC with Stan's adaptation. ADVI: a fast Gaussian approximation, started "
-                         "from Pathfinder's estimate. Optimize (L-BFGS): the posterior mode, with draws from the "
-                         "Laplace approximation there. Pathfinder: approximate draws from quasi-Newton paths. "
-                         "The approximations' draws are independent: the Pareto k-hat of their importance "
-                         "ratios says how far to trust them"));
+  method_->setToolTip(
+      tr("NUTS: exact MCMC with Stan's adaptation. ADVI: a fast Gaussian approximation, started "
+         "from Pathfinder's estimate. Optimize (L-BFGS): the posterior mode, with draws from the "
+         "Laplace approximation there. Pathfinder: approximate draws from quasi-Newton paths. "
+         "The approximations' draws are independent: the Pareto k-hat of their importance "
+         "ratios says how far to trust them. SBC: simulation-based calibration of one of these "
+         "(NUTS, ADVI, Pathfinder): data simulated from the prior and fitted many times; the "
+         "parameters' ranks among the fits' draws are uniform when the fits are calibrated"));
   addRow("method", tr("Method"), method_);
   trained_->setText(tr("amortized VI: the networks are trained"));
   trained_->setToolTip(tr("A model with networks or guides is trained by amortized variational inference (as "
@@ -252,9 +256,14 @@ void RunConfigPanel::setDocument(ProjectDocument* document) {
   showModel(document->modelCheck());
 }
 
-// A row shows for the method the run will use: a deep model's training, or the chosen one.
+// A row shows for the method the run will use: a deep model's training, or the chosen one;
+// SBC's with those of the method its replications are fitted by.
 bool RunConfigPanel::isShown(const SettingDescriptor& setting, const RunConfig& config) const {
-  return setting.methods.contains(deep_ ? services::Method::amortized : config.method);
+  if (deep_) return setting.methods.contains(services::Method::amortized);
+  if (config.method == services::Method::sbc && !setting.methods.contains(services::Method::sbc)) {
+    return setting.methods.contains(services::fit_method(config.settings)) && services::sbc_fit_takes(setting);
+  }
+  return setting.methods.contains(config.method);
 }
 
 void RunConfigPanel::show(const RunConfig& config) {
@@ -281,7 +290,14 @@ void RunConfigPanel::show(const RunConfig& config) {
   form_->setRowVisible(method_, !deep_);
   form_->setRowVisible(trained_, deep_);
   form_->setRowVisible(heldout_, deep_);
-  form_->setRowVisible(runOn_, !deep_ && services::setting::worker.descriptor().methods.contains(config.method));
+  // SBC's replications go to this computer, and to the worker chosen too.
+  const bool sbc = config.method == services::Method::sbc;
+  form_->setRowVisible(runOn_,
+                       !deep_ && (sbc || services::setting::worker.descriptor().methods.contains(config.method)));
+  if (auto* label = qobject_cast<QLabel*>(form_->labelForField(runOn_))) {
+    label->setText(sbc ? tr("Also on") : QString::fromStdString(services::setting::worker.descriptor().label));
+  }
+  runOn_->setItemText(0, sbc ? tr("No worker") : tr("This computer"));
   showing_ = false;
 }
 

@@ -68,6 +68,7 @@ void RunsPanel::setDocument(ProjectDocument* document) {
     connections_ << connect(runs, &RunList::drawsAppended, this, [this](qint64 id) { stale_.insert(id); });
     connections_ << connect(runs, &RunList::elboAppended, this, [this](qint64 id) { stale_.insert(id); });  // epochs
     connections_ << connect(runs, &RunList::drawsReset, this, &RunsPanel::update);
+    connections_ << connect(runs, &RunList::sbcChanged, this, [this](qint64 id) { stale_.insert(id); });
     connections_ << connect(runs, &RunList::currentChanged, this, [this](qint64 id) {
       updating_ = true;
       if (auto* item = itemOf(id)) tree_->setCurrentItem(item);
@@ -120,7 +121,12 @@ void RunsPanel::update(qint64 id) {
   item->setForeground(Status, statusColor(run->status));
   item->setToolTip(Status, run->message);
   item->setText(Chains, QString::number(run->config.method == services::Method::nuts ? run->config.settings.get(services::setting::chains) : 1));
-  if (run->config.method == services::Method::amortized) {  // a training's progress: its epochs
+  if (run->config.method == services::Method::sbc) {  // an SBC run's progress: its replications
+    const int planned = run->config.settings.get(services::setting::replications);
+    item->setText(Chains, QString());
+    item->setText(Draws, run->drawsLoaded ? tr("%1/%2 replications").arg(run->sbc.ended.size()).arg(planned)
+                                          : tr("%1 replications").arg(planned));
+  } else if (run->config.method == services::Method::amortized) {  // a training's progress: its epochs
     const int done = run->elbo.epochs.empty() ? 0 : run->elbo.epochs.back().epoch;
     item->setText(Draws, run->drawsLoaded ? tr("%1/%2 epochs").arg(done).arg(run->config.epochs())
                                           : tr("%1 epochs").arg(run->config.epochs()));
@@ -151,11 +157,18 @@ void RunsPanel::showMenu(const QPoint& position) {
   menu.addSeparator();
   menu.addAction(tr("Rename"), this, [this, item] { tree_->editItem(item, Name); });
   const bool training = run && run->config.method == services::Method::amortized;
+  const bool sbc = run && run->config.method == services::Method::sbc;
   QAction* more = menu.addAction(QIcon(":/icons/run-more.svg"),
-                                 training ? tr("Continue training") : tr("Run more draws"), this,
-                                 [this, id] { emit runMoreRequested(id); });
-  more->setEnabled(run && !run->isActive() && (training || run->config.method == services::Method::nuts));
-  menu.addAction(tr("Export draws as CSV…"), this, [this, id] { emit exportDrawsRequested(id); });
+                                 training ? tr("Continue training")
+                                 : sbc    ? tr("Continue SBC")
+                                          : tr("Run more draws"),
+                                 this, [this, id] { emit runMoreRequested(id); });
+  more->setEnabled(
+      run && !run->isActive() &&
+      (training || run->config.method == services::Method::nuts || (sbc && run->status != RunStatus::Finished)));
+  QAction* exportDraws =
+      menu.addAction(tr("Export draws as CSV…"), this, [this, id] { emit exportDrawsRequested(id); });
+  exportDraws->setEnabled(!sbc);  // its ranks are in the SBC panel
   menu.addSeparator();
   QAction* remove = menu.addAction(tr("Delete…"), this, [this, id] { emit deleteRequested(id); });
   remove->setEnabled(run && !run->isActive());

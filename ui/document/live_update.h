@@ -1,7 +1,7 @@
 #pragma once
 /// What the engine thread hands the UI in one go: draw blocks, adaptation results, chain
-/// ends, ELBO points, a training's epochs and its latest preview that piled up since the
-/// UI last took them. Immutable once posted.
+/// ends, ELBO points, a training's epochs and its latest preview, SBC replications that
+/// piled up since the UI last took them. Immutable once posted.
 
 #include <optional>
 #include <vector>
@@ -11,6 +11,7 @@
 #include "ui/document/approximation_check.h"
 #include "ui/document/draw_block.h"
 #include "ui/document/elbo_trace.h"
+#include "ui/document/sbc_replications.h"
 #include "ui/document/training_preview.h"
 
 namespace variate::ui {
@@ -43,10 +44,12 @@ struct LiveUpdate {
   TrainingPreviewPtr preview;
   /// An approximation's run ended: what it recorded about its draws.
   std::optional<ApproximationCheck> approximation;
+  /// An SBC run's replications that ended.
+  std::vector<store::SbcReplicationRecord> sbc;
 
   bool empty() const {
-    return blocks.empty() && adaptations.empty() && chainEnds.empty() && elbo.empty() &&
-           elboConvergedAt < 0 && epochs.empty() && pathPoints.empty() && !preview && !approximation;
+    return blocks.empty() && adaptations.empty() && chainEnds.empty() && elbo.empty() && elboConvergedAt < 0 &&
+           epochs.empty() && pathPoints.empty() && !preview && !approximation && sbc.empty();
   }
 };
 

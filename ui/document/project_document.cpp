@@ -8,6 +8,7 @@
 #include <QSettings>
 
 #include "engine/io/portable_json_data.h"
+#include "engine/services/run_config.h"
 #include "engine/services/setting_table.h"
 #include "engine/store/project.h"
 
@@ -483,6 +484,46 @@ std::optional<qint64> ProjectDocument::runToReattach() const {
     if (run && run->status == RunStatus::Interrupted && run->config.job) found = run->id;
   }
   return found;
+}
+
+bool ProjectDocument::prepareContinueSbc(qint64 id, RunRequest* request, QString* error) {
+  const RunPtr run = runs_.run(id);
+  if (!run || run->isActive() || run->config.method != services::Method::sbc || run->status == RunStatus::Finished) {
+    *error = tr("Only an SBC run that did not finish can be continued.");
+    return false;
+  }
+  if (!fillFromRecord(*run, request, error)) return false;
+  request->config = run->config;
+  request->continues = id;
+  return true;
+}
+
+std::optional<qint64> ProjectDocument::sbcRunToContinue() const {
+  std::optional<qint64> found;
+  for (const qint64 id : runs_.ids()) {
+    const RunPtr run = runs_.run(id);
+    if (run && run->status == RunStatus::Interrupted && run->config.method == services::Method::sbc) found = run->id;
+  }
+  return found;
+}
+
+QString ProjectDocument::sbcReplicationRunName(const QString& sbcRun, int index) {
+  return tr("%1 replication %2").arg(sbcRun).arg(index + 1);
+}
+
+bool ProjectDocument::prepareReplicationFit(qint64 id, int index, RunRequest* request, QString* error) {
+  const RunPtr run = runs_.run(id);
+  if (!run || run->config.method != services::Method::sbc) {
+    *error = tr("Only an SBC run's replications can be fitted again.");
+    return false;
+  }
+  if (!fillFromRecord(*run, request, error)) return false;
+  request->config = run->config;
+  request->config.method = services::fit_method(run->config.settings);
+  request->runName = sbcReplicationRunName(run->name, index);
+  request->sbcReplication = index;
+  request->sbcSeed = run->seed;
+  return true;
 }
 
 void ProjectDocument::addStartedRun(RunData run) {

@@ -95,6 +95,18 @@ class ProjectDocument : public QObject {
   bool prepareReattach(qint64 id, RunRequest* request, QString* error);
   /// The latest interrupted run whose job on a worker may still go on, if any.
   std::optional<qint64> runToReattach() const;
+  /// Fills `request` to continue an SBC run that did not finish (stopped, interrupted by
+  /// a crash, failed): the replications it lacks, with its seed, settings, model version
+  /// and data; false with a message.
+  bool prepareContinueSbc(qint64 id, RunRequest* request, QString* error);
+  /// The latest SBC run a crash left interrupted, if any: reopening continues it.
+  std::optional<qint64> sbcRunToContinue() const;
+  /// Fills `request` to fit replication `index` of SBC run `id` again as a run of its own
+  /// (its data simulated with its seed: the replication's draws), named
+  /// sbcReplicationRunName(); false with a message.
+  bool prepareReplicationFit(qint64 id, int index, RunRequest* request, QString* error);
+  /// "sbc 1 replication 17".
+  static QString sbcReplicationRunName(const QString& sbcRun, int index);
   /// A run the engine started (it is in the file now): adds it with the name and model
   /// version the file gave it, and makes it current.
   void addStartedRun(RunData run);

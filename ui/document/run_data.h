@@ -18,6 +18,7 @@
 #include "ui/document/chain_draws.h"
 #include "ui/document/elbo_trace.h"
 #include "ui/document/run_config.h"
+#include "ui/document/sbc_replications.h"
 #include "ui/document/training_preview.h"
 
 namespace variate::ui {
@@ -79,6 +80,8 @@ class RunData {
   ApproximationCheck approximation;
   /// A training's latest images; null for other runs and before the first.
   TrainingPreviewPtr preview;
+  /// An SBC run's replications (read with its draws, or live); empty for other runs.
+  SbcReplications sbc;
   RunSummary summary;
   /// Live runs have their draws from the start; runs read from the project get them on demand.
   bool drawsLoaded = false;

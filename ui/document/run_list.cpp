@@ -83,6 +83,7 @@ void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
   target->elbo.epochs.insert(target->elbo.epochs.end(), update.epochs.begin(), update.epochs.end());
   if (update.preview) target->preview = update.preview;
   if (update.approximation) target->approximation = *update.approximation;
+  for (const auto& replication : update.sbc) target->sbc.add(replication);
 
   if (!update.blocks.empty()) emit drawsAppended(id, update.blocks);
   for (const auto& adaptation : update.adaptations) emit chainStateChanged(id, adaptation.chain);
@@ -92,6 +93,14 @@ void RunList::applyLiveUpdate(qint64 id, const LiveUpdate& update) {
   }
   if (update.preview) emit previewChanged(id);
   if (update.approximation) emit runChanged(id);
+  if (!update.sbc.empty()) emit sbcChanged(id);
+}
+
+void RunList::setSbc(qint64 id, SbcReplications replications) {
+  RunData* target = find(id);
+  if (!target) return;
+  target->sbc = std::move(replications);
+  emit sbcChanged(id);
 }
 
 void RunList::setStatus(qint64 id, RunStatus status, const QString& message) {

@@ -57,6 +57,9 @@ class RunList : public QObject {
   /// A training continues from its checkpoint after `checkpointStep` (the ELBO and epochs
   /// after it are redone), for `epochs` epochs in all.
   void continueTraining(qint64 id, long long checkpointStep, int epochs);
+  /// An SBC run's replications read back from the project (or none, before a continued
+  /// run's arrive again live).
+  void setSbc(qint64 id, SbcReplications replications);
   /// A training's images, computed from its stored weights (a reopened project).
   void setPreview(qint64 id, TrainingPreviewPtr preview);
   /// Name, status, message, times and stored draws as the project file records them
@@ -78,6 +81,8 @@ class RunList : public QObject {
   /// A training's latest images (TrainingPreview) changed.
   void previewChanged(qint64 id);
   void summaryChanged(qint64 id);
+  /// An SBC run's replications changed (more ended, or they were read back).
+  void sbcChanged(qint64 id);
   void currentChanged(qint64 id);
   void comparisonChanged(qint64 id);
 

@@ -43,6 +43,11 @@ struct RunRequest {
   /// Reattaching to `continues`, a run whose job (config.job) went on on its worker
   /// while no studio followed it: its missing draws are filled in.
   bool reattach = false;
+  /// Fitting replication sbcReplication (from 0) of an SBC run of seed sbcSeed again, as
+  /// a run of its own: its data simulated as the SBC run simulated them (config holds
+  /// the SBC run's settings, its method the fit's).
+  int sbcReplication = -1;
+  quint64 sbcSeed = 0;
 };
 
 }  // namespace variate::ui

@@ -49,6 +49,10 @@ void LiveMailbox::post(ApproximationCheck check) {
   postWith([&](LiveUpdate& u) { u.approximation = std::move(check); });
 }
 
+void LiveMailbox::post(store::SbcReplicationRecord replication) {
+  postWith([&](LiveUpdate& u) { u.sbc.push_back(std::move(replication)); });
+}
+
 LiveUpdate LiveMailbox::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   LiveUpdate taken = std::move(pending_);

@@ -25,6 +25,7 @@ class LiveMailbox {
   /// Replaces a preview the UI has not taken yet: only the newest is worth drawing.
   void post(TrainingPreviewPtr preview);
   void post(ApproximationCheck check);
+  void post(store::SbcReplicationRecord replication);
   /// Everything posted since the last take.
   LiveUpdate take();
 

@@ -14,6 +14,7 @@
 #include "engine/services/optimize.h"
 #include "engine/services/pathfinder.h"
 #include "engine/services/sample.h"
+#include "engine/services/sbc.h"
 #include "engine/services/setting_table.h"
 #include "engine/services/train.h"
 #include "engine/services/vmod_source.h"
@@ -136,7 +137,7 @@ void postRowsBefore(const RunRequest& request, RunContext& context) {
   }
 }
 
-RunOutcome sampleRun(const RunRequest& request, RunContext& context) {
+RunOutcome sampleRun(const RunRequest& request, RunContext& context, const services::RunSpec& spec) {
   std::vector<int> offsets, warmups;
   for (const auto& resume : request.resume) {  // more draws: the live view appends them
     offsets.push_back(resume.iterations);
@@ -158,16 +159,16 @@ RunOutcome sampleRun(const RunRequest& request, RunContext& context) {
     started(s);
     postRowsBefore(request, context);
   };
-  const services::SampleResult result = services::run_sample(specOf(request), observers);
+  const services::SampleResult result = services::run_sample(spec, observers);
   for (const auto& warning : result.warnings) context.log(text(warning));
   return {result.run_id, result.stopped ? RunStatus::Stopped : RunStatus::Finished, {}};
 }
 
-RunOutcome fitRun(const RunRequest& request, RunContext& context) {
+RunOutcome fitRun(const RunRequest& request, RunContext& context, const services::RunSpec& spec) {
   ElboRelay relay(context.mailbox);
   services::RunObservers observers = observersOf(context);
   observers.elbo = &relay;
-  const services::FitResult result = services::run_fit(specOf(request), observers);
+  const services::FitResult result = services::run_fit(spec, observers);
   postDraws(result.rows, result.log_p, context);
   ApproximationCheck check;
   check.paretoK = result.k_hat;
@@ -213,7 +214,7 @@ RunOutcome optimizeRun(const RunRequest& request, RunContext& context) {
   return {r.run_id, status, text(r.failure)};
 }
 
-RunOutcome pathfinderRun(const RunRequest& request, RunContext& context) {
+RunOutcome pathfinderRun(const RunRequest& request, RunContext& context, const services::RunSpec& spec) {
   services::RunObservers observers = observersOf(context);
   int current = -1;
   const int paths = request.config.settings.get(setting::num_paths);
@@ -223,7 +224,7 @@ RunOutcome pathfinderRun(const RunRequest& request, RunContext& context) {
     current = path;
     context.log(QString("Pathfinder path %1 of %2: scoring the approximations along its L-BFGS path").arg(path + 1).arg(paths));
   };
-  const services::PathfinderRunResult r = services::run_pathfinder(specOf(request), observers);
+  const services::PathfinderRunResult r = services::run_pathfinder(spec, observers);
   if (r.stopped_before_draws) return {r.run_id, RunStatus::Stopped, "stopped before any path found an approximation"};
   postDraws(r.rows, r.log_p, context);
   ApproximationCheck check;
@@ -235,6 +236,53 @@ RunOutcome pathfinderRun(const RunRequest& request, RunContext& context) {
                   .arg(r.fit.gradient_evaluations)
                   .arg(kHatText(r.fit.pareto_k)));
   return {r.run_id, r.stopped ? RunStatus::Stopped : RunStatus::Finished, {}};
+}
+
+// SBC's replications as they end go to the SBC panel (a continued run's stored ones
+// first); failures and the verdicts to the log. The worker "Run on" names takes
+// replications beside this computer.
+RunOutcome sbcRun(const RunRequest& request, RunContext& context) {
+  services::SbcSpec spec;
+  spec.run = specOf(request);
+  if (const auto worker = request.config.settings.get(setting::worker)) spec.workers = {*worker};
+  services::RunObservers observers = observersOf(context);
+  const services::SbcResult r =
+      services::run_sbc(spec, observers, [&context](const services::SbcReplication& replication, int64_t maxRank, int) {
+        if (!replication.failure.empty()) {
+          context.log(QString("Replication %1 failed: %2").arg(replication.index + 1).arg(text(replication.failure)));
+        }
+        context.mailbox.post(store::SbcReplicationRecord{replication.index, replication.seed, replication.ranks,
+                                                         maxRank, replication.divergences, replication.max_rhat,
+                                                         replication.failure});
+      });
+  int rejected = 0;
+  for (const auto& test : r.tests) rejected += test.uniform() ? 0 : 1;
+  if (!r.tests.empty()) {
+    context.log(QString("SBC: %1 of %2 quantities' ranks depart from uniform at %3% (the ECDF's simultaneous band)")
+                    .arg(rejected)
+                    .arg(r.tests.size())
+                    .arg(std::lround((1 - spec.prob) * 100)));
+  }
+  return {r.run_id, r.stopped ? RunStatus::Stopped : RunStatus::Finished, {}};
+}
+
+// A replication of an SBC run fitted again as a run of its own: its simulated data, its
+// seed, the fit's method.
+RunOutcome replicationRun(const RunRequest& request, RunContext& context) {
+  services::SbcSpec sbc;
+  sbc.run = specOf(request);
+  if (const auto worker = request.config.settings.get(setting::worker)) sbc.workers = {*worker};
+  services::RunSpec spec = services::replication_fit(sbc, request.sbcSeed, request.sbcReplication);
+  spec.record.run_name = request.runName.toStdString();
+  spec.remote = sbc.run.remote;
+  switch (spec.method) {
+    case services::Method::advi:
+      return fitRun(request, context, spec);
+    case services::Method::pathfinder:
+      return pathfinderRun(request, context, spec);
+    default:
+      return sampleRun(request, context, spec);
+  }
 }
 
 RunOutcome trainRun(const RunRequest& request, RunContext& context) {
@@ -277,11 +325,17 @@ RunOutcome runRequest(const RunRequest& request, RunContext& context) {
     context.started(start);
   };
   try {
+    if (request.sbcReplication >= 0) return replicationRun(request, tracked);
     switch (request.config.method) {
-      case services::Method::nuts: return sampleRun(request, tracked);
-      case services::Method::advi: return fitRun(request, tracked);
+      case services::Method::nuts:
+        return sampleRun(request, tracked, specOf(request));
+      case services::Method::advi:
+        return fitRun(request, tracked, specOf(request));
       case services::Method::optimize: return optimizeRun(request, tracked);
-      case services::Method::pathfinder: return pathfinderRun(request, tracked);
+      case services::Method::pathfinder:
+        return pathfinderRun(request, tracked, specOf(request));
+      case services::Method::sbc:
+        return sbcRun(request, tracked);
       case services::Method::amortized: return trainRun(request, tracked);
     }
     return {started, RunStatus::Failed, "unknown method"};

@@ -484,7 +484,7 @@ class TestProjectFiles : public QObject {
   void aVersion5FileIsMigratedAndStoresARunsLoo() {
     QTemporaryDir directory;
     const std::string path = make_project(directory);
-    exec_sql(path, "ALTER TABLE runs DROP COLUMN loo_json; PRAGMA user_version = 5;");
+    exec_sql(path, "DROP TABLE sbc_replications; ALTER TABLE runs DROP COLUMN loo_json; PRAGMA user_version = 5;");
     {
       store::Project project(path);
       const auto runs = project.runs();
@@ -496,6 +496,28 @@ class TestProjectFiles : public QObject {
     QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{store::Project::schema_version()});
     const store::Project reopened(path);
     QCOMPARE(reopened.loo_json(reopened.runs()[0].id).value_or(""), std::string(R"({"elpd_loo": -30.5})"));
+  }
+
+  // Version 7 adds SBC runs and their replications: a version 6 file (runs without 'sbc'
+  // in their CHECK, no replications table) keeps its runs and takes an SBC run.
+  void aVersion6FileIsMigratedAndTakesSbcRuns() {
+    QTemporaryDir directory;
+    const std::string path = make_project(directory);
+    exec_sql(path, "DROP TABLE sbc_replications; PRAGMA user_version = 6;");
+    {
+      store::Project project(path);
+      QCOMPARE(project.runs().size(), size_t{1});
+      QCOMPARE(project.chain_draws(1, 0).at(1999, 1), 1.5);
+      store::RunSpec spec;
+      spec.method = store::RunMethod::sbc;
+      spec.model_version_id = 1;
+      spec.columns = {"mu"};
+      const store::Id run = project.create_run(spec);
+      project.write_sbc_replication(run, {0, 7, {3}, 10, 0, 1.001, ""});
+    }
+    QCOMPARE(query_int(path, "PRAGMA user_version"), int64_t{store::Project::schema_version()});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM sbc_replications"), int64_t{1});
+    QCOMPARE(query_int(path, "SELECT COUNT(*) FROM pragma_foreign_key_check"), int64_t{0});
   }
 
   void aFailedMigrationLeavesTheFileAtItsVersion() {
