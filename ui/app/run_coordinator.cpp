@@ -133,9 +133,8 @@ bool RunCoordinator::continueSbc(qint64 runId, QString* error) {
   RunRequest request;
   if (!document_->prepareContinueSbc(runId, &request, error)) return false;
   const RunPtr run = document_->runs()->run(runId);
-  document_->log(tr("Continuing %1: the replications it lacks (%2 of %3 ended)")
+  document_->log(tr("Continuing %1: the replications of its %2 it lacks")
                      .arg(run->name)
-                     .arg(run->sbc.ended.size())
                      .arg(run->config.settings.get(services::setting::replications)));
   return start(request, error);
 }
