@@ -13,6 +13,7 @@
 #include "engine/core/argument_error.h"
 #include "engine/io/stan_csv_format.h"
 #include "engine/services/sbc.h"
+#include "engine/services/sbc_ranks_csv.h"
 #include "engine/services/setting_table.h"
 #include "engine/services/vmod_source.h"
 
@@ -106,18 +107,11 @@ void print_problems(std::ostream& out, const services::SbcResult& r) {
 void write_ranks(const std::string& folder, const services::SbcResult& r) {
   std::filesystem::create_directories(folder);
   std::ofstream csv((std::filesystem::path(folder) / "ranks.csv").string());
-  csv << "replication,seed,divergences,max_rhat,failed";
-  for (const auto& name : r.quantities) csv << "," << name;
-  csv << "\n";
+  std::vector<store::SbcReplicationRecord> ended;
   for (const auto& replication : r.replications) {
-    csv << replication.index + 1 << "," << replication.seed << "," << replication.divergences << ","
-        << number("%.4f", replication.max_rhat) << "," << (replication.failure.empty() ? 0 : 1);
-    for (size_t q = 0; q < r.quantities.size(); ++q) {
-      csv << ",";
-      if (q < replication.ranks.size()) csv << replication.ranks[q];
-    }
-    csv << "\n";
+    if (replication.ended) ended.push_back(replication.record(r.max_rank));
   }
+  services::write_sbc_ranks_csv(csv, r.quantities, ended);
 }
 
 int run_sbc(const SbcOptions& options, const ModelArgument& model, const Program& program) {

@@ -303,7 +303,7 @@ class SbcRun {
     for (const store::SbcReplicationRecord& stored : project_->sbc_replications(info.id)) {
       if (stored.replication < 0 || stored.replication >= replications_) continue;
       SbcReplication& r = result_.replications[stored.replication];
-      r = {stored.replication, stored.seed, stored.ranks, stored.divergences, stored.max_rhat, stored.failure};
+      r = {stored.replication, stored.seed, stored.ranks, stored.divergences, stored.max_rhat, stored.failure, true};
       stored_.push_back(stored.replication);
       if (!stored.ranks.empty()) {
         result_.max_rank = stored.max_rank;
@@ -376,8 +376,7 @@ class SbcRun {
   void record(const SbcReplication& r) {
     if (!project_ || record_failure_) return;
     try {
-      project_->write_sbc_replication(
-          run_id_, {r.index, r.seed, r.ranks, result_.max_rank, r.divergences, r.max_rhat, r.failure});
+      project_->write_sbc_replication(run_id_, r.record(result_.max_rank));
     } catch (const std::exception& e) {
       record_failure_ = e.what();
       record_failed_ = true;
@@ -473,6 +472,7 @@ class SbcRun {
       theirs.divergences = static_cast<int64_t>(row[r][2]);
       theirs.max_rhat = row[r][3];
       if (row[r][0] == 0) continue;  // stopped before it ran
+      theirs.ended = true;
       if (row[r][1] != 0) {
         theirs.failure = "failed on another process (its message is in that process's output)";
       } else {
@@ -489,6 +489,7 @@ class SbcRun {
     SbcReplication replication;
     replication.index = index;
     replication.seed = replication_seed(index);
+    replication.ended = true;
     try {
       const CoreLimit one_core(1);  // the fit's chains and tensor operations: the cores go to replications
       at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(replication.seed);

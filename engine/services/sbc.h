@@ -61,7 +61,12 @@ struct SbcReplication {
   int64_t divergences = 0;
   double max_rhat = 0;  ///< over the fit's quantities; 0 for ADVI and Pathfinder
   std::string failure;  ///< why the simulation or the fit failed; empty when it ran
+  bool ended = false;   ///< false for one a stop left unfitted
   bool problem() const { return !failure.empty() || divergences > 0 || max_rhat > diagnostics::kMaxRhat; }
+  /// As a project stores it (ranks among 0 ... max_rank).
+  store::SbcReplicationRecord record(int64_t max_rank) const {
+    return {index, seed, ranks, max_rank, divergences, max_rhat, failure};
+  }
 };
 
 struct SbcQuantityTest {
@@ -79,7 +84,8 @@ struct SbcResult {
   uint64_t seed = 0;
   int64_t max_rank = 0;                      ///< ranks are 0 ... max_rank (the thinned draws)
   std::vector<std::string> quantities;       ///< Stan CSV names, the fit's order
-  std::vector<SbcReplication> replications;  ///< by index (of a continued run, the stored ones too)
+  /// By index (of a continued run, the stored ones too); those a stop left are not `ended`.
+  std::vector<SbcReplication> replications;
   std::vector<SbcQuantityTest> tests;        ///< per quantity, over the replications that ran
   double seconds = 0;
   bool stopped = false;

@@ -5,7 +5,7 @@
 // replication with problems opened as a run of its own whose divergences are the
 // replication's; and a studio killed (SIGKILL, by its PID) while its SBC run goes on, whose
 // run continues on reopening to the ranks `variate sbc` gives for the seed, every
-// replication stored once.
+// replication stored once, and the studio's export of its ranks is `variate sbc`'s ranks.csv.
 
 #include <csignal>
 
@@ -21,6 +21,7 @@
 #include "engine/store/project.h"
 
 #include "tests/ui/studio_test_support.h"
+#include "ui/app/draws_csv.h"
 #include "ui/app/main_window.h"
 #include "ui/app/run_coordinator.h"
 #include "ui/docks/run_config_panel.h"
@@ -226,8 +227,15 @@ class TestStudioSbc : public QObject {
     QCOMPARE(cli.exitCode(), 0);
     QFile csv(dir.filePath("cli/ranks.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
-    const QStringList rows = QString::fromUtf8(csv.readAll()).trimmed().split('\n');
+    const QByteArray cliRanks = csv.readAll();
+    const QStringList rows = QString::fromUtf8(cliRanks).trimmed().split('\n');
     QCOMPARE(rows.size(), 41);
+    // The studio's export of the run's ranks is the command line's file, byte for byte.
+    QString error;
+    QVERIFY2(writeSbcRanksCsv(projectPath, run->id, dir.filePath("studio ranks.csv"), &error), qPrintable(error));
+    QFile exported(dir.filePath("studio ranks.csv"));
+    QVERIFY(exported.open(QIODevice::ReadOnly));
+    QCOMPARE(exported.readAll(), cliRanks);
     for (int r = 1; r < rows.size(); ++r) {
       const QStringList cells = rows[r].split(',');  // replication, seed, divergences, max_rhat, failed, ranks...
       QCOMPARE(ranks.value(cells[0].toInt() - 1), cells.mid(5).join(","));

@@ -3,7 +3,11 @@
 #include <QSaveFile>
 #include <QTextStream>
 
+#include <sstream>
+
 #include "engine/mcmc/sampler_columns.h"
+#include "engine/services/sbc_ranks_csv.h"
+#include "engine/store/project.h"
 
 #include "ui/document/run_data.h"
 
@@ -37,6 +41,23 @@ bool writeDrawsCsv(const RunData& run, const QString& path, QString* error) {
   }
   out.flush();
   if (!file.commit()) {
+    *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+bool writeSbcRanksCsv(const QString& projectPath, qint64 runId, const QString& path, QString* error) {
+  std::ostringstream text;
+  try {
+    const store::Project project(projectPath.toStdString());
+    services::write_sbc_ranks_csv(text, project.run(runId).columns, project.sbc_replications(runId));
+  } catch (const std::exception& e) {
+    *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(text.str())) < 0 || !file.commit()) {
     *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
     return false;
   }

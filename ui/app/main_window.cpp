@@ -196,7 +196,9 @@ void MainWindow::updateActions() {
     action->setEnabled(open);
   }
   a.saveAs->setEnabled(open && !running);
+  const bool sbc = current && current->config.method == services::Method::sbc;
   a.exportDraws->setEnabled(current && current->drawsLoaded);
+  a.exportDraws->setText(sbc ? tr("Ranks as CSV…") : tr("Draws as CSV…"));  // an SBC run's, as variate sbc's
   a.run->setEnabled(open && !running);
   a.pause->setEnabled(coordinator_->canPause());
   a.pause->setToolTip(running && !coordinator_->canPause()
@@ -206,7 +208,6 @@ void MainWindow::updateActions() {
                           : tr("Pause or resume the run"));
   a.stop->setEnabled(running);
   const bool training = current && current->config.method == services::Method::amortized;
-  const bool sbc = current && current->config.method == services::Method::sbc;
   // A training goes on from its checkpoint whatever ended it (a failure included); an SBC
   // run fits the replications it lacks.
   a.runMore->setEnabled(open && !running && current && !current->isActive() &&
@@ -324,8 +325,16 @@ void MainWindow::exportPlot(const QString& dockName) {
 void MainWindow::exportDraws(qint64 runId) {
   const RunPtr run = document_ ? document_->runs()->run(runId) : nullptr;
   if (!run) return;
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export draws"), run->name + ".csv", tr("CSV (*.csv)"));
   QString error;
+  if (run->config.method == services::Method::sbc) {  // its ranks, as `variate sbc --output` writes them
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export ranks"), run->name + " ranks.csv", tr("CSV (*.csv)"));
+    if (!path.isEmpty() && !writeSbcRanksCsv(document_->filePath(), runId, path, &error)) {
+      showError(tr("Export ranks"), error);
+    }
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export draws"), run->name + ".csv", tr("CSV (*.csv)"));
   if (!path.isEmpty() && !writeDrawsCsv(*run, path, &error)) showError(tr("Export draws"), error);
 }
 

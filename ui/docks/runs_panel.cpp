@@ -166,9 +166,8 @@ void RunsPanel::showMenu(const QPoint& position) {
   more->setEnabled(
       run && !run->isActive() &&
       (training || run->config.method == services::Method::nuts || (sbc && run->status != RunStatus::Finished)));
-  QAction* exportDraws =
-      menu.addAction(tr("Export draws as CSV…"), this, [this, id] { emit exportDrawsRequested(id); });
-  exportDraws->setEnabled(!sbc);  // its ranks are in the SBC panel
+  menu.addAction(sbc ? tr("Export ranks as CSV…") : tr("Export draws as CSV…"), this,
+                 [this, id] { emit exportDrawsRequested(id); });
   menu.addSeparator();
   QAction* remove = menu.addAction(tr("Delete…"), this, [this, id] { emit deleteRequested(id); });
   remove->setEnabled(run && !run->isActive());

@@ -251,9 +251,7 @@ RunOutcome sbcRun(const RunRequest& request, RunContext& context) {
         if (!replication.failure.empty()) {
           context.log(QString("Replication %1 failed: %2").arg(replication.index + 1).arg(text(replication.failure)));
         }
-        context.mailbox.post(store::SbcReplicationRecord{replication.index, replication.seed, replication.ranks,
-                                                         maxRank, replication.divergences, replication.max_rhat,
-                                                         replication.failure});
+        context.mailbox.post(replication.record(maxRank));
       });
   int rejected = 0;
   for (const auto& test : r.tests) rejected += test.uniform() ? 0 : 1;
