@@ -167,6 +167,17 @@ RunSpec replication_spec(const RunSpec& fit_spec, const Data& data, int index, u
   return fit;
 }
 
+// The model data are simulated from, compiled against `data` (its sizes and covariates).
+// @throws ArgumentError for a model written in C++ (no text), one that does not compile,
+// or one it cannot simulate (workflow::check_simulable).
+model::CompiledModel compiled_generator(const ModelSource& source, const Data& data) {
+  if (!source.text()) throw ArgumentError("SBC simulates from a model's text; a model written in C++ has none");
+  model::CompileResult compiled = model::compile_model(model::Source(source.name(), *source.text()), &data);
+  if (!compiled.ok()) throw ArgumentError(compiled.report());
+  workflow::check_simulable(*compiled.checked);
+  return std::move(*compiled.model);
+}
+
 // The simulation's model: the setting generator's file, or the fitted model.
 std::shared_ptr<const ModelSource> generator_of(const RunSpec& run) {
   const std::optional<std::string> file = run.settings.get(setting::generator);
@@ -250,18 +261,14 @@ class SbcRun {
   // The simulation's model and the fit's quantities; a model it cannot simulate is refused.
   void check_model() {
     const ModelSource& source = *generator_source_;
-    if (!source.text()) throw ArgumentError("SBC simulates from a model's text; a model written in C++ has none");
     const Data data = fit_.data.read();
-    model::CompileResult compiled = model::compile_model(model::Source(source.name(), *source.text()), &data);
-    if (!compiled.ok()) throw ArgumentError(compiled.report());
-    workflow::check_simulable(*compiled.checked);
+    generator_.emplace(compiled_generator(source, data));
     // The fit's quantities, known before any fit so that every process agrees on them.
     const BoundModel fitted = fit_.model->bind(fit_.data, compile_choice(fit_.settings));
     result_.quantities = fitted.columns.names(NameStyle::StanCsv);
     bracketed_ = fitted.columns.names(NameStyle::Bracketed);
     parameter_columns_ = fitted.parameter_columns;
     data_ = data;
-    generator_.emplace(std::move(*compiled.model));
     // A prior that cannot be drawn from (improper, or constrained beyond its family's
     // support) fails every draw: refused before any replication. So is a generator that
     // lacks a quantity the fit ranks.
@@ -591,15 +598,11 @@ SbcResult run_sbc(const SbcSpec& spec, const RunObservers& observers, const SbcP
 
 RunSpec replication_fit(const SbcSpec& spec, uint64_t run_seed, int index) {
   const RunSpec fit = fit_spec_of(spec.run);
-  const std::shared_ptr<const ModelSource> source = generator_of(spec.run);
-  if (!source->text()) throw ArgumentError("SBC simulates from a model's text; a model written in C++ has none");
   const Data data = fit.data.read();
-  model::CompileResult compiled = model::compile_model(model::Source(source->name(), *source->text()), &data);
-  if (!compiled.ok()) throw ArgumentError(compiled.report());
-  workflow::check_simulable(*compiled.checked);
+  const model::CompiledModel generator = compiled_generator(*generator_of(spec.run), data);
   const uint64_t seed = replication_seed_of(run_seed, index);
-  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(seed);
-  const workflow::PriorDraw draw = workflow::draw_from_prior(*compiled.model, data, generator);
+  at::Generator random = at::make_generator<at::CPUGeneratorImpl>(seed);
+  const workflow::PriorDraw draw = workflow::draw_from_prior(generator, data, random);
   RunSpec replication = replication_spec(fit, draw.data, index, seed, !spec.workers.empty());
   replication.data.name =
       std::filesystem::path(spec.run.data.name).stem().string() + " replication " + std::to_string(index + 1);

@@ -22,6 +22,15 @@ inline void isolateSettings() {
   QSettings().clear();
 }
 
+/// The environment of a variate-studio a test starts: offscreen, its settings in
+/// `folder`/config (the default layout, not this user's nor the test's).
+inline QProcessEnvironment childEnvironment(const QString& folder) {
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.insert("QT_QPA_PLATFORM", "offscreen");
+  environment.insert("XDG_CONFIG_HOME", folder + "/config");
+  return environment;
+}
+
 /// Copies projects/NAME/* into `dir` and returns the copy's folder.
 inline QString copyProject(const QString& name, const QTemporaryDir& dir) {
   const QDir source(kProjects + name);

@@ -39,10 +39,7 @@ class TestStudioAutomation : public QObject {
     const QString folder = studio_test::copyProject("eight_schools", dir);
     const QString shot = dir.filePath("shot.png");
     QProcess studio;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert("QT_QPA_PLATFORM", "offscreen");
-    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");  // the child's own settings
-    studio.setProcessEnvironment(environment);
+    studio.setProcessEnvironment(studio_test::childEnvironment(dir.path()));
     studio.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     studio.start(VARIATE_STUDIO_EXECUTABLE, QStringList{folder + "/eight_schools.vmod", "--run-on-open", "--warmup",
                                                         "100", "--draws", "100", "--seed", "3", "--screenshot", shot,
@@ -61,9 +58,7 @@ class TestStudioAutomation : public QObject {
   void aScreenshotWithoutARunQuits() {
     QTemporaryDir dir;
     const QString folder = studio_test::copyProject("eight_schools", dir);
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert("QT_QPA_PLATFORM", "offscreen");
-    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");
+    const QProcessEnvironment environment = studio_test::childEnvironment(dir.path());
     const auto studio = [&](const QStringList& arguments) {
       QProcess process;
       process.setProcessEnvironment(environment);
@@ -92,9 +87,7 @@ class TestStudioAutomation : public QObject {
     QTemporaryDir dir;
     const QString folder = studio_test::copyProject("eight_schools", dir);
     const QString monitor = dir.filePath("monitor.txt");
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert("QT_QPA_PLATFORM", "offscreen");
-    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");
+    const QProcessEnvironment environment = studio_test::childEnvironment(dir.path());
     QProcess before;
     before.setProcessEnvironment(environment);
     before.setProcessChannelMode(QProcess::ForwardedErrorChannel);

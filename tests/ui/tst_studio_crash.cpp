@@ -21,10 +21,7 @@ class TestStudioCrash : public QObject {
     QTemporaryDir dir;
     const QString folder = studio_test::copyProject("eight_schools", dir);
     QProcess studio;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert("QT_QPA_PLATFORM", "offscreen");
-    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");  // the child's own settings
-    studio.setProcessEnvironment(environment);
+    studio.setProcessEnvironment(studio_test::childEnvironment(dir.path()));
     // --threads 4: every chain runs from the start, whatever this machine's cores.
     studio.start(VARIATE_STUDIO_EXECUTABLE, {folder + "/eight_schools.vmod", "--run-on-open", "--warmup", "300",
                                              "--draws", "1000000", "--seed", "3", "--threads", "4", "--progress"});

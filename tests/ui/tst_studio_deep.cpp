@@ -290,10 +290,7 @@ class TestStudioDeep : public QObject {
     QTemporaryDir dir;
     const QString folder = vaeFolder(dir);
     QProcess studio;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert("QT_QPA_PLATFORM", "offscreen");
-    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");  // the child's own settings
-    studio.setProcessEnvironment(environment);
+    studio.setProcessEnvironment(studio_test::childEnvironment(dir.path()));
     studio.start(VARIATE_STUDIO_EXECUTABLE,
                  {folder + "/fashion_vae.vmod", "--run-on-open", "--epochs", "1000", "--progress"});
     QVERIFY(studio.waitForStarted(30000));

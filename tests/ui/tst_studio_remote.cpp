@@ -228,10 +228,7 @@ class TestStudioRemote : public QObject {
     QVERIFY2(!worker.address().isEmpty(), qPrintable(worker.errors()));
     const QString folder = studio_test::copyProject("eight_schools", dir);
     QProcess studio;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert("XDG_CONFIG_HOME", dir.filePath("config"));  // its settings, not the user's
-    environment.insert("QT_QPA_PLATFORM", "offscreen");
-    studio.setProcessEnvironment(environment);
+    studio.setProcessEnvironment(studio_test::childEnvironment(dir.path()));
     studio.start(VARIATE_STUDIO_EXECUTABLE,
                  {folder + "/eight_schools.vmod", "--run-on-open", "--run-on", worker.address(), "--worker-token-file",
                   worker.token_file(), "--chains", QString::number(kChains), "--warmup", QString::number(kWarmup),

@@ -179,10 +179,7 @@ class TestStudioSbc : public QObject {
     QTemporaryDir dir;
     const QString model = copyEightSchools(dir);
     QProcess studio;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert("QT_QPA_PLATFORM", "offscreen");
-    environment.insert("XDG_CONFIG_HOME", dir.path() + "/config");  // the child's own settings
-    studio.setProcessEnvironment(environment);
+    studio.setProcessEnvironment(studio_test::childEnvironment(dir.path()));
     studio.setProcessChannelMode(QProcess::MergedChannels);
     studio.start(VARIATE_STUDIO_EXECUTABLE,
                  {model, "--method", "sbc", "--replications", "40", "--parallel", "1", "--seed", "5", "--run-on-open"});
